@@ -1,0 +1,22 @@
+//! Front end: DXBC bytes → container, chunks, signatures, reflection and decoded instructions.
+//!
+//! This module knows nothing of the IR or SPIR-V. Everything here is zero-copy over the input
+//! bytes and returns [`DecodeError`]s carrying absolute byte offsets; nothing panics on input.
+
+pub mod error;
+pub mod reader;
+
+pub use error::{DecodeError, DecodeErrorKind};
+pub use reader::Reader;
+pub mod instruction;
+pub mod opcodes;
+pub mod operand;
+pub mod program;
+pub mod token;
+
+pub use instruction::Instruction;
+pub use opcodes::Opcode;
+pub use operand::{Operand, RegisterType};
+pub use program::{Program, ShaderVersion, Stage};
+#[cfg(test)]
+mod decode_tests;

@@ -1,0 +1,206 @@
+//! A bounded, zero-copy little-endian reader over DXBC bytes (the wasmparser `BinaryReader` model).
+//!
+//! Contract: every read is bounds-checked and returns a [`Result`]; errors carry the absolute byte
+//! offset (`base + position`). Counts read from the input are checked against the bytes left with
+//! [`Reader::check_count`] before anything is allocated for them.
+
+use super::error::{DecodeError, DecodeErrorKind, Result};
+
+/// A cursor over a byte slice whose first byte sits at absolute offset `base`.
+#[derive(Clone, Copy, Debug)]
+pub struct Reader<'a> {
+    data: &'a [u8],
+    pos: usize,
+    base: u32,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader over `data`, whose first byte is at absolute offset `base` in the input.
+    pub fn new(data: &'a [u8], base: u32) -> Self {
+        Self { data, pos: 0, base }
+    }
+
+    /// The whole slice this reader covers.
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// Absolute offset of the next byte to read.
+    pub fn offset(&self) -> u32 {
+        self.base.wrapping_add(self.pos as u32)
+    }
+
+    /// Absolute offset of the first byte of this reader's slice.
+    pub fn base(&self) -> u32 {
+        self.base
+    }
+
+    /// Position relative to the start of this reader's slice.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Bytes left to read.
+    pub fn remaining(&self) -> usize {
+        self.data.len() - self.pos
+    }
+
+    /// True when every byte has been read.
+    pub fn is_empty(&self) -> bool {
+        self.pos >= self.data.len()
+    }
+
+    /// An error of `kind` at the current offset.
+    pub fn error(&self, kind: DecodeErrorKind) -> DecodeError {
+        DecodeError::new(self.offset(), kind)
+    }
+
+    fn eof(&self, needed: usize) -> DecodeError {
+        self.error(DecodeErrorKind::UnexpectedEof {
+            needed: needed as u64,
+            available: self.remaining() as u64,
+        })
+    }
+
+    /// Reads `n` bytes.
+    pub fn read_bytes(&mut self, n: usize) -> Result<&'a [u8]> {
+        if n > self.remaining() {
+            return Err(self.eof(n));
+        }
+        let bytes = &self.data[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(bytes)
+    }
+
+    /// Reads a fixed-size byte array.
+    pub fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let bytes = self.read_bytes(N)?;
+        let mut out = [0u8; N];
+        out.copy_from_slice(bytes);
+        Ok(out)
+    }
+
+    /// Skips `n` bytes.
+    pub fn skip(&mut self, n: usize) -> Result<()> {
+        self.read_bytes(n).map(|_| ())
+    }
+
+    /// Reads one byte.
+    pub fn read_u8(&mut self) -> Result<u8> {
+        Ok(self.read_array::<1>()?[0])
+    }
+
+    /// Reads a little-endian u16.
+    pub fn read_u16(&mut self) -> Result<u16> {
+        Ok(u16::from_le_bytes(self.read_array()?))
+    }
+
+    /// Reads a little-endian u32.
+    pub fn read_u32(&mut self) -> Result<u32> {
+        Ok(u32::from_le_bytes(self.read_array()?))
+    }
+
+    /// Reads a little-endian f32.
+    pub fn read_f32(&mut self) -> Result<f32> {
+        Ok(f32::from_bits(self.read_u32()?))
+    }
+
+    /// Reads the next u32 without consuming it.
+    pub fn peek_u32(&self) -> Result<u32> {
+        let mut copy = *self;
+        copy.read_u32()
+    }
+
+    /// Splits off the next `n` bytes as a reader of their own, and skips them here.
+    pub fn sub_reader(&mut self, n: usize) -> Result<Reader<'a>> {
+        let offset = self.offset();
+        let bytes = self.read_bytes(n)?;
+        Ok(Reader::new(bytes, offset))
+    }
+
+    /// A reader over this reader's whole slice, positioned at `pos` (relative to the slice start).
+    /// Used for structures that address their parts by offsets from a chunk's start.
+    pub fn at(&self, pos: u32) -> Result<Reader<'a>> {
+        let pos = pos as usize;
+        if pos > self.data.len() {
+            return Err(DecodeError::new(
+                self.base,
+                DecodeErrorKind::LimitExceeded {
+                    what: "offset",
+                    value: pos as u64,
+                    limit: self.data.len() as u64,
+                },
+            ));
+        }
+        Ok(Reader {
+            data: self.data,
+            pos,
+            base: self.base,
+        })
+    }
+
+    /// The nul-terminated UTF-8 string starting at `pos` (relative to the slice start).
+    pub fn cstr_at(&self, pos: u32) -> Result<&'a str> {
+        let start = self.at(pos)?;
+        let rest = &self.data[start.pos..];
+        let len = rest
+            .iter()
+            .position(|&b| b == 0)
+            .ok_or_else(|| start.error(DecodeErrorKind::InvalidString))?;
+        std::str::from_utf8(&rest[..len]).map_err(|_| start.error(DecodeErrorKind::InvalidString))
+    }
+
+    /// Checks that `count` items of at least `item_size` bytes each can fit in the bytes left,
+    /// before anything is allocated for them.
+    pub fn check_count(&self, what: &'static str, count: u32, item_size: usize) -> Result<usize> {
+        let needed = (count as u64).saturating_mul(item_size as u64);
+        if needed > self.remaining() as u64 {
+            return Err(self.error(DecodeErrorKind::LimitExceeded {
+                what,
+                value: count as u64,
+                limit: (self.remaining() / item_size.max(1)) as u64,
+            }));
+        }
+        Ok(count as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_and_reports_offsets() {
+        let bytes = [1, 0, 0, 0, 2, 0, b'h', b'i', 0];
+        let mut r = Reader::new(&bytes, 0x100);
+        assert_eq!(r.read_u32().unwrap(), 1);
+        assert_eq!(r.read_u16().unwrap(), 2);
+        assert_eq!(r.offset(), 0x106);
+        assert_eq!(r.cstr_at(6).unwrap(), "hi");
+        let err = r.read_u32().unwrap_err();
+        assert_eq!(err.offset, 0x106);
+        assert_eq!(
+            err.kind,
+            DecodeErrorKind::UnexpectedEof {
+                needed: 4,
+                available: 3
+            }
+        );
+    }
+
+    #[test]
+    fn count_checked_before_allocation() {
+        let bytes = [0u8; 8];
+        let r = Reader::new(&bytes, 0);
+        assert!(r.check_count("elements", 2, 4).is_ok());
+        assert!(r.check_count("elements", u32::MAX, 4).is_err());
+    }
+
+    #[test]
+    fn unterminated_string_is_an_error() {
+        let bytes = [b'a', b'b'];
+        let r = Reader::new(&bytes, 8);
+        assert_eq!(r.cstr_at(0).unwrap_err().offset, 8);
+        assert!(r.cstr_at(3).is_err());
+    }
+}

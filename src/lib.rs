@@ -1,0 +1,18 @@
+//! dxbc2spv: a Direct3D shader bytecode (DXBC, Shader Model 4.0–5.1) to Vulkan SPIR-V translator.
+//!
+//! Pipeline (see `docs/architecture.md`):
+//!
+//! ```text
+//! bytes ──dxbc::Container──► chunks ──dxbc::decode──► instructions (zero-copy, typed operands)
+//!       ──lower──► ir::Module ──passes──► ir::Module ──spv::write──► SPIR-V words
+//! ```
+//!
+//! Invariant at every boundary: input-derived data never causes a panic; each failure is a typed
+//! error carrying the byte offset in the DXBC input.
+#![warn(missing_docs)]
+#![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::panic, clippy::print_stdout, clippy::dbg_macro, clippy::todo))]
+
+pub mod dxbc;
+
+#[cfg(test)]
+mod test_support;
