@@ -1,0 +1,314 @@
+//! Runs one compute shader: storage buffers bound at set 0, bindings 0..N, a dispatch, a wait.
+//!
+//! Every Vulkan object a run creates is destroyed before it returns, on success and on error.
+
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use ash::vk;
+
+use crate::buffer::Buffer;
+use crate::gpu::Gpu;
+
+/// How long [`run_compute`] waits for the device before reporting a hang.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// One compute dispatch: the shader, its entry point, its buffers and the workgroup counts.
+#[derive(Clone, Copy, Debug)]
+pub struct ComputeJob<'a> {
+    /// The SPIR-V module, as words.
+    pub spirv: &'a [u32],
+    /// Name of the `GLCompute` entry point.
+    pub entry_point: &'a str,
+    /// Workgroup counts `(x, y, z)` for `vkCmdDispatch`.
+    pub groups: [u32; 3],
+    /// Fence wait limit; the run fails with an error when the device takes longer.
+    pub timeout: Duration,
+}
+
+impl<'a> ComputeJob<'a> {
+    /// A job with entry point `main` and [`DEFAULT_TIMEOUT`].
+    pub fn new(spirv: &'a [u32], groups: [u32; 3]) -> ComputeJob<'a> {
+        ComputeJob {
+            spirv,
+            entry_point: "main",
+            groups,
+            timeout: DEFAULT_TIMEOUT,
+        }
+    }
+}
+
+/// Runs `job` with `buffers[i]` bound as a storage buffer at set 0, binding `i`, and waits for
+/// the device to finish; afterwards the buffers hold the results (read them with
+/// [`Buffer::read`]).
+pub fn run_compute(gpu: &Gpu, job: &ComputeJob<'_>, buffers: &[&Buffer<'_>]) -> Result<()> {
+    if job.spirv.is_empty() {
+        bail!("empty SPIR-V module");
+    }
+    let max = gpu.info().max_compute_work_group_count;
+    if job.groups.iter().zip(max).any(|(&g, m)| g > m) {
+        bail!(
+            "dispatch {:?} exceeds the device's maxComputeWorkGroupCount {max:?}",
+            job.groups
+        );
+    }
+    if let Some(i) = buffers.iter().position(|b| !std::ptr::eq(b.gpu(), gpu)) {
+        bail!("buffer {i} was created on a different Gpu");
+    }
+    let entry_point = std::ffi::CString::new(job.entry_point)
+        .context("the entry point name contains a NUL byte")?;
+    let mut objects = Objects::new(gpu);
+    objects.record_and_submit(job, &entry_point, buffers)?;
+
+    let timeout_ns = u64::try_from(job.timeout.as_nanos()).unwrap_or(u64::MAX);
+    // SAFETY: the fence was submitted above.
+    unsafe {
+        gpu.device()
+            .wait_for_fences(&[objects.fence], true, timeout_ns)
+    }
+    .with_context(|| {
+        format!(
+            "waiting for the compute dispatch {:?} failed (timeout {:?})",
+            job.groups, job.timeout
+        )
+    })?;
+    Ok(())
+}
+
+/// Convenience: makes one buffer per entry of `inputs` (initialized with it), runs `job`, and
+/// returns every buffer's contents afterwards, as `u32`s.
+pub fn run_compute_u32(
+    gpu: &Gpu,
+    job: &ComputeJob<'_>,
+    inputs: &[&[u32]],
+) -> Result<Vec<Vec<u32>>> {
+    let buffers = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, words)| Buffer::from_u32s(gpu, words, &format!("binding {i}")))
+        .collect::<Result<Vec<_>>>()?;
+    let refs: Vec<&Buffer<'_>> = buffers.iter().collect();
+    run_compute(gpu, job, &refs)?;
+    buffers.iter().map(Buffer::read_u32s).collect()
+}
+
+/// The Vulkan objects of one run; handles start null and `Drop` destroys the non-null ones
+/// (destroying a null handle is a no-op in Vulkan).
+struct Objects<'g> {
+    gpu: &'g Gpu,
+    shader: vk::ShaderModule,
+    set_layout: vk::DescriptorSetLayout,
+    pipeline_layout: vk::PipelineLayout,
+    pipeline: vk::Pipeline,
+    descriptor_pool: vk::DescriptorPool,
+    command_pool: vk::CommandPool,
+    fence: vk::Fence,
+    /// Set once the fence was submitted: `Drop` must then wait for the device before destroying.
+    submitted: bool,
+}
+
+impl<'g> Objects<'g> {
+    fn new(gpu: &'g Gpu) -> Objects<'g> {
+        Objects {
+            gpu,
+            shader: vk::ShaderModule::null(),
+            set_layout: vk::DescriptorSetLayout::null(),
+            pipeline_layout: vk::PipelineLayout::null(),
+            pipeline: vk::Pipeline::null(),
+            descriptor_pool: vk::DescriptorPool::null(),
+            command_pool: vk::CommandPool::null(),
+            fence: vk::Fence::null(),
+            submitted: false,
+        }
+    }
+
+    /// Creates the pipeline and descriptors, records the dispatch and submits it with `fence`.
+    fn record_and_submit(
+        &mut self,
+        job: &ComputeJob<'_>,
+        entry_point: &std::ffi::CStr,
+        buffers: &[&Buffer<'_>],
+    ) -> Result<()> {
+        let device = self.gpu.device();
+        let count = u32::try_from(buffers.len()).context("too many buffers")?;
+
+        // SAFETY (whole block): every create info is valid and outlives its call; every handle
+        // used belongs to this device and is alive.
+        unsafe {
+            let info = vk::ShaderModuleCreateInfo::default().code(job.spirv);
+            self.shader = device
+                .create_shader_module(&info, None)
+                .context("vkCreateShaderModule failed")?;
+
+            let bindings: Vec<_> = (0..count)
+                .map(|i| {
+                    vk::DescriptorSetLayoutBinding::default()
+                        .binding(i)
+                        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                        .descriptor_count(1)
+                        .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                })
+                .collect();
+            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+            self.set_layout = device
+                .create_descriptor_set_layout(&info, None)
+                .context("vkCreateDescriptorSetLayout failed")?;
+
+            let set_layouts = [self.set_layout];
+            let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts);
+            self.pipeline_layout = device
+                .create_pipeline_layout(&info, None)
+                .context("vkCreatePipelineLayout failed")?;
+
+            let stage = vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::COMPUTE)
+                .module(self.shader)
+                .name(entry_point);
+            let info = vk::ComputePipelineCreateInfo::default()
+                .stage(stage)
+                .layout(self.pipeline_layout);
+            let pipelines = device
+                .create_compute_pipelines(vk::PipelineCache::null(), &[info], None)
+                .map_err(|(_, e)| e)
+                .with_context(|| {
+                    format!(
+                        "vkCreateComputePipelines failed (entry point {:?})",
+                        job.entry_point
+                    )
+                })?;
+            self.pipeline = pipelines.first().copied().unwrap_or_default();
+
+            let mut descriptor_set = vk::DescriptorSet::null();
+            if count > 0 {
+                let sizes = [vk::DescriptorPoolSize::default()
+                    .ty(vk::DescriptorType::STORAGE_BUFFER)
+                    .descriptor_count(count)];
+                let info = vk::DescriptorPoolCreateInfo::default()
+                    .max_sets(1)
+                    .pool_sizes(&sizes);
+                self.descriptor_pool = device
+                    .create_descriptor_pool(&info, None)
+                    .context("vkCreateDescriptorPool failed")?;
+                let info = vk::DescriptorSetAllocateInfo::default()
+                    .descriptor_pool(self.descriptor_pool)
+                    .set_layouts(&set_layouts);
+                descriptor_set = device
+                    .allocate_descriptor_sets(&info)
+                    .context("vkAllocateDescriptorSets failed")?
+                    .first()
+                    .copied()
+                    .unwrap_or_default();
+
+                let infos: Vec<[vk::DescriptorBufferInfo; 1]> = buffers
+                    .iter()
+                    .map(|b| {
+                        [vk::DescriptorBufferInfo::default()
+                            .buffer(b.handle())
+                            .offset(0)
+                            .range(vk::WHOLE_SIZE)]
+                    })
+                    .collect();
+                let writes: Vec<_> = infos
+                    .iter()
+                    .zip(0u32..)
+                    .map(|(info, binding)| {
+                        vk::WriteDescriptorSet::default()
+                            .dst_set(descriptor_set)
+                            .dst_binding(binding)
+                            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                            .buffer_info(info)
+                    })
+                    .collect();
+                device.update_descriptor_sets(&writes, &[]);
+            }
+
+            let info = vk::CommandPoolCreateInfo::default()
+                .flags(vk::CommandPoolCreateFlags::TRANSIENT)
+                .queue_family_index(self.gpu.queue_family_index());
+            self.command_pool = device
+                .create_command_pool(&info, None)
+                .context("vkCreateCommandPool failed")?;
+            let info = vk::CommandBufferAllocateInfo::default()
+                .command_pool(self.command_pool)
+                .level(vk::CommandBufferLevel::PRIMARY)
+                .command_buffer_count(1);
+            let cmd = device
+                .allocate_command_buffers(&info)
+                .context("vkAllocateCommandBuffers failed")?
+                .first()
+                .copied()
+                .unwrap_or_default();
+
+            let info = vk::CommandBufferBeginInfo::default()
+                .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+            device
+                .begin_command_buffer(cmd, &info)
+                .context("vkBeginCommandBuffer failed")?;
+            device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.pipeline);
+            if count > 0 {
+                device.cmd_bind_descriptor_sets(
+                    cmd,
+                    vk::PipelineBindPoint::COMPUTE,
+                    self.pipeline_layout,
+                    0,
+                    &[descriptor_set],
+                    &[],
+                );
+            }
+            let [x, y, z] = job.groups;
+            device.cmd_dispatch(cmd, x, y, z);
+            // Make shader writes visible to host reads after the fence.
+            let barrier = vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
+                .dst_access_mask(vk::AccessFlags::HOST_READ);
+            device.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::PipelineStageFlags::HOST,
+                vk::DependencyFlags::empty(),
+                &[barrier],
+                &[],
+                &[],
+            );
+            device
+                .end_command_buffer(cmd)
+                .context("vkEndCommandBuffer failed")?;
+
+            self.fence = device
+                .create_fence(&vk::FenceCreateInfo::default(), None)
+                .context("vkCreateFence failed")?;
+            let cmds = [cmd];
+            let submit = vk::SubmitInfo::default().command_buffers(&cmds);
+            let queue = self.gpu.queue()?;
+            device
+                .queue_submit(*queue, &[submit], self.fence)
+                .context("vkQueueSubmit failed")?;
+            self.submitted = true;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Objects<'_> {
+    fn drop(&mut self) {
+        let device = self.gpu.device();
+        // SAFETY: all handles belong to this device (or are null); after the fence wait (or a
+        // full device wait, when the fence wait failed) none is in use.
+        unsafe {
+            if self.submitted
+                && device
+                    .wait_for_fences(&[self.fence], true, DEFAULT_TIMEOUT.as_nanos() as u64)
+                    .is_err()
+            {
+                let _ = device.device_wait_idle();
+            }
+            device.destroy_fence(self.fence, None);
+            device.destroy_command_pool(self.command_pool, None);
+            device.destroy_descriptor_pool(self.descriptor_pool, None);
+            device.destroy_pipeline(self.pipeline, None);
+            device.destroy_pipeline_layout(self.pipeline_layout, None);
+            device.destroy_descriptor_set_layout(self.set_layout, None);
+            device.destroy_shader_module(self.shader, None);
+        }
+    }
+}
