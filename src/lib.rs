@@ -10,7 +10,16 @@
 //! Invariant at every boundary: input-derived data never causes a panic; each failure is a typed
 //! error carrying the byte offset in the DXBC input.
 #![warn(missing_docs)]
-#![cfg_attr(not(test), warn(clippy::unwrap_used, clippy::panic, clippy::print_stdout, clippy::dbg_macro, clippy::todo))]
+#![cfg_attr(
+    not(test),
+    warn(
+        clippy::unwrap_used,
+        clippy::panic,
+        clippy::print_stdout,
+        clippy::dbg_macro,
+        clippy::todo
+    )
+)]
 
 pub mod dxbc;
 

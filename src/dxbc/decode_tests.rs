@@ -6,7 +6,9 @@ use crate::test_support;
 /// Finds the SHDR/SHEX chunk by walking the container's chunk table (scratch helper until the
 /// container parser lands).
 fn shader_chunk(bytes: &[u8]) -> Option<(&[u8], u32)> {
-    let rd = |o: usize| -> Option<u32> { Some(u32::from_le_bytes(bytes.get(o..o + 4)?.try_into().ok()?)) };
+    let rd = |o: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(bytes.get(o..o + 4)?.try_into().ok()?))
+    };
     let count = rd(28)? as usize;
     for i in 0..count {
         let off = rd(32 + 4 * i)? as usize;
@@ -56,5 +58,9 @@ fn corpus_decodes_completely() {
     for f in failures.iter().take(30) {
         eprintln!("  {f}");
     }
-    assert!(failures.is_empty(), "{} blobs failed to decode", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} blobs failed to decode",
+        failures.len()
+    );
 }

@@ -94,8 +94,9 @@ impl<'a> Instruction<'a> {
     pub fn decode(r: &mut Reader<'a>, version: ShaderVersion) -> Result<Instruction<'a>> {
         let offset = r.offset();
         let token = OpcodeToken(r.read_u32()?);
-        let opcode = Opcode::from_u32(token.opcode())
-            .ok_or_else(|| DecodeError::new(offset, DecodeErrorKind::UnknownOpcode(token.opcode())))?;
+        let opcode = Opcode::from_u32(token.opcode()).ok_or_else(|| {
+            DecodeError::new(offset, DecodeErrorKind::UnknownOpcode(token.opcode()))
+        })?;
         let mut inst = Instruction {
             opcode,
             offset,
