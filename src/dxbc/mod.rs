@@ -20,3 +20,5 @@ pub use operand::{Operand, RegisterType};
 pub use program::{Program, ShaderVersion, Stage};
 #[cfg(test)]
 mod decode_tests;
+pub mod disasm;
+pub mod names;
