@@ -37,11 +37,10 @@ impl DecodeError {
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at 0x{:x}", self.kind, self.offset)?;
         if let Some(context) = self.context {
-            write!(f, " ({context})")?;
+            write!(f, "{context}: ")?;
         }
-        Ok(())
+        write!(f, "{} at 0x{:x}", self.kind, self.offset)
     }
 }
 
@@ -113,6 +112,9 @@ pub enum DecodeErrorKind {
     /// A required chunk is absent.
     #[error("missing {0} chunk")]
     MissingChunk(&'static str),
+    /// A DXIL (Shader Model 6) container: valid, but not SM4/5 bytecode.
+    #[error("DXIL container (Shader Model 6.x), not DXBC shader bytecode")]
+    Dxil,
 }
 
 /// Result alias for decoding.

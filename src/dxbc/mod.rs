@@ -18,7 +18,19 @@ pub use instruction::Instruction;
 pub use opcodes::Opcode;
 pub use operand::{Operand, RegisterType};
 pub use program::{Program, ShaderVersion, Stage};
+pub mod checksum;
+pub mod container;
 #[cfg(test)]
 mod decode_tests;
 pub mod disasm;
 pub mod names;
+pub mod rdef;
+pub mod sfi0;
+pub mod signature;
+
+pub use container::{Chunk, Container, FourCc, ParseOptions};
+#[cfg(test)]
+mod corpus_tests;
+pub mod encode;
+#[cfg(test)]
+mod encode_tests;

@@ -86,7 +86,11 @@ pub const INTERPOLATION_MODES: NameTable = &[
 ];
 
 /// Sampler modes (D3D10_SB_SAMPLER_MODE).
-pub const SAMPLER_MODES: NameTable = &[(0, "mode_default"), (1, "mode_comparison"), (2, "mode_mono")];
+pub const SAMPLER_MODES: NameTable = &[
+    (0, "mode_default"),
+    (1, "mode_comparison"),
+    (2, "mode_mono"),
+];
 
 /// GS input primitives (D3D10_SB_PRIMITIVE) below the patch range.
 pub const INPUT_PRIMITIVES: NameTable = &[

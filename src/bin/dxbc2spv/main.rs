@@ -1,1 +1,31 @@
-fn main() {}
+//! `dxbc2spv`: the command-line tool. Argument handling only, over the library API; the
+//! commands and their conventions are described in `docs/cli.md`.
+//!
+//! Exit codes: 0 success, 1 some input failed (each reported on stderr as `PATH: message`),
+//! 2 usage error (clap's).
+
+mod args;
+mod commands;
+mod inputs;
+#[cfg(test)]
+mod tests;
+
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = args::Cli::parse();
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut err = io::stderr().lock();
+    match commands::run(&cli.command, &mut out, &mut err) {
+        Ok(status) => ExitCode::from(status.exit_code()),
+        // A reader that stopped early (`| head`) is not an error.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(err, "dxbc2spv: cannot write the output: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -3,12 +3,14 @@
 
 use std::fmt::Write;
 
-use super::operand::{prefix, write_components, write_float, write_operand, write_register, write_untyped, Style};
+use super::operand::{
+    prefix, write_components, write_float, write_operand, write_register, write_untyped, Style,
+};
 use super::Dialect;
 use crate::dxbc::instruction::Instruction;
 use crate::dxbc::names::{self, NameTable, COMPONENTS};
 use crate::dxbc::opcodes::{Class, NumType, Opcode};
-use crate::dxbc::operand::{Components, Operand};
+use crate::dxbc::operand::Operand;
 use crate::dxbc::program::ShaderVersion;
 use crate::dxbc::token::{ext_opcode, ExtOpcodeToken};
 
@@ -35,7 +37,12 @@ fn write_return_types(out: &mut String, packed: u32) {
 }
 
 /// Writes one instruction (without a trailing newline).
-pub(super) fn write_instruction(out: &mut String, inst: &Instruction<'_>, version: ShaderVersion, dialect: Dialect) {
+pub(super) fn write_instruction(
+    out: &mut String,
+    inst: &Instruction<'_>,
+    version: ShaderVersion,
+    dialect: Dialect,
+) {
     let style = Style {
         num: inst.opcode.num_type(),
         sm51: version.is_sm51(),
@@ -75,7 +82,12 @@ pub(super) fn write_instruction(out: &mut String, inst: &Instruction<'_>, versio
         first = false;
         let is_dst = i < dst_count;
         let precision = (!is_dst && shows_conversion).then_some(inst_precision);
-        write_operand(out, op, operand_style(inst.opcode, i - dst_count.min(i), is_dst, style), precision);
+        write_operand(
+            out,
+            op,
+            operand_style(inst.opcode, is_dst, style),
+            precision,
+        );
     }
 }
 
@@ -98,22 +110,23 @@ fn is_conversion(op: Opcode) -> bool {
     )
 }
 
-/// How fxc types the immediates of source `src` (0-based among sources) of `op`.
-fn operand_style(op: Opcode, src: usize, is_dst: bool, style: Style) -> Style {
+/// How fxc types the immediates of a source of `op`: addresses of loads and texture fetches are
+/// integers (`l(0, 0, 0, 0)`), stores and moves stay untyped (`l(0,0,0,0)`).
+fn operand_style(op: Opcode, is_dst: bool, style: Style) -> Style {
     if is_dst || style.num != NumType::Untyped {
         return style;
     }
-    let int = Style { num: NumType::Int, ..style };
+    let int = Style {
+        num: NumType::Int,
+        ..style
+    };
     match op.class() {
         Class::Texture | Class::Pixel => int,
         Class::Memory => match op {
             Opcode::StoreRaw | Opcode::StoreStructured | Opcode::StoreUavTyped => style,
             _ => int,
         },
-        _ => {
-            let _ = src;
-            style
-        }
+        _ => style,
     }
 }
 
@@ -122,7 +135,12 @@ fn write_mnemonic(out: &mut String, inst: &Instruction<'_>, dialect: Dialect) {
     let token = inst.token;
     out.push_str(op.name());
     match op {
-        Opcode::Breakc | Opcode::Continuec | Opcode::If | Opcode::Retc | Opcode::Discard | Opcode::Callc => {
+        Opcode::Breakc
+        | Opcode::Continuec
+        | Opcode::If
+        | Opcode::Retc
+        | Opcode::Discard
+        | Opcode::Callc => {
             out.push_str(if token.test_nonzero() { "_nz" } else { "_z" });
         }
         Opcode::Sync => {
@@ -219,7 +237,12 @@ fn write_custom_data(out: &mut String, inst: &Instruction<'_>, dialect: Dialect)
         }
         out.push_str(" }");
     } else {
-        let _ = write!(out, "customdata class={} dwords={}", inst.custom_class, inst.data().len());
+        let _ = write!(
+            out,
+            "customdata class={} dwords={}",
+            inst.custom_class,
+            inst.data().len()
+        );
     }
 }
 
@@ -251,7 +274,10 @@ fn write_decl_operand(out: &mut String, op: &Operand, style: Style, with_compone
 
 fn is_range_type(op: &Operand) -> bool {
     use crate::dxbc::operand::RegisterType as R;
-    matches!(op.ty, R::ConstantBuffer | R::Resource | R::Sampler | R::UnorderedAccessView)
+    matches!(
+        op.ty,
+        R::ConstantBuffer | R::Resource | R::Sampler | R::UnorderedAccessView
+    )
 }
 
 fn write_space(out: &mut String, inst: &Instruction<'_>) {
@@ -333,7 +359,11 @@ fn write_declaration(out: &mut String, inst: &Instruction<'_>, style: Style) {
                     );
                 }
             }
-            out.push_str(if token.cb_dynamic() { ", dynamicIndexed" } else { ", immediateIndexed" });
+            out.push_str(if token.cb_dynamic() {
+                ", dynamicIndexed"
+            } else {
+                ", immediateIndexed"
+            });
             write_space(out, inst);
         }
         Opcode::DclSampler => {
@@ -348,7 +378,8 @@ fn write_declaration(out: &mut String, inst: &Instruction<'_>, style: Style) {
         Opcode::DclInputPs | Opcode::DclInputPsSiv | Opcode::DclInputPsSgv => {
             out.push_str(inst.opcode.name());
             out.push(' ');
-            let legacy_sgv = !style.dialect.sgv_interpolation() && inst.opcode == Opcode::DclInputPsSgv;
+            let legacy_sgv =
+                !style.dialect.sgv_interpolation() && inst.opcode == Opcode::DclInputPsSgv;
             if token.interpolation() != 0 && !legacy_sgv {
                 write_name(out, names::INTERPOLATION_MODES, token.interpolation());
                 out.push(' ');
@@ -385,8 +416,11 @@ fn write_declaration(out: &mut String, inst: &Instruction<'_>, style: Style) {
             }
             let _ = write!(out, " {}", imm(0));
         }
-        Opcode::DclTemps | Opcode::DclMaxOutputVertexCount | Opcode::DclGsInstanceCount
-        | Opcode::DclHsForkPhaseInstanceCount | Opcode::DclHsJoinPhaseInstanceCount => {
+        Opcode::DclTemps
+        | Opcode::DclMaxOutputVertexCount
+        | Opcode::DclGsInstanceCount
+        | Opcode::DclHsForkPhaseInstanceCount
+        | Opcode::DclHsJoinPhaseInstanceCount => {
             let _ = write!(out, "{} {}", inst.opcode.name(), imm(0));
         }
         Opcode::DclIndexableTemp => {
@@ -470,20 +504,36 @@ fn write_declaration(out: &mut String, inst: &Instruction<'_>, style: Style) {
             } else {
                 "dcl_interface"
             };
-            let _ = write!(out, "{name} fp{}[{}][{}] = {{", imm(0), imm(2) >> 16, imm(1));
+            let _ = write!(
+                out,
+                "{name} fp{}[{}][{}] = {{",
+                imm(0),
+                imm(2) >> 16,
+                imm(1)
+            );
             write_id_list(out, "ft", inst);
             out.push('}');
         }
-        Opcode::HsDecls | Opcode::HsControlPointPhase | Opcode::HsForkPhase | Opcode::HsJoinPhase => {
+        Opcode::HsDecls
+        | Opcode::HsControlPointPhase
+        | Opcode::HsForkPhase
+        | Opcode::HsJoinPhase => {
             out.push_str(inst.opcode.name());
         }
         _ => {
             out.push_str(inst.opcode.name());
             for (i, op) in ops.iter().enumerate() {
                 out.push_str(if i == 0 { " " } else { ", " });
-                write_operand(out, op, Style { num: NumType::Untyped, ..style }, None);
+                write_operand(
+                    out,
+                    op,
+                    Style {
+                        num: NumType::Untyped,
+                        ..style
+                    },
+                    None,
+                );
             }
-            if matches!(op0.map(|o| o.components), Some(Components::Zero)) {}
         }
     }
 }

@@ -4,10 +4,14 @@
 //! bytes (checked against the real-shader corpus); [`Dialect`] selects between the spellings of
 //! older and newer fxc releases where they differ.
 
+pub mod header;
 mod instruction;
 mod operand;
 
-use super::error::Result;
+use std::fmt::Write;
+
+use super::container::{Container, ParseOptions};
+use super::error::{DecodeError, DecodeErrorKind, Result};
 use super::instruction::Instruction;
 use super::program::{Program, ShaderVersion};
 
@@ -28,6 +32,22 @@ pub enum Dialect {
 }
 
 impl Dialect {
+    /// The dialect of the fxc release named by an `RDEF` creator string
+    /// (`Microsoft (R) HLSL Shader Compiler 9.29.952.3111`); the newest when unknown or absent.
+    pub fn from_creator(creator: Option<&str>) -> Dialect {
+        let version = creator.and_then(|c| c.strip_prefix("Microsoft (R) HLSL Shader Compiler "));
+        let mut parts = version
+            .unwrap_or("")
+            .split('.')
+            .map(|p| p.trim().parse::<u32>().ok());
+        match (parts.next().flatten(), parts.next().flatten()) {
+            (Some(10), Some(0)) => Dialect::Fxc10_0,
+            (Some(9), Some(minor)) if minor < 30 => Dialect::Fxc9_29,
+            (Some(major), Some(_)) if major < 10 => Dialect::Fxc9_30,
+            _ => Dialect::Fxc10_1,
+        }
+    }
+
     /// Every dialect, newest first.
     pub const ALL: [Dialect; 5] = [
         Dialect::Fxc10_1,
@@ -39,7 +59,10 @@ impl Dialect {
 
     /// `dcl_constantbuffer CB0[4]` (upper case) rather than `cb0[4]` in SM4.0–5.0.
     pub(crate) fn upper_case_cb_declaration(self) -> bool {
-        matches!(self, Dialect::Fxc10_1 | Dialect::Fxc10_0 | Dialect::D3dCompiler47)
+        matches!(
+            self,
+            Dialect::Fxc10_1 | Dialect::Fxc10_0 | Dialect::D3dCompiler47
+        )
     }
 
     /// `sample_aoffimmi(...)` rather than `sample(...)` for immediate texel offsets.
@@ -49,7 +72,10 @@ impl Dialect {
 
     /// Interpolation mode printed on `dcl_input_ps_sgv`.
     pub(crate) fn sgv_interpolation(self) -> bool {
-        matches!(self, Dialect::Fxc10_1 | Dialect::Fxc10_0 | Dialect::D3dCompiler47)
+        matches!(
+            self,
+            Dialect::Fxc10_1 | Dialect::Fxc10_0 | Dialect::D3dCompiler47
+        )
     }
 
     /// Floats printed by the Universal CRT (exact digits, ties to even) rather than the older
@@ -60,27 +86,88 @@ impl Dialect {
 }
 
 /// Disassembly options.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Options {
-    /// Which fxc release to imitate.
-    pub dialect: Dialect,
+    /// Which fxc release to imitate; `None` picks the release that compiled the blob, from the
+    /// `RDEF` creator string.
+    pub dialect: Option<Dialect>,
+    /// Verify the container checksum before disassembling.
+    pub verify_checksum: bool,
+    /// Print fxc's comment header (buffer definitions, resource bindings, signatures).
+    pub header: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            dialect: None,
+            verify_checksum: true,
+            header: true,
+        }
+    }
+}
+
+/// Disassembles a whole DXBC container into an fxc-style listing.
+pub fn disassemble(bytes: &[u8], options: &Options) -> Result<String> {
+    let container = Container::parse(
+        bytes,
+        &ParseOptions {
+            verify_checksum: options.verify_checksum,
+        },
+    )?;
+    let program = shader_program(&container)?;
+    let creator = match container.resource_definitions() {
+        Some(Ok(rdef)) => Some(rdef.creator),
+        _ => None,
+    };
+    let dialect = options.dialect.unwrap_or_else(|| Dialect::from_creator(creator));
+    let mut out = String::new();
+    if options.header {
+        let mut header = header::Header::new(&container)?;
+        if options.dialect.is_some() {
+            header.style = dialect.into();
+        }
+        // Writing to a String cannot fail.
+        let _ = write!(out, "{header}");
+    }
+    write_program(&mut out, &program, dialect)?;
+    Ok(out)
+}
+
+/// The program of a container's SHDR/SHEX chunk.
+pub fn shader_program<'a>(container: &Container<'a>) -> Result<Program<'a>> {
+    let Some(chunk) = container.shader_chunk() else {
+        let kind = if container.is_dxil() {
+            DecodeErrorKind::Dxil
+        } else {
+            DecodeErrorKind::MissingChunk("SHDR or SHEX")
+        };
+        return Err(DecodeError::new(0, kind));
+    };
+    Program::parse(chunk.data, chunk.offset)
 }
 
 /// Writes one instruction in fxc syntax.
-pub fn write_instruction(out: &mut String, inst: &Instruction<'_>, version: ShaderVersion, options: &Options) {
-    instruction::write_instruction(out, inst, version, options.dialect);
+pub fn write_instruction(
+    out: &mut String,
+    inst: &Instruction<'_>,
+    version: ShaderVersion,
+    dialect: Dialect,
+) {
+    instruction::write_instruction(out, inst, version, dialect);
 }
 
 /// Writes the instruction section of a program: the version line, then one line per instruction.
-pub fn write_program(out: &mut String, program: &Program<'_>, options: &Options) -> Result<()> {
+pub fn write_program(out: &mut String, program: &Program<'_>, dialect: Dialect) -> Result<()> {
     out.push_str(&program.version.to_string());
     out.push('\n');
     for inst in program.instructions() {
         let inst = inst?;
-        write_instruction(out, &inst, program.version, options);
+        write_instruction(out, &inst, program.version, dialect);
         out.push('\n');
     }
     Ok(())
 }
+
 #[cfg(test)]
 mod corpus_tests;

@@ -170,7 +170,11 @@ pub(super) fn write_components(out: &mut String, components: Components) {
 /// and no more than 17 significant digits (the rest printed as zeros).
 pub(super) fn write_float(out: &mut String, value: f32, dialect: Dialect) {
     if value.is_nan() {
-        out.push_str(if value.is_sign_negative() { "-1.#QNAN0" } else { "1.#QNAN0" });
+        out.push_str(if value.is_sign_negative() {
+            "-1.#QNAN0"
+        } else {
+            "1.#QNAN0"
+        });
         return;
     }
     if value.is_infinite() {
@@ -185,7 +189,11 @@ pub(super) fn write_float(out: &mut String, value: f32, dialect: Dialect) {
     // have at most 7 fractional digits), and the integer part is exact.
     let exact = format!("{:.40}", (value as f64).abs());
     let (int_part, frac) = exact.split_once('.').unwrap_or((&exact, ""));
-    let mut digits: Vec<u8> = int_part.bytes().chain(frac.bytes().take(6)).map(|b| b - b'0').collect();
+    let mut digits: Vec<u8> = int_part
+        .bytes()
+        .chain(frac.bytes().take(6))
+        .map(|b| b - b'0')
+        .collect();
     let rest = &frac.as_bytes()[6.min(frac.len())..];
     let round_up = rest.first().is_some_and(|&d| d >= b'5');
     if round_up {
@@ -262,13 +270,19 @@ pub(super) fn write_untyped(out: &mut String, value: u32, dialect: Dialect) {
 fn write_imm32(out: &mut String, op: &Operand, style: Style) {
     out.push_str("l(");
     let count = op.imm_count();
-    let sep = if style.num == NumType::Untyped && !style.spaced { "," } else { ", " };
+    let sep = if style.num == NumType::Untyped && !style.spaced {
+        ","
+    } else {
+        ", "
+    };
     for (i, &value) in op.imm[..count].iter().enumerate() {
         if i > 0 {
             out.push_str(sep);
         }
         match style.num {
-            NumType::Float | NumType::Double => write_float(out, f32::from_bits(value), style.dialect),
+            NumType::Float | NumType::Double => {
+                write_float(out, f32::from_bits(value), style.dialect)
+            }
             NumType::Int => write_int(out, value, true),
             NumType::Uint => write_int(out, value, true),
             NumType::Untyped => write_untyped(out, value, style.dialect),

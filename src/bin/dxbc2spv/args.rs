@@ -1,0 +1,98 @@
+//! The command line: subcommands and their options (clap derive). No behaviour lives here.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use dxbc2spv::dxbc::disasm::Dialect;
+
+/// Direct3D shader bytecode (DXBC, Shader Model 4.0-5.1) to Vulkan SPIR-V translator.
+#[derive(Debug, Parser)]
+#[command(name = "dxbc2spv", version, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Disassemble DXBC containers into fxc-syntax listings.
+    Disasm(DisasmArgs),
+    /// Describe DXBC containers: checksum, chunks, program, signatures, reflection, features.
+    Info(InfoArgs),
+}
+
+/// Input files, shared by every subcommand that reads containers.
+#[derive(Debug, Args)]
+pub struct Inputs {
+    /// DXBC containers; a directory is searched recursively for `*.dxbc` and `*.cso` files.
+    #[arg(value_name = "FILE", required = true)]
+    pub paths: Vec<PathBuf>,
+}
+
+/// Options of `disasm`.
+#[derive(Debug, Args)]
+pub struct DisasmArgs {
+    #[command(flatten)]
+    pub inputs: Inputs,
+    /// Write `DIR/<name>.asm` per input (created if missing) instead of printing to stdout.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+    /// Do not verify the container checksum.
+    #[arg(long)]
+    pub no_checksum: bool,
+    /// Print only the program, without fxc's comment header (signatures, bindings).
+    #[arg(long)]
+    pub no_header: bool,
+    /// The fxc release whose spellings to reproduce (`auto`: the one that compiled the blob,
+    /// from its RDEF creator string).
+    #[arg(long, value_enum, default_value_t = DialectArg::Auto)]
+    pub dialect: DialectArg,
+}
+
+/// Options of `info`.
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    #[command(flatten)]
+    pub inputs: Inputs,
+    /// Print one JSON object per input and line (JSON Lines) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--dialect` values, named after the fxc releases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DialectArg {
+    /// The release named by the blob's RDEF creator string (fxc 10.1 when absent).
+    #[value(name = "auto")]
+    Auto,
+    /// fxc 10.1 / D3DDisassemble of the Windows 10 SDK.
+    #[value(name = "fxc10.1")]
+    Fxc10_1,
+    /// fxc 10.0.10011 (early Windows 10 SDK).
+    #[value(name = "fxc10.0")]
+    Fxc10_0,
+    /// d3dcompiler_47 before the Universal CRT (Windows 8.1 SDK era).
+    #[value(name = "d3dcompiler47")]
+    D3dCompiler47,
+    /// fxc 9.30 and 6.3 (Windows 8 / 8.1 SDK).
+    #[value(name = "fxc9.30")]
+    Fxc9_30,
+    /// fxc 9.29 (DirectX SDK June 2010).
+    #[value(name = "fxc9.29")]
+    Fxc9_29,
+}
+
+impl From<DialectArg> for Option<Dialect> {
+    fn from(arg: DialectArg) -> Self {
+        Some(match arg {
+            DialectArg::Auto => return None,
+            DialectArg::Fxc10_1 => Dialect::Fxc10_1,
+            DialectArg::Fxc10_0 => Dialect::Fxc10_0,
+            DialectArg::D3dCompiler47 => Dialect::D3dCompiler47,
+            DialectArg::Fxc9_30 => Dialect::Fxc9_30,
+            DialectArg::Fxc9_29 => Dialect::Fxc9_29,
+        })
+    }
+}

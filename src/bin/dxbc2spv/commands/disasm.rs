@@ -1,0 +1,79 @@
+//! `dxbc2spv disasm`: fxc-syntax listings, to stdout or to `--out-dir`.
+
+use std::fs;
+use std::io;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use dxbc2spv::dxbc::disasm::{self, disassemble};
+
+use super::Console;
+use crate::args::DisasmArgs;
+use crate::inputs::{self, Found, OutputPaths};
+
+/// Disassembles every input; see `docs/cli.md`.
+pub fn run(args: &DisasmArgs, console: &mut Console<'_>) -> io::Result<()> {
+    let options = disasm::Options {
+        dialect: args.dialect.into(),
+        verify_checksum: !args.no_checksum,
+        header: !args.no_header,
+    };
+    let found = inputs::expand(&args.inputs.paths);
+    let labelled = !inputs::is_single_file(&found);
+    let mut outputs = match &args.out_dir {
+        Some(dir) => {
+            if let Err(e) = fs::create_dir_all(dir) {
+                let e = anyhow::Error::new(e).context("cannot create the output directory");
+                return console.failed(dir, &e);
+            }
+            Some(OutputPaths::new(dir, "asm"))
+        }
+        None => None,
+    };
+    let mut printed = 0usize;
+    for item in found {
+        let input = match item {
+            Found::File(input) => input,
+            Found::Failed(path, e) => {
+                console.failed(&path, &e)?;
+                continue;
+            }
+        };
+        let listing = match inputs::read(&input.path)
+            .and_then(|bytes| disassemble(&bytes, &options).map_err(Into::into))
+        {
+            Ok(listing) => listing,
+            Err(e) => {
+                console.failed(&input.path, &e)?;
+                continue;
+            }
+        };
+        match &mut outputs {
+            Some(outputs) => match outputs.claim(&input).and_then(|out| write(&out, &listing)) {
+                Ok(()) => console.succeeded(),
+                Err(e) => console.failed(&input.path, &e)?,
+            },
+            None => {
+                let out = console.out();
+                if labelled {
+                    if printed > 0 {
+                        writeln!(out)?;
+                    }
+                    writeln!(out, "==> {} <==", input.path.display())?;
+                }
+                out.write_all(listing.as_bytes())?;
+                printed += 1;
+                console.succeeded();
+            }
+        }
+    }
+    Ok(())
+}
+
+fn write(path: &Path, listing: &str) -> Result<()> {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    fs::write(path, listing).with_context(|| format!("cannot write {}", path.display()))
+}

@@ -1,0 +1,96 @@
+//! The subcommands, each a function over the library API, and the conventions they share.
+//!
+//! Conventions: results go to `out` (stdout); a failed input is reported on `err` (stderr) as
+//! `PATH: message` and the other inputs are still processed; the run then ends with
+//! [`Status::InputsFailed`] (exit code 1). An `Err` from a command is fatal (stdout could not be
+//! written) and stops the run.
+
+mod disasm;
+mod info;
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use crate::args::Command;
+
+/// How a run ended, as far as the inputs are concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Every input was processed.
+    Success,
+    /// At least one input failed (each was reported on stderr).
+    InputsFailed,
+}
+
+impl Status {
+    /// The process exit code: 0 or 1 (clap exits with 2 on usage errors).
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Status::Success => 0,
+            Status::InputsFailed => 1,
+        }
+    }
+}
+
+/// Runs one subcommand, writing results to `out` and per-input errors to `err`.
+pub fn run(command: &Command, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<Status> {
+    let mut console = Console::new(out, err);
+    match command {
+        Command::Disasm(args) => disasm::run(args, &mut console)?,
+        Command::Info(args) => info::run(args, &mut console)?,
+    }
+    console.finish()
+}
+
+/// Where a command writes: results, per-input errors, and the tally of inputs.
+pub struct Console<'a> {
+    out: &'a mut dyn Write,
+    err: &'a mut dyn Write,
+    inputs: usize,
+    failed: usize,
+}
+
+impl<'a> Console<'a> {
+    fn new(out: &'a mut dyn Write, err: &'a mut dyn Write) -> Self {
+        Self {
+            out,
+            err,
+            inputs: 0,
+            failed: 0,
+        }
+    }
+
+    /// The result stream.
+    pub fn out(&mut self) -> &mut dyn Write {
+        self.out
+    }
+
+    /// Counts one input that was processed.
+    pub fn succeeded(&mut self) {
+        self.inputs += 1;
+    }
+
+    /// Reports a failed input as `PATH: message` (the message is the error and its causes).
+    pub fn failed(&mut self, path: &Path, error: &anyhow::Error) -> io::Result<()> {
+        self.inputs += 1;
+        self.failed += 1;
+        // Keep results and errors in order when both go to the same terminal.
+        self.out.flush()?;
+        writeln!(self.err, "{}: {error:#}", path.display())
+    }
+
+    fn finish(self) -> io::Result<Status> {
+        self.out.flush()?;
+        if self.failed == 0 {
+            return Ok(Status::Success);
+        }
+        if self.inputs > 1 {
+            writeln!(
+                self.err,
+                "dxbc2spv: {} of {} inputs failed",
+                self.failed, self.inputs
+            )?;
+        }
+        Ok(Status::InputsFailed)
+    }
+}

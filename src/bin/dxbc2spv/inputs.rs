@@ -1,0 +1,145 @@
+//! Turning the paths on the command line into input files, and input files into output paths.
+//!
+//! A path naming a file is taken as is, whatever its extension. A directory is searched
+//! recursively, in sorted order, for files ending in `.dxbc` or `.cso` (any case); symbolic links
+//! to files are followed, symbolic links to directories are not (no cycles).
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, Context, Result};
+
+/// File extensions picked up when a directory is searched.
+pub const EXTENSIONS: [&str; 2] = ["dxbc", "cso"];
+
+/// One input file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    /// The path, as named or as found under a named directory.
+    pub path: PathBuf,
+    /// For a file found in a directory: its path relative to that directory.
+    pub relative: Option<PathBuf>,
+}
+
+/// What one command-line path expanded to, in order: files, or a path that could not be used.
+#[derive(Debug)]
+pub enum Found {
+    /// An input file.
+    File(Input),
+    /// A directory that could not be read, or held no input files.
+    Failed(PathBuf, anyhow::Error),
+}
+
+/// Expands the command-line paths into input files (and failures), in command-line order.
+pub fn expand(paths: &[PathBuf]) -> Vec<Found> {
+    let mut found = Vec::new();
+    for path in paths {
+        if !path.is_dir() {
+            found.push(Found::File(Input {
+                path: path.clone(),
+                relative: None,
+            }));
+            continue;
+        }
+        let before = found.len();
+        walk(path, path, &mut found);
+        if found.len() == before {
+            let err = anyhow!("no .dxbc or .cso files found in this directory");
+            found.push(Found::Failed(path.clone(), err));
+        }
+    }
+    found
+}
+
+/// The bytes of an input file.
+pub fn read(path: &Path) -> Result<Vec<u8>> {
+    fs::read(path).context("cannot read")
+}
+
+/// True when exactly one file was named, so its output needs no label.
+pub fn is_single_file(found: &[Found]) -> bool {
+    matches!(found, [Found::File(Input { relative: None, .. })])
+}
+
+fn walk(root: &Path, dir: &Path, found: &mut Vec<Found>) {
+    let entries = match read_sorted(dir) {
+        Ok(entries) => entries,
+        Err(err) => {
+            found.push(Found::Failed(dir.to_path_buf(), err));
+            return;
+        }
+    };
+    for (path, is_dir) in entries {
+        if is_dir {
+            walk(root, &path, found);
+        } else if has_input_extension(&path) {
+            let relative = path.strip_prefix(root).ok().map(Path::to_path_buf);
+            found.push(Found::File(Input { path, relative }));
+        }
+    }
+}
+
+/// The entries of `dir` sorted by path, each with whether it is a directory to descend into.
+fn read_sorted(dir: &Path) -> Result<Vec<(PathBuf, bool)>> {
+    let mut entries = Vec::new();
+    for entry in fs::read_dir(dir).context("cannot read directory")? {
+        let entry = entry.context("cannot read directory")?;
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        entries.push((entry.path(), is_dir));
+    }
+    entries.sort();
+    Ok(entries)
+}
+
+fn has_input_extension(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| EXTENSIONS.iter().any(|x| e.eq_ignore_ascii_case(x)))
+}
+
+/// Output paths under one directory: `DIR/<stem>.<ext>` for a named file, the file's relative
+/// path with its extension replaced for a file found in a directory. Refuses to hand out the
+/// same path twice.
+pub struct OutputPaths<'a> {
+    dir: &'a Path,
+    extension: &'a str,
+    claimed: HashMap<PathBuf, PathBuf>,
+}
+
+impl<'a> OutputPaths<'a> {
+    /// Output paths under `dir` with `extension`.
+    pub fn new(dir: &'a Path, extension: &'a str) -> Self {
+        Self {
+            dir,
+            extension,
+            claimed: HashMap::new(),
+        }
+    }
+
+    /// The output path for `input`, or an error when an earlier input already has it.
+    pub fn claim(&mut self, input: &Input) -> Result<PathBuf> {
+        let out = match &input.relative {
+            Some(relative) => self.dir.join(relative).with_extension(self.extension),
+            None => {
+                let stem = input
+                    .path
+                    .file_stem()
+                    .ok_or_else(|| anyhow!("has no file name to derive an output name from"))?;
+                let mut name = stem.to_os_string();
+                name.push(".");
+                name.push(self.extension);
+                self.dir.join(name)
+            }
+        };
+        if let Some(earlier) = self.claimed.get(&out) {
+            return Err(anyhow!(
+                "output {} is already written for {}",
+                out.display(),
+                earlier.display()
+            ));
+        }
+        self.claimed.insert(out.clone(), input.path.clone());
+        Ok(out)
+    }
+}

@@ -1,0 +1,439 @@
+//! Tests of the command line: argument parsing through clap, then the commands run in-process
+//! with stdout and stderr captured. Inputs are containers built here (always available) and, when
+//! present, blobs of the real-shader corpus at `../shared/corpus` (or `$DXBC2SPV_CORPUS`).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use clap::Parser;
+use dxbc2spv::dxbc::checksum;
+use dxbc2spv::dxbc::disasm::Dialect;
+
+use crate::args::{Cli, Command};
+use crate::commands::{self, Status};
+
+/// What one run of the tool produced.
+struct Run {
+    status: Status,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `dxbc2spv ARGS...` in-process; panics on a usage error.
+fn run(args: &[&str]) -> Run {
+    let cli = Cli::try_parse_from(std::iter::once("dxbc2spv").chain(args.iter().copied()))
+        .unwrap_or_else(|e| panic!("usage error for {args:?}: {e}"));
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let status = commands::run(&cli.command, &mut out, &mut err).expect("writing to a Vec");
+    Run {
+        status,
+        stdout: String::from_utf8(out).expect("UTF-8 stdout"),
+        stderr: String::from_utf8(err).expect("UTF-8 stderr"),
+    }
+}
+
+/// The exit code clap gives `dxbc2spv ARGS...`, which must be a usage error.
+fn usage_error_code(args: &[&str]) -> i32 {
+    match Cli::try_parse_from(std::iter::once("dxbc2spv").chain(args.iter().copied())) {
+        Ok(cli) => panic!("{args:?} parsed: {cli:?}"),
+        Err(e) => e.exit_code(),
+    }
+}
+
+/// A fresh, empty directory under the system's temp dir, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("dxbc2spv-cli-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("create temp dir");
+        Self(dir)
+    }
+
+    /// Writes `bytes` to `relative` (creating folders) and returns the path as a string.
+    fn file(&self, relative: &str, bytes: &[u8]) -> String {
+        let path = self.0.join(relative);
+        fs::create_dir_all(path.parent().expect("parent")).expect("create folders");
+        fs::write(&path, bytes).expect("write input");
+        path_str(&path)
+    }
+
+    fn path(&self, relative: &str) -> PathBuf {
+        self.0.join(relative)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn path_str(path: &Path) -> String {
+    path.to_str().expect("UTF-8 temp path").to_string()
+}
+
+/// A container holding `chunks`, with a correct size and checksum.
+fn container(chunks: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(b"DXBC");
+    out.extend_from_slice(&[0; 16]);
+    out.extend_from_slice(&1u32.to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&(chunks.len() as u32).to_le_bytes());
+    let mut offset = 32 + 4 * chunks.len();
+    for (_, data) in chunks {
+        out.extend_from_slice(&(offset as u32).to_le_bytes());
+        offset += 8 + data.len();
+    }
+    for (fourcc, data) in chunks {
+        out.extend_from_slice(*fourcc);
+        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        out.extend_from_slice(data);
+    }
+    let len = out.len() as u32;
+    out[24..28].copy_from_slice(&len.to_le_bytes());
+    let sum = checksum::compute(&out);
+    out[4..20].copy_from_slice(&sum);
+    out
+}
+
+/// `ps_5_0` whose only instruction is `ret`, plus an 8-byte `STAT` chunk.
+fn ps_ret() -> Vec<u8> {
+    let program: Vec<u8> = [0x50u32, 3, 0x0100_003e]
+        .iter()
+        .flat_map(|d| d.to_le_bytes())
+        .collect();
+    container(&[(b"SHEX", &program), (b"STAT", &[0; 8])])
+}
+
+const GARBAGE: &[u8] = b"this is not a DXBC container at all";
+
+/// The corpus folder, when present; says so when absent, and fails under `CI=true`.
+fn corpus_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("DXBC2SPV_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    if dir.join("index.tsv").is_file() {
+        return Some(dir);
+    }
+    let msg = format!(
+        "corpus absent: {} has no index.tsv; the CLI corpus tests did not run",
+        dir.display()
+    );
+    assert!(
+        std::env::var("CI").map_or(true, |v| v != "true"),
+        "{msg} (CI=true requires it)"
+    );
+    eprintln!("{msg}");
+    None
+}
+
+/// A corpus blob with a good checksum, an `RDEF` chunk and a program, from `index.tsv`:
+/// its path, its version line (`vs_4_0`) and its instruction count.
+fn corpus_blob() -> Option<(String, String, String)> {
+    let dir = corpus_dir()?;
+    let index = fs::read_to_string(dir.join("index.tsv")).expect("read index.tsv");
+    let mut lines = index.lines();
+    let header: Vec<&str> = lines.next().expect("index header").split('\t').collect();
+    let column = |name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .unwrap_or_else(|| panic!("index.tsv has no {name} column"))
+    };
+    let (file, stage, model, chunks, sum, count) = (
+        column("file"),
+        column("stage"),
+        column("model"),
+        column("chunks"),
+        column("checksum"),
+        column("instructions"),
+    );
+    let row = lines
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .find(|r| {
+            r[sum] == "ok"
+                && r[stage] != "lib"
+                && r[chunks].split(',').any(|c| c == "RDEF")
+                && !r[file].starts_with("_other/")
+        })
+        .expect("a usable corpus blob");
+    Some((
+        path_str(&dir.join(row[file])),
+        format!("{}_{}", row[stage], row[model]),
+        row[count].to_string(),
+    ))
+}
+
+#[test]
+fn disasm_of_one_file_prints_the_listing() {
+    let tmp = TempDir::new("one");
+    let good = tmp.file("good.dxbc", &ps_ret());
+    let r = run(&["disasm", &good]);
+    assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+    assert!(
+        r.stdout.contains("ps_5_0\n") && r.stdout.ends_with("ret\n"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(r.stderr, "");
+
+    let r = run(&["disasm", "--no-header", &good]);
+    assert_eq!(r.stdout, "ps_5_0\nret\n");
+}
+
+#[test]
+fn disasm_of_a_corpus_blob_prints_its_version_line() {
+    let Some((blob, version, _)) = corpus_blob() else {
+        return;
+    };
+    let r = run(&["disasm", &blob]);
+    assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+    assert!(
+        r.stdout.lines().any(|l| l == version),
+        "no `{version}` line in the listing of {blob}:\n{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn disasm_reports_a_bad_input_and_still_writes_the_others() {
+    let tmp = TempDir::new("garbage");
+    let garbage = tmp.file("garbage.dxbc", GARBAGE);
+    let good = tmp.file("good.dxbc", &ps_ret());
+    let out = tmp.path("out");
+    let mut args = vec!["disasm", &garbage, &good];
+    let corpus = corpus_blob();
+    if let Some((blob, _, _)) = &corpus {
+        args.push(blob);
+    }
+    let out_arg = path_str(&out);
+    args.extend(["--out-dir", &out_arg]);
+    let r = run(&args);
+
+    assert_eq!(r.status, Status::InputsFailed);
+    assert_eq!(r.status.exit_code(), 1);
+    assert_eq!(r.stdout, "");
+    let first = r.stderr.lines().next().expect("an error line");
+    assert!(
+        first.starts_with(&format!("{garbage}: container: not a DXBC container")) && first.contains(" at 0x0"),
+        "{}",
+        r.stderr
+    );
+    let total = args.len() - 3;
+    assert!(r
+        .stderr
+        .ends_with(&format!("dxbc2spv: 1 of {total} inputs failed\n")));
+    assert!(!out.join("garbage.asm").exists());
+    let listing = fs::read_to_string(out.join("good.asm")).expect("good.asm written");
+    assert!(listing.contains("ps_5_0\n"), "{listing}");
+    if let Some((blob, version, _)) = corpus {
+        let stem = Path::new(&blob)
+            .file_stem()
+            .expect("stem")
+            .to_string_lossy()
+            .into_owned();
+        let listing = fs::read_to_string(out.join(format!("{stem}.asm"))).expect("corpus .asm");
+        assert!(listing.lines().any(|l| l == version), "{listing}");
+    }
+}
+
+#[test]
+fn disasm_labels_several_listings_on_stdout() {
+    let tmp = TempDir::new("labels");
+    let a = tmp.file("a.dxbc", &ps_ret());
+    let b = tmp.file("b.cso", &ps_ret());
+    let r = run(&["disasm", "--no-header", &a, &b]);
+    assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        format!("==> {a} <==\nps_5_0\nret\n\n==> {b} <==\nps_5_0\nret\n")
+    );
+}
+
+#[test]
+fn disasm_walks_directories_and_mirrors_them_in_the_out_dir() {
+    let tmp = TempDir::new("walk");
+    tmp.file("in/a/x.dxbc", &ps_ret());
+    tmp.file("in/b/x.DXBC", &ps_ret());
+    tmp.file("in/b/c/y.cso", &ps_ret());
+    tmp.file("in/notes.txt", b"not an input");
+    tmp.file("in/bad.dxbc", GARBAGE);
+    let (input, out) = (path_str(&tmp.path("in")), path_str(&tmp.path("out")));
+    let r = run(&["disasm", &input, "--out-dir", &out]);
+    assert_eq!(r.status, Status::InputsFailed);
+    assert!(
+        r.stderr.contains("bad.dxbc: container: not a DXBC container"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.ends_with("1 of 4 inputs failed\n"), "{}", r.stderr);
+    for written in ["a/x.asm", "b/x.asm", "b/c/y.asm"] {
+        let text = fs::read_to_string(tmp.path("out").join(written)).expect(written);
+        assert!(text.ends_with("ret\n"), "{written}: {text}");
+    }
+    assert!(!tmp.path("out/notes.asm").exists());
+
+    let empty = tmp.path("empty");
+    fs::create_dir_all(&empty).expect("mkdir");
+    let r = run(&["disasm", &path_str(&empty)]);
+    assert_eq!(r.status, Status::InputsFailed);
+    assert!(
+        r.stderr.contains("no .dxbc or .cso files found"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn disasm_refuses_to_overwrite_an_output_it_wrote() {
+    let tmp = TempDir::new("collide");
+    let first = tmp.file("one/x.dxbc", &ps_ret());
+    let second = tmp.file("two/x.cso", &ps_ret());
+    let out = path_str(&tmp.path("out"));
+    let r = run(&["disasm", &first, &second, "--out-dir", &out]);
+    assert_eq!(r.status, Status::InputsFailed);
+    assert!(
+        r.stderr.starts_with(&format!("{second}: output ")) && r.stderr.contains(&first),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn disasm_checks_the_checksum_unless_told_not_to() {
+    let tmp = TempDir::new("checksum");
+    let mut bytes = ps_ret();
+    *bytes.last_mut().expect("bytes") ^= 1;
+    let bad = tmp.file("bad.dxbc", &bytes);
+    let r = run(&["disasm", &bad]);
+    assert_eq!(r.status, Status::InputsFailed);
+    assert!(
+        r.stderr.starts_with(&format!("{bad}: container: checksum mismatch")),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains(" at 0x4"), "{}", r.stderr);
+    let r = run(&["disasm", "--no-checksum", &bad]);
+    assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+}
+
+#[test]
+fn missing_input_names_its_path() {
+    let tmp = TempDir::new("missing");
+    let missing = path_str(&tmp.path("missing.dxbc"));
+    for command in ["disasm", "info"] {
+        let r = run(&[command, &missing]);
+        assert_eq!(r.status, Status::InputsFailed);
+        assert!(
+            r.stderr.starts_with(&format!("{missing}: cannot read: ")),
+            "{}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn usage_errors_exit_with_2() {
+    assert_eq!(usage_error_code(&["disasm"]), 2);
+    assert_eq!(
+        usage_error_code(&["disasm", "--dialect", "fxc11", "x.dxbc"]),
+        2
+    );
+    assert_eq!(usage_error_code(&["frobnicate"]), 2);
+    assert_eq!(usage_error_code(&[]), 2);
+    assert_eq!(Status::Success.exit_code(), 0);
+    for (name, dialect) in [
+        ("auto", None),
+        ("fxc10.1", Some(Dialect::Fxc10_1)),
+        ("fxc10.0", Some(Dialect::Fxc10_0)),
+        ("d3dcompiler47", Some(Dialect::D3dCompiler47)),
+        ("fxc9.30", Some(Dialect::Fxc9_30)),
+        ("fxc9.29", Some(Dialect::Fxc9_29)),
+    ] {
+        let cli = Cli::try_parse_from(["dxbc2spv", "disasm", "--dialect", name, "x.dxbc"])
+            .expect("parses");
+        let Command::Disasm(args) = cli.command else {
+            panic!("not disasm");
+        };
+        assert_eq!(Option::<Dialect>::from(args.dialect), dialect);
+    }
+}
+
+#[test]
+fn info_lists_chunks_and_program() {
+    let tmp = TempDir::new("info");
+    let good = tmp.file("good.dxbc", &ps_ret());
+    let garbage = tmp.file("garbage.dxbc", GARBAGE);
+    let r = run(&["info", &garbage, &good]);
+    assert_eq!(r.status, Status::InputsFailed);
+    assert!(
+        r.stderr
+            .starts_with(&format!("{garbage}: container: not a DXBC container")),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stdout.starts_with(&format!("{good}\n  size: 76 bytes\n")),
+        "{}",
+        r.stdout
+    );
+    for line in [
+        "    SHEX  at 0x0028  12 bytes\n",
+        "    STAT  at 0x003c  8 bytes\n",
+        "  program: ps_5_0 (SHEX), 1 instruction\n",
+    ] {
+        assert!(r.stdout.contains(line), "no {line:?} in\n{}", r.stdout);
+    }
+    assert!(r
+        .stdout
+        .lines()
+        .any(|l| l.starts_with("  checksum: ") && l.ends_with(" (ok)")));
+
+    let r = run(&["info", "--json", &good]);
+    assert_eq!(r.status, Status::Success);
+    assert_eq!(r.stdout.lines().count(), 1);
+    for part in [
+        "\"checksum_ok\":true",
+        "{\"fourcc\":\"SHEX\",\"offset\":40,\"size\":12}",
+        "\"program\":{\"chunk\":\"SHEX\",\"version\":\"ps_5_0\",\"instructions\":1}",
+        "\"resources\":null",
+    ] {
+        assert!(r.stdout.contains(part), "no {part} in {}", r.stdout);
+    }
+}
+
+#[test]
+fn info_of_a_corpus_blob_names_its_chunks() {
+    let Some((blob, version, instructions)) = corpus_blob() else {
+        return;
+    };
+    let r = run(&["info", &blob]);
+    assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+    for part in [
+        "    RDEF  at ".to_string(),
+        format!("  program: {version} ("),
+        format!("), {instructions} instruction"),
+        "  creator: ".to_string(),
+    ] {
+        assert!(r.stdout.contains(&part), "no {part:?} in\n{}", r.stdout);
+    }
+}
+
+/// The README's quick-start command, `disasm fixtures/samples`, once the samples exist.
+#[test]
+fn quick_start_disassembles_the_samples() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/samples");
+    if !samples.is_dir() {
+        eprintln!(
+            "{} is absent; the quick-start check did not run",
+            samples.display()
+        );
+        return;
+    }
+    let r = run(&["disasm", &path_str(&samples)]);
+    assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+    assert!(r.stdout.starts_with("==> "), "{}", r.stdout);
+}
