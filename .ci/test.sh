@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The full test command: installs the test tools (spirv-val, lavapipe) and runs the whole test suite.
+# The full test command: installs the test tools (spirv-val, lavapipe) and runs the whole test
+# suite: formatting, clippy, every crate's tests (corpus, fuzz smoke, Vulkan), the CLI's listings
+# against fxc's by an independent script, and the README's sample command.
 # Runnable from any directory.
 set -euo pipefail
 
@@ -9,10 +11,32 @@ cd "$ROOT"
 echo "[test] repository root: $ROOT"
 bash .ci/setup.sh
 
-if [ -d ../shared/corpus ]; then
-    echo "[test] corpus: $(cd ../shared/corpus && pwd)"
+CORPUS="$ROOT/../shared/corpus"
+if [ -f "$CORPUS/index.tsv" ]; then
+    echo "[test] corpus: $(cd "$CORPUS" && pwd)"
 else
-    echo "[test] NOTE: ../shared/corpus is absent (looked for $ROOT/../shared/corpus); corpus tests will report that they did not run"
+    echo "[test] NOTE: $CORPUS is absent; corpus tests will report that they did not run"
+    if [ "${CI:-}" = "true" ]; then
+        echo "[test] ERROR: CI=true requires the corpus" >&2
+        exit 1
+    fi
+fi
+
+echo "[test] cargo fmt --check"
+cargo fmt --all -- --check
+
+echo "[test] cargo clippy --all-targets -- -D warnings"
+cargo clippy --workspace --all-targets -- -D warnings
+
+echo "[test] cargo build --release (CLI)"
+cargo build --release --bin dxbc2spv
+
+echo "[test] README sample: dxbc2spv disasm fixtures/samples"
+target/release/dxbc2spv disasm fixtures/samples > /dev/null
+
+if [ -f "$CORPUS/index.tsv" ]; then
+    echo "[test] independent listing comparison over the corpus"
+    python3 .ci/compare_listings.py target/release/dxbc2spv "$CORPUS" --min-rate 99.0
 fi
 
 echo "[test] cargo test --workspace"

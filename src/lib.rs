@@ -22,6 +22,8 @@
 )]
 
 pub mod dxbc;
+/// Fuzz entry points (never panic on input), a seeded PRNG and a token-aware DXBC mutator.
+pub mod fuzzing;
 
 #[cfg(test)]
 mod test_support;

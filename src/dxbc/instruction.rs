@@ -184,16 +184,20 @@ impl<'a> Instruction<'a> {
 
         if token.extended() && !variable_length {
             loop {
+                let ext_offset = ir.offset();
                 let ext = ExtOpcodeToken(ir.read_u32().map_err(ctx)?);
                 if (inst.ext_count as usize) < MAX_EXTENDED {
                     inst.ext[inst.ext_count as usize] = ext;
                     inst.ext_count += 1;
                 } else {
-                    return Err(ctx(ir.error(DecodeErrorKind::LimitExceeded {
-                        what: "extended opcode tokens",
-                        value: MAX_EXTENDED as u64 + 1,
-                        limit: MAX_EXTENDED as u64,
-                    })));
+                    return Err(ctx(DecodeError::new(
+                        ext_offset,
+                        DecodeErrorKind::LimitExceeded {
+                            what: "extended opcode tokens",
+                            value: MAX_EXTENDED as u64 + 1,
+                            limit: MAX_EXTENDED as u64,
+                        },
+                    )));
                 }
                 if !ext.extended() {
                     break;

@@ -34,3 +34,5 @@ mod corpus_tests;
 pub mod encode;
 #[cfg(test)]
 mod encode_tests;
+#[cfg(test)]
+mod hostile_tests;

@@ -235,6 +235,7 @@ impl Operand {
         })?;
         op.components = decode_components(token, offset)?;
         if token.extended() {
+            let ext_offset = r.offset();
             let ext = read_extensions(r)?;
             op.ext = ext;
             if ext.kind() == 1 {
@@ -244,10 +245,13 @@ impl Operand {
                     2 => Modifier::Abs,
                     3 => Modifier::AbsNeg,
                     value => {
-                        return Err(r.error(DecodeErrorKind::InvalidValue {
-                            what: "operand modifier",
-                            value,
-                        }))
+                        return Err(super::DecodeError::new(
+                            ext_offset,
+                            DecodeErrorKind::InvalidValue {
+                                what: "operand modifier",
+                                value,
+                            },
+                        ))
                     }
                 };
                 op.min_precision = ext.min_precision() as u8;
@@ -257,10 +261,16 @@ impl Operand {
         let dims = token.index_dimension();
         if matches!(op.ty, RegisterType::Immediate32 | RegisterType::Immediate64) {
             if dims != 0 {
-                return Err(r.error(DecodeErrorKind::Malformed("immediate operand with indices")));
+                return Err(super::DecodeError::new(
+                    offset,
+                    DecodeErrorKind::Malformed("immediate operand with indices"),
+                ));
             }
             if matches!(op.components, Components::N) {
-                return Err(r.error(DecodeErrorKind::Malformed("N-component immediate")));
+                return Err(super::DecodeError::new(
+                    offset,
+                    DecodeErrorKind::Malformed("N-component immediate"),
+                ));
             }
             for i in 0..op.imm_count() {
                 op.imm[i] = r.read_u32()?;
@@ -269,7 +279,7 @@ impl Operand {
         }
         op.index_count = dims as u8;
         for i in 0..dims {
-            op.indices[i as usize] = decode_index(r, token.index_representation(i))?;
+            op.indices[i as usize] = decode_index(r, token.index_representation(i), offset)?;
         }
         Ok(op)
     }
@@ -316,7 +326,7 @@ fn read_extensions(r: &mut Reader<'_>) -> Result<ExtOperandToken> {
     Ok(first)
 }
 
-fn decode_index(r: &mut Reader<'_>, repr: u32) -> Result<Index> {
+fn decode_index(r: &mut Reader<'_>, repr: u32, token_offset: u32) -> Result<Index> {
     let read_imm64 = |r: &mut Reader<'_>| -> Result<u64> {
         let hi = r.read_u32()? as u64;
         let lo = r.read_u32()? as u64;
@@ -355,10 +365,13 @@ fn decode_index(r: &mut Reader<'_>, repr: u32) -> Result<Index> {
             }
         }
         value => {
-            return Err(r.error(DecodeErrorKind::InvalidValue {
-                what: "index representation",
-                value,
-            }))
+            return Err(super::DecodeError::new(
+                token_offset,
+                DecodeErrorKind::InvalidValue {
+                    what: "index representation",
+                    value,
+                },
+            ))
         }
     })
 }

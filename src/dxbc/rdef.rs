@@ -216,6 +216,7 @@ impl<'a> ResourceDefinitions<'a> {
             chunk: chunk.reader(),
             rd11: None,
             type_nodes: 0,
+            default_bytes: 0,
         }
         .parse()
         .map_err(|e| e.with_context("RDEF"))
@@ -227,6 +228,9 @@ struct Parser<'a> {
     chunk: Reader<'a>,
     rd11: Option<Rd11Header>,
     type_nodes: u32,
+    /// Default-value bytes referenced so far: bounded by the chunk size, so that variables
+    /// sharing one default cannot multiply the work of their consumers.
+    default_bytes: u64,
 }
 
 impl<'a> Parser<'a> {
@@ -300,7 +304,7 @@ impl<'a> Parser<'a> {
     }
 
     fn constant_buffer(&mut self, e: &mut Reader<'a>) -> Result<ConstantBuffer<'a>> {
-        let name = self.chunk.cstr_at(e.read_u32()?)?;
+        let name = e.string_ref(&self.chunk)?;
         let var_count = e.read_u32()?;
         let var_offset = e.read_u32()?;
         let size = e.read_u32()?;
@@ -334,7 +338,7 @@ impl<'a> Parser<'a> {
     }
 
     fn variable(&mut self, v: &mut Reader<'a>) -> Result<Variable<'a>> {
-        let name = self.chunk.cstr_at(v.read_u32()?)?;
+        let name = v.string_ref(&self.chunk)?;
         let offset = v.read_u32()?;
         let size = v.read_u32()?;
         let flags = v.read_u32()?;
@@ -353,6 +357,14 @@ impl<'a> Parser<'a> {
         let default_value = if default_offset == 0 {
             None
         } else {
+            self.default_bytes += u64::from(size);
+            if self.default_bytes > self.chunk.data().len() as u64 {
+                return Err(v.error(DecodeErrorKind::LimitExceeded {
+                    what: "default value bytes",
+                    value: self.default_bytes,
+                    limit: self.chunk.data().len() as u64,
+                }));
+            }
             Some(self.chunk.at(default_offset)?.read_bytes(size as usize)?)
         };
         let ty = self.ty(type_offset, 0)?;
@@ -409,7 +421,7 @@ impl<'a> Parser<'a> {
             let count = ms.check_count("struct members", u32::from(member_count), 12)?;
             members.reserve(count);
             for _ in 0..count {
-                let name = self.chunk.cstr_at(ms.read_u32()?)?;
+                let name = ms.string_ref(&self.chunk)?;
                 let type_offset = ms.read_u32()?;
                 let offset = ms.read_u32()?;
                 let ty = self.ty(type_offset, depth + 1)?;
@@ -429,7 +441,7 @@ impl<'a> Parser<'a> {
     }
 
     fn binding(&self, e: &mut Reader<'a>, sm51: bool) -> Result<ResourceBinding<'a>> {
-        let name = self.chunk.cstr_at(e.read_u32()?)?;
+        let name = e.string_ref(&self.chunk)?;
         let mut binding = ResourceBinding {
             name,
             input_type: e.read_u32()?,

@@ -6,6 +6,9 @@
 
 use super::error::{DecodeError, DecodeErrorKind, Result};
 
+/// The longest string (names, creator) accepted in reflection chunks; fxc's are under 100 bytes.
+pub const MAX_STRING_LEN: usize = 1024;
+
 /// A cursor over a byte slice whose first byte sits at absolute offset `base`.
 #[derive(Clone, Copy, Debug)]
 pub struct Reader<'a> {
@@ -139,15 +142,45 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// The nul-terminated UTF-8 string starting at `pos` (relative to the slice start).
+    /// The nul-terminated UTF-8 string starting at `pos` (relative to the slice start), at most
+    /// [`MAX_STRING_LEN`] bytes long, so that many references to one string cost linear time.
     pub fn cstr_at(&self, pos: u32) -> Result<&'a str> {
         let start = self.at(pos)?;
         let rest = &self.data[start.pos..];
-        let len = rest
-            .iter()
-            .position(|&b| b == 0)
-            .ok_or_else(|| start.error(DecodeErrorKind::InvalidString))?;
+        let window = &rest[..rest.len().min(MAX_STRING_LEN + 1)];
+        let len = match window.iter().position(|&b| b == 0) {
+            Some(len) => len,
+            None if rest.len() > MAX_STRING_LEN => {
+                return Err(start.error(DecodeErrorKind::LimitExceeded {
+                    what: "string length",
+                    value: rest.len() as u64,
+                    limit: MAX_STRING_LEN as u64,
+                }))
+            }
+            None => return Err(start.error(DecodeErrorKind::InvalidString)),
+        };
         std::str::from_utf8(&rest[..len]).map_err(|_| start.error(DecodeErrorKind::InvalidString))
+    }
+
+    /// Reads a dword holding an offset into `table` and returns `table` positioned there; an
+    /// offset outside `table` is reported at the field that holds it.
+    pub fn table_ref(&mut self, table: &Reader<'a>) -> Result<Reader<'a>> {
+        let field = self.offset();
+        let pos = self.read_u32()?;
+        table
+            .at(pos)
+            .map_err(|e| DecodeError { offset: field, ..e })
+    }
+
+    /// Reads a dword holding the offset of a string in `table` and returns the string; an offset
+    /// outside `table` is reported at the field that holds it.
+    pub fn string_ref(&mut self, table: &Reader<'a>) -> Result<&'a str> {
+        let field = self.offset();
+        let pos = self.read_u32()?;
+        table
+            .at(pos)
+            .map_err(|e| DecodeError { offset: field, ..e })?;
+        table.cstr_at(pos)
     }
 
     /// Checks that `count` items of at least `item_size` bytes each can fit in the bytes left,

@@ -86,8 +86,8 @@ impl<'a> Signature<'a> {
         let layout = Layout::of(chunk.fourcc)
             .ok_or_else(|| r.error(DecodeErrorKind::Malformed("not a signature chunk")))?;
         let count = r.read_u32()?;
-        let first = r.read_u32()?;
-        let mut e = r.at(first)?;
+        let table = r;
+        let mut e = r.table_ref(&table)?;
         let count = e.check_count("signature elements", count, layout.element_size())?;
         let mut elements = Vec::with_capacity(count);
         for _ in 0..count {
@@ -95,8 +95,7 @@ impl<'a> Signature<'a> {
                 Layout::Basic => 0,
                 Layout::Stream | Layout::Full => e.read_u32()?,
             };
-            let name_offset = e.read_u32()?;
-            let name = r.cstr_at(name_offset)?;
+            let name = e.string_ref(&r)?;
             let semantic_index = e.read_u32()?;
             let system_value = SystemValue::from_raw(e.read_u32()?);
             let component_type = ComponentType::from_raw(e.read_u32()?);

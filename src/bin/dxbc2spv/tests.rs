@@ -218,7 +218,8 @@ fn disasm_reports_a_bad_input_and_still_writes_the_others() {
     assert_eq!(r.stdout, "");
     let first = r.stderr.lines().next().expect("an error line");
     assert!(
-        first.starts_with(&format!("{garbage}: container: not a DXBC container")) && first.contains(" at 0x0"),
+        first.starts_with(&format!("{garbage}: container: not a DXBC container"))
+            && first.contains(" at 0x0"),
         "{}",
         r.stderr
     );
@@ -265,7 +266,8 @@ fn disasm_walks_directories_and_mirrors_them_in_the_out_dir() {
     let r = run(&["disasm", &input, "--out-dir", &out]);
     assert_eq!(r.status, Status::InputsFailed);
     assert!(
-        r.stderr.contains("bad.dxbc: container: not a DXBC container"),
+        r.stderr
+            .contains("bad.dxbc: container: not a DXBC container"),
         "{}",
         r.stderr
     );
@@ -311,7 +313,8 @@ fn disasm_checks_the_checksum_unless_told_not_to() {
     let r = run(&["disasm", &bad]);
     assert_eq!(r.status, Status::InputsFailed);
     assert!(
-        r.stderr.starts_with(&format!("{bad}: container: checksum mismatch")),
+        r.stderr
+            .starts_with(&format!("{bad}: container: checksum mismatch")),
         "{}",
         r.stderr
     );

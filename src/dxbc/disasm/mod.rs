@@ -120,7 +120,9 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<String> {
         Some(Ok(rdef)) => Some(rdef.creator),
         _ => None,
     };
-    let dialect = options.dialect.unwrap_or_else(|| Dialect::from_creator(creator));
+    let dialect = options
+        .dialect
+        .unwrap_or_else(|| Dialect::from_creator(creator));
     let mut out = String::new();
     if options.header {
         let mut header = header::Header::new(&container)?;

@@ -71,6 +71,11 @@ pub(super) fn write_operand(
         }
     }
     out.push_str(post);
+    if op.nonuniform {
+        // No fxc listing in the corpus shows SM5.1's non-uniform flag; we print it in the brace
+        // style fxc uses for minimum precision so that the assembler can read it back.
+        out.push_str(" {nonuniform}");
+    }
     write_precision(out, op.min_precision, inst_precision);
 }
 
