@@ -158,6 +158,7 @@ fn listing_options(data: &[u8]) -> disasm::Options {
         dialect: Dialect::ALL.get(choice).copied(),
         verify_checksum: false,
         header: false,
+        lossless: data.len() % 2 == 1,
     }
 }
 

@@ -18,11 +18,13 @@ pub use instruction::Instruction;
 pub use opcodes::Opcode;
 pub use operand::{Operand, RegisterType};
 pub use program::{Program, ShaderVersion, Stage};
+pub mod asm;
 pub mod checksum;
 pub mod container;
 #[cfg(test)]
 mod decode_tests;
 pub mod disasm;
+pub mod literal;
 pub mod names;
 pub mod rdef;
 pub mod sfi0;

@@ -45,6 +45,10 @@ pub struct DisasmArgs {
     /// Print only the program, without fxc's comment header (signatures, bindings).
     #[arg(long)]
     pub no_header: bool,
+    /// Print floats that fxc's `%f` would round as hex bits, so that `asm` gets the same bytes
+    /// back.
+    #[arg(long)]
+    pub lossless: bool,
     /// The fxc release whose spellings to reproduce (`auto`: the one that compiled the blob,
     /// from its RDEF creator string).
     #[arg(long, value_enum, default_value_t = DialectArg::Auto)]

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use super::operand::{
     prefix, write_components, write_float, write_operand, write_register, write_untyped, Style,
 };
-use super::Dialect;
+use super::Flavor;
 use crate::dxbc::instruction::Instruction;
 use crate::dxbc::names::{self, NameTable, COMPONENTS};
 use crate::dxbc::opcodes::{Class, NumType, Opcode};
@@ -41,7 +41,7 @@ pub(super) fn write_instruction(
     out: &mut String,
     inst: &Instruction<'_>,
     version: ShaderVersion,
-    dialect: Dialect,
+    dialect: Flavor,
 ) {
     let style = Style {
         num: inst.opcode.num_type(),
@@ -130,7 +130,7 @@ fn operand_style(op: Opcode, is_dst: bool, style: Style) -> Style {
     }
 }
 
-fn write_mnemonic(out: &mut String, inst: &Instruction<'_>, dialect: Dialect) {
+fn write_mnemonic(out: &mut String, inst: &Instruction<'_>, dialect: Flavor) {
     let op = inst.opcode;
     let token = inst.token;
     out.push_str(op.name());
@@ -190,6 +190,14 @@ fn write_mnemonic(out: &mut String, inst: &Instruction<'_>, dialect: Dialect) {
         }
         out.push(']');
     }
+    if dialect.lossless && !inst.padding.is_empty() && !fxc_pads(inst) {
+        out.push_str(" [padding(");
+        for (i, c) in inst.padding.chunks_exact(4).enumerate() {
+            let v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            let _ = write!(out, "{}0x{v:08x}", if i == 0 { "" } else { "," });
+        }
+        out.push_str(")]");
+    }
     if let Some(e) = offsets {
         let _ = write!(out, "({},{},{})", e.offset(0), e.offset(1), e.offset(2));
     }
@@ -206,6 +214,17 @@ fn write_mnemonic(out: &mut String, inst: &Instruction<'_>, dialect: Dialect) {
     }
 }
 
+/// fxc writes `samplepos` of a texture (not of the rasterizer) with one zero dword after its
+/// operands; the assembler does the same, so only other padding needs spelling out.
+pub(crate) fn fxc_pads(inst: &Instruction<'_>) -> bool {
+    inst.opcode == Opcode::SamplePos
+        && inst.padding == [0, 0, 0, 0]
+        && inst
+            .operands()
+            .get(1)
+            .is_some_and(|o| o.ty == crate::dxbc::operand::RegisterType::Resource)
+}
+
 fn write_dimension_ext(out: &mut String, e: ExtOpcodeToken) {
     out.push('(');
     write_name(out, names::RESOURCE_DIMENSIONS, e.resource_dimension());
@@ -215,7 +234,7 @@ fn write_dimension_ext(out: &mut String, e: ExtOpcodeToken) {
     out.push(')');
 }
 
-fn write_custom_data(out: &mut String, inst: &Instruction<'_>, dialect: Dialect) {
+fn write_custom_data(out: &mut String, inst: &Instruction<'_>, dialect: Flavor) {
     if inst.custom_class == 3 {
         out.push_str("dcl_immediateConstantBuffer {");
         let values: Vec<u32> = inst.data().collect();
@@ -237,12 +256,13 @@ fn write_custom_data(out: &mut String, inst: &Instruction<'_>, dialect: Dialect)
         }
         out.push_str(" }");
     } else {
-        let _ = write!(
-            out,
-            "customdata class={} dwords={}",
-            inst.custom_class,
-            inst.data().len()
-        );
+        // Comments, debug info and opaque blocks: fxc prints nothing; we print the dwords so
+        // that the listing reassembles.
+        let _ = write!(out, "customdata class={} {{", inst.custom_class);
+        for (i, v) in inst.data().enumerate() {
+            let _ = write!(out, "{}0x{v:08x}", if i == 0 { " " } else { ", " });
+        }
+        out.push_str(" }");
     }
 }
 

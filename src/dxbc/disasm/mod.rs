@@ -85,6 +85,40 @@ impl Dialect {
     }
 }
 
+/// How to spell a listing: the fxc release to imitate, and whether every value must read back
+/// exactly (lossless: floats that `%f` would round are printed as hex bits instead).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Flavor {
+    /// The fxc release whose spellings to reproduce.
+    pub dialect: Dialect,
+    /// Print every value so that the assembler gets the same bits back.
+    pub lossless: bool,
+}
+
+impl From<Dialect> for Flavor {
+    fn from(dialect: Dialect) -> Self {
+        Flavor {
+            dialect,
+            lossless: false,
+        }
+    }
+}
+
+impl Flavor {
+    pub(crate) fn upper_case_cb_declaration(self) -> bool {
+        self.dialect.upper_case_cb_declaration()
+    }
+    pub(crate) fn aoffimmi_suffix(self) -> bool {
+        self.dialect.aoffimmi_suffix()
+    }
+    pub(crate) fn sgv_interpolation(self) -> bool {
+        self.dialect.sgv_interpolation()
+    }
+    pub(crate) fn ucrt_floats(self) -> bool {
+        self.dialect.ucrt_floats()
+    }
+}
+
 /// Disassembly options.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
@@ -95,6 +129,8 @@ pub struct Options {
     pub verify_checksum: bool,
     /// Print fxc's comment header (buffer definitions, resource bindings, signatures).
     pub header: bool,
+    /// Print floats that `%f` would round as hex bits, so that reassembly is exact.
+    pub lossless: bool,
 }
 
 impl Default for Options {
@@ -103,6 +139,7 @@ impl Default for Options {
             dialect: None,
             verify_checksum: true,
             header: true,
+            lossless: false,
         }
     }
 }
@@ -132,7 +169,11 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<String> {
         // Writing to a String cannot fail.
         let _ = write!(out, "{header}");
     }
-    write_program(&mut out, &program, dialect)?;
+    let flavor = Flavor {
+        dialect,
+        lossless: options.lossless,
+    };
+    write_program(&mut out, &program, flavor)?;
     Ok(out)
 }
 
@@ -154,22 +195,27 @@ pub fn write_instruction(
     out: &mut String,
     inst: &Instruction<'_>,
     version: ShaderVersion,
-    dialect: Dialect,
+    flavor: impl Into<Flavor>,
 ) {
-    instruction::write_instruction(out, inst, version, dialect);
+    instruction::write_instruction(out, inst, version, flavor.into());
 }
 
 /// Writes the instruction section of a program: the version line, then one line per instruction.
-pub fn write_program(out: &mut String, program: &Program<'_>, dialect: Dialect) -> Result<()> {
+pub fn write_program(
+    out: &mut String,
+    program: &Program<'_>,
+    flavor: impl Into<Flavor>,
+) -> Result<()> {
+    let flavor = flavor.into();
     out.push_str(&program.version.to_string());
     out.push('\n');
     for inst in program.instructions() {
         let inst = inst?;
-        write_instruction(out, &inst, program.version, dialect);
+        write_instruction(out, &inst, program.version, flavor);
         out.push('\n');
     }
     Ok(())
 }
 
 #[cfg(test)]
-mod corpus_tests;
+pub(crate) mod corpus_tests;

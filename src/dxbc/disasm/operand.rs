@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::Dialect;
+use super::Flavor;
 use crate::dxbc::names::{self, COMPONENTS};
 use crate::dxbc::opcodes::NumType;
 use crate::dxbc::operand::{Components, Index, Modifier, Operand, RegisterType, RelativeRegister};
@@ -16,7 +16,7 @@ pub(super) struct Style {
     /// Shader model 5.1 spellings (`T0`, `CB0[0][1]`).
     pub sm51: bool,
     /// Which fxc release's spellings.
-    pub dialect: Dialect,
+    pub dialect: Flavor,
     /// Spaces after commas inside `l(...)` even for untyped values.
     pub spaced: bool,
 }
@@ -64,7 +64,7 @@ pub(super) fn write_operand(
     out.push_str(pre);
     match op.ty {
         RegisterType::Immediate32 => write_imm32(out, op, style),
-        RegisterType::Immediate64 => write_imm64(out, op),
+        RegisterType::Immediate64 => write_imm64(out, op, style),
         _ => {
             write_register(out, op, style.sm51);
             write_components(out, op.components);
@@ -173,81 +173,20 @@ pub(super) fn write_components(out: &mut String, components: Components) {
 
 /// Formats a float as MSVC's `printf("%f")` does: six decimals, ties rounded away from zero,
 /// and no more than 17 significant digits (the rest printed as zeros).
-pub(super) fn write_float(out: &mut String, value: f32, dialect: Dialect) {
-    if value.is_nan() {
-        out.push_str(if value.is_sign_negative() {
-            "-1.#QNAN0"
-        } else {
-            "1.#QNAN0"
-        });
-        return;
+pub(super) fn write_float(out: &mut String, value: f32, dialect: Flavor) {
+    let start = out.len();
+    write_float_text(out, value, dialect);
+    if dialect.lossless && !crate::dxbc::literal::f32_round_trips(value, &out[start..]) {
+        out.truncate(start);
+        let _ = write!(out, "0x{:08x}", value.to_bits());
     }
-    if value.is_infinite() {
-        out.push_str(if value < 0.0 { "-1.#INF00" } else { "1.#INF00" });
-        return;
-    }
-    if dialect.ucrt_floats() {
-        let _ = write!(out, "{value:.6}");
-        return;
-    }
-    // f32 values are exact in 150 decimals; 40 suffice to see a tie at the 7th decimal (ties
-    // have at most 7 fractional digits), and the integer part is exact.
-    let exact = format!("{:.40}", (value as f64).abs());
-    let (int_part, frac) = exact.split_once('.').unwrap_or((&exact, ""));
-    let mut digits: Vec<u8> = int_part
-        .bytes()
-        .chain(frac.bytes().take(6))
-        .map(|b| b - b'0')
-        .collect();
-    let rest = &frac.as_bytes()[6.min(frac.len())..];
-    let round_up = rest.first().is_some_and(|&d| d >= b'5');
-    if round_up {
-        let mut i = digits.len();
-        loop {
-            if i == 0 {
-                digits.insert(0, 1);
-                break;
-            }
-            i -= 1;
-            if digits[i] == 9 {
-                digits[i] = 0;
-            } else {
-                digits[i] += 1;
-                break;
-            }
-        }
-    }
-    let int_len = digits.len() - 6;
-    // MSVC prints at most 17 significant digits, then zeros.
-    let first_nonzero = digits.iter().position(|&d| d != 0).unwrap_or(digits.len());
-    if digits.len() - first_nonzero > 17 && int_len > 17 {
-        let cut = first_nonzero + 17;
-        let round = digits[cut] >= 5;
-        for d in &mut digits[cut..] {
-            *d = 0;
-        }
-        if round {
-            let mut i = cut;
-            while i > 0 {
-                i -= 1;
-                if digits[i] == 9 {
-                    digits[i] = 0;
-                } else {
-                    digits[i] += 1;
-                    break;
-                }
-            }
-        }
-    }
-    if value.is_sign_negative() {
-        out.push('-');
-    }
-    for (i, d) in digits.iter().enumerate() {
-        if i == int_len {
-            out.push('.');
-        }
-        out.push((b'0' + d) as char);
-    }
+}
+
+fn write_float_text(out: &mut String, value: f32, dialect: Flavor) {
+    out.push_str(&crate::dxbc::literal::format_f32(
+        value,
+        dialect.ucrt_floats(),
+    ));
 }
 
 /// Formats an integer the way fxc does: small values in decimal, others as `0x%08x`.
@@ -263,7 +202,7 @@ pub(super) fn write_int(out: &mut String, value: u32, signed: bool) {
 }
 
 /// Formats one dword of an untyped immediate: a normal float as a float, else as an integer.
-pub(super) fn write_untyped(out: &mut String, value: u32, dialect: Dialect) {
+pub(super) fn write_untyped(out: &mut String, value: u32, dialect: Flavor) {
     let exponent = (value >> 23) & 0xff;
     if (exponent != 0 && exponent != 0xff) || value == 0x8000_0000 {
         write_float(out, f32::from_bits(value), dialect);
@@ -296,7 +235,7 @@ fn write_imm32(out: &mut String, op: &Operand, style: Style) {
     out.push(')');
 }
 
-fn write_imm64(out: &mut String, op: &Operand) {
+fn write_imm64(out: &mut String, op: &Operand, style: Style) {
     out.push_str("d(");
     let count = op.imm_count() / 2;
     for i in 0..count {
@@ -305,7 +244,13 @@ fn write_imm64(out: &mut String, op: &Operand) {
         }
         let bits = (op.imm[2 * i] as u64) | ((op.imm[2 * i + 1] as u64) << 32);
         let value = f64::from_bits(bits);
-        let _ = write!(out, "{value:.6}");
+        let text = format!("{value:.6}");
+        let exact = crate::dxbc::literal::parse_f64_bits(&text) == Some(bits);
+        if style.dialect.lossless && !exact {
+            let _ = write!(out, "0x{bits:016x}");
+        } else {
+            out.push_str(&text);
+        }
     }
     out.push(')');
 }

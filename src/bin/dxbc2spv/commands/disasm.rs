@@ -17,6 +17,7 @@ pub fn run(args: &DisasmArgs, console: &mut Console<'_>) -> io::Result<()> {
         dialect: args.dialect.into(),
         verify_checksum: !args.no_checksum,
         header: !args.no_header,
+        lossless: args.lossless,
     };
     let found = inputs::expand(&args.inputs.paths);
     let labelled = !inputs::is_single_file(&found);

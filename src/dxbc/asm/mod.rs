@@ -1,0 +1,20 @@
+//! Assembler: fxc-syntax listings (what [`crate::dxbc::disasm`] prints) → DXBC.
+//!
+//! Generated from the same opcode and name tables as the decoder and disassembler: a mnemonic is
+//! split into the longest opcode name of the table plus suffixes, operands follow the opcode's
+//! slots, and tokens are written by [`crate::dxbc::encode`]. Encodings the text leaves implicit
+//! (component counts of unsuffixed registers, index representations, immediate selection modes)
+//! follow fxc's choices as observed over the corpus. Every error names the line and column.
+
+mod cursor;
+pub mod error;
+mod instruction;
+mod mnemonic;
+mod operand;
+mod program;
+
+pub use error::AsmError;
+pub use program::assemble_program;
+
+#[cfg(test)]
+mod tests;
