@@ -21,6 +21,27 @@ pub enum Command {
     Disasm(DisasmArgs),
     /// Describe DXBC containers: checksum, chunks, program, signatures, reflection, features.
     Info(InfoArgs),
+    /// Assemble fxc-syntax listings into DXBC containers.
+    Asm(AsmArgs),
+}
+
+/// Options of `asm`.
+#[derive(Debug, Args)]
+pub struct AsmArgs {
+    /// fxc-syntax listings; a directory is searched recursively for `*.asm` files.
+    #[arg(value_name = "FILE", required = true)]
+    pub paths: Vec<PathBuf>,
+    /// The container to write (one input only).
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "OUT",
+        conflicts_with = "out_dir"
+    )]
+    pub output: Option<PathBuf>,
+    /// Write `DIR/<name>.dxbc` per input (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
 }
 
 /// Input files, shared by every subcommand that reads containers.

@@ -1,8 +1,9 @@
 //! Turning the paths on the command line into input files, and input files into output paths.
 //!
 //! A path naming a file is taken as is, whatever its extension. A directory is searched
-//! recursively, in sorted order, for files ending in `.dxbc` or `.cso` (any case); symbolic links
-//! to files are followed, symbolic links to directories are not (no cycles).
+//! recursively, in sorted order, for files with the command's extensions (`.dxbc`/`.cso` for
+//! commands reading containers, `.asm` for `asm`; any case); symbolic links to files are
+//! followed, symbolic links to directories are not (no cycles).
 
 use std::collections::HashMap;
 use std::fs;
@@ -10,8 +11,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Context, Result};
 
-/// File extensions picked up when a directory is searched.
-pub const EXTENSIONS: [&str; 2] = ["dxbc", "cso"];
+/// File extensions picked up when a directory is searched for containers.
+pub const EXTENSIONS: &[&str] = &["dxbc", "cso"];
+
+/// File extensions picked up when a directory is searched for assembly listings.
+pub const ASM_EXTENSIONS: &[&str] = &["asm"];
 
 /// One input file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,8 +35,13 @@ pub enum Found {
     Failed(PathBuf, anyhow::Error),
 }
 
-/// Expands the command-line paths into input files (and failures), in command-line order.
+/// Expands the command-line paths into container files (and failures), in command-line order.
 pub fn expand(paths: &[PathBuf]) -> Vec<Found> {
+    expand_with(paths, EXTENSIONS)
+}
+
+/// Expands the command-line paths, searching directories for files with `extensions`.
+pub fn expand_with(paths: &[PathBuf], extensions: &[&str]) -> Vec<Found> {
     let mut found = Vec::new();
     for path in paths {
         if !path.is_dir() {
@@ -43,9 +52,10 @@ pub fn expand(paths: &[PathBuf]) -> Vec<Found> {
             continue;
         }
         let before = found.len();
-        walk(path, path, &mut found);
+        walk(path, path, extensions, &mut found);
         if found.len() == before {
-            let err = anyhow!("no .dxbc or .cso files found in this directory");
+            let names: Vec<String> = extensions.iter().map(|e| format!(".{e}")).collect();
+            let err = anyhow!("no {} files found in this directory", names.join(" or "));
             found.push(Found::Failed(path.clone(), err));
         }
     }
@@ -62,7 +72,7 @@ pub fn is_single_file(found: &[Found]) -> bool {
     matches!(found, [Found::File(Input { relative: None, .. })])
 }
 
-fn walk(root: &Path, dir: &Path, found: &mut Vec<Found>) {
+fn walk(root: &Path, dir: &Path, extensions: &[&str], found: &mut Vec<Found>) {
     let entries = match read_sorted(dir) {
         Ok(entries) => entries,
         Err(err) => {
@@ -72,8 +82,8 @@ fn walk(root: &Path, dir: &Path, found: &mut Vec<Found>) {
     };
     for (path, is_dir) in entries {
         if is_dir {
-            walk(root, &path, found);
-        } else if has_input_extension(&path) {
+            walk(root, &path, extensions, found);
+        } else if has_extension(&path, extensions) {
             let relative = path.strip_prefix(root).ok().map(Path::to_path_buf);
             found.push(Found::File(Input { path, relative }));
         }
@@ -92,10 +102,10 @@ fn read_sorted(dir: &Path) -> Result<Vec<(PathBuf, bool)>> {
     Ok(entries)
 }
 
-fn has_input_extension(path: &Path) -> bool {
+fn has_extension(path: &Path, extensions: &[&str]) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
-        .is_some_and(|e| EXTENSIONS.iter().any(|x| e.eq_ignore_ascii_case(x)))
+        .is_some_and(|e| extensions.iter().any(|x| e.eq_ignore_ascii_case(x)))
 }
 
 /// Output paths under one directory: `DIR/<stem>.<ext>` for a named file, the file's relative

@@ -440,3 +440,35 @@ fn quick_start_disassembles_the_samples() {
     assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
     assert!(r.stdout.starts_with("==> "), "{}", r.stdout);
 }
+
+#[test]
+fn asm_writes_a_container_that_disassembles_to_the_input() {
+    let tmp = TempDir::new("asm");
+    let text = "ps_5_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(1.000000,0.500000,0,1.000000)\nret\n";
+    let input = tmp.file("tint.asm", text.as_bytes());
+    let out = path_str(&tmp.path("tint.dxbc"));
+    let r = run(&["asm", &input, "-o", &out]);
+    assert_eq!(r.status, Status::Success, "{}", r.stderr);
+    let r = run(&["disasm", "--no-header", &out]);
+    assert_eq!(r.status, Status::Success, "{}", r.stderr);
+    assert_eq!(r.stdout, text);
+}
+
+#[test]
+fn asm_reports_line_and_column_and_goes_on() {
+    let tmp = TempDir::new("asm-errors");
+    let bad = tmp.file("bad.asm", b"ps_5_0\nmov r0.x, )\n");
+    let good = tmp.file("good.asm", b"cs_5_0\ndcl_thread_group 1, 1, 1\nret\n");
+    let out = tmp.path("out");
+    let out_arg = path_str(&out);
+    let r = run(&["asm", &bad, &good, "--out-dir", &out_arg]);
+    assert_eq!(r.status, Status::InputsFailed);
+    assert!(
+        r.stderr
+            .starts_with(&format!("{bad}:2:11: expected an operand, found ')'")),
+        "{}",
+        r.stderr
+    );
+    assert!(out.join("good.dxbc").is_file());
+    assert!(!out.join("bad.dxbc").exists());
+}

@@ -372,8 +372,7 @@ fn declaration(
             }
         }
         Opcode::DclGlobalFlags => {
-            loop {
-                let Some(flag) = c.ident() else { break };
+            while let Some(flag) = c.ident() {
                 bits |= 1 << lookup(c, names::GLOBAL_FLAGS, flag, "global flag")?;
                 if !c.eat('|') {
                     break;

@@ -6,15 +6,21 @@
 //! (component counts of unsuffixed registers, index representations, immediate selection modes)
 //! follow fxc's choices as observed over the corpus. Every error names the line and column.
 
+pub mod chunks;
+mod container;
 mod cursor;
 pub mod error;
+pub mod header;
 mod instruction;
 mod mnemonic;
 mod operand;
 mod program;
 
+pub use container::assemble;
 pub use error::AsmError;
 pub use program::assemble_program;
 
+#[cfg(test)]
+mod header_tests;
 #[cfg(test)]
 mod tests;

@@ -23,6 +23,7 @@ mod builder;
 mod container;
 mod instruction;
 mod operand;
+mod rdef;
 pub mod token;
 
 #[cfg(test)]
@@ -32,6 +33,7 @@ pub use builder::ProgramBuilder;
 pub use container::{write_container, write_signature};
 pub use instruction::encode_instruction;
 pub use operand::{encode_operand, imm32, imm64, reg, relative, OperandBuild};
+pub use rdef::write_rdef;
 
 use super::instruction::Instruction;
 use super::program::{ShaderVersion, Stage};

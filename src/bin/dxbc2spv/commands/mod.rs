@@ -5,6 +5,7 @@
 //! [`Status::InputsFailed`] (exit code 1). An `Err` from a command is fatal (stdout could not be
 //! written) and stops the run.
 
+mod asm;
 mod disasm;
 mod info;
 
@@ -38,6 +39,7 @@ pub fn run(command: &Command, out: &mut dyn Write, err: &mut dyn Write) -> io::R
     match command {
         Command::Disasm(args) => disasm::run(args, &mut console)?,
         Command::Info(args) => info::run(args, &mut console)?,
+        Command::Asm(args) => asm::run(args, &mut console)?,
     }
     console.finish()
 }
@@ -68,6 +70,21 @@ impl<'a> Console<'a> {
     /// Counts one input that was processed.
     pub fn succeeded(&mut self) {
         self.inputs += 1;
+    }
+
+    /// Reports an input that failed at a text position as `PATH:LINE:COLUMN: message`, the way
+    /// compilers do.
+    pub fn failed_at(
+        &mut self,
+        path: &Path,
+        line: u32,
+        column: u32,
+        message: &str,
+    ) -> io::Result<()> {
+        self.inputs += 1;
+        self.failed += 1;
+        self.out.flush()?;
+        writeln!(self.err, "{}:{line}:{column}: {message}", path.display())
     }
 
     /// Reports a failed input as `PATH: message` (the message is the error and its causes).

@@ -1,0 +1,69 @@
+//! `dxbc2spv asm`: fxc-syntax listings to DXBC containers, with `-o OUT` or `--out-dir DIR`.
+
+use std::fs;
+use std::io;
+use std::path::Path;
+
+use anyhow::{anyhow, Context, Result};
+use dxbc2spv::dxbc::asm::assemble;
+
+use super::Console;
+use crate::args::AsmArgs;
+use crate::inputs::{self, Found, OutputPaths};
+
+/// Assembles every input; see `docs/cli.md`. Errors read `PATH:LINE:COLUMN: message`.
+pub fn run(args: &AsmArgs, console: &mut Console<'_>) -> io::Result<()> {
+    let found = inputs::expand_with(&args.paths, inputs::ASM_EXTENSIONS);
+    if args.output.is_some() && !inputs::is_single_file(&found) {
+        let path = args.output.clone().unwrap_or_default();
+        return console.failed(
+            &path,
+            &anyhow!("-o takes exactly one input file; use --out-dir"),
+        );
+    }
+    let mut outputs = args
+        .out_dir
+        .as_deref()
+        .map(|dir| OutputPaths::new(dir, "dxbc"));
+    for item in found {
+        let input = match item {
+            Found::File(input) => input,
+            Found::Failed(path, e) => {
+                console.failed(&path, &e)?;
+                continue;
+            }
+        };
+        let text = match fs::read_to_string(&input.path).context("cannot read") {
+            Ok(text) => text,
+            Err(e) => {
+                console.failed(&input.path, &e)?;
+                continue;
+            }
+        };
+        let bytes = match assemble(&text) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                console.failed_at(&input.path, e.line, e.column, &e.message)?;
+                continue;
+            }
+        };
+        let target = match (&args.output, &mut outputs) {
+            (Some(path), _) => Ok(path.clone()),
+            (None, Some(outputs)) => outputs.claim(&input),
+            (None, None) => Ok(input.path.with_extension("dxbc")),
+        };
+        match target.and_then(|out| write(&out, &bytes)) {
+            Ok(()) => console.succeeded(),
+            Err(e) => console.failed(&input.path, &e)?,
+        }
+    }
+    Ok(())
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+}
