@@ -1,0 +1,46 @@
+//! Fuzzing entry points: the "never panics on input" contract in one function, a seeded PRNG and
+//! a token-aware DXBC mutator (`docs/robustness.md`).
+//!
+//! Contract: [`decode_and_disassemble`] runs every decoding stage the crate has over arbitrary
+//! bytes (container with checksum verification off, every signature/`RDEF`/`SFI0`/program chunk,
+//! every instruction, the fxc-syntax listing and its comment header) and ignores the `Err`s. It
+//! panics only when the decoder breaks one of its documented guarantees, checked by [`check()`]:
+//! error offsets point into the input, parsed structures stay inside the bytes they came from,
+//! item counts are bounded by the bytes that hold them, the instruction iterator advances by each
+//! instruction's own length and stops after an error, and the listing grows at most linearly with
+//! the input. Any panic found by the fuzz targets (`src/fuzz/`) or by the seeded smoke tests
+//! (`tests.rs`) is therefore a bug.
+//!
+//! [`mutate()`] is the custom mutator of the `decode_mutated` fuzz target and of the smoke test: it
+//! mostly rewrites dwords of the `SHDR`/`SHEX` program (opcode and length fields, the extended bit,
+//! operand fields, inserted or removed dwords with the container, chunk and program sizes fixed up
+//! so that the mutation reaches the instruction decoder), and sometimes container and chunk
+//! headers or metadata chunk bodies.
+//!
+//! Layout: this file holds the entry point the fuzz targets call; `check` holds the invariant
+//! checks ([`check()`], [`Outcome`]), `mutate` the seeded PRNG ([`Rng`]), the mutator and the
+//! container helpers ([`build_container`], [`seed_container`], [`words_to_bytes`]), and `tests`
+//! the seeded smoke tests.
+//!
+//! [`decode_and_disassemble`]: crate::fuzzing::decode_and_disassemble
+//! [`check()`]: crate::fuzzing::check()
+//! [`mutate()`]: crate::fuzzing::mutate()
+//! [`Outcome`]: crate::fuzzing::Outcome
+//! [`Rng`]: crate::fuzzing::Rng
+//! [`build_container`]: crate::fuzzing::build_container
+//! [`seed_container`]: crate::fuzzing::seed_container
+//! [`words_to_bytes`]: crate::fuzzing::words_to_bytes
+
+mod check;
+mod mutate;
+#[cfg(test)]
+mod tests;
+
+pub use check::{check, Outcome, LISTING_BYTES_PER_DWORD};
+pub use mutate::{build_container, mutate, seed_container, words_to_bytes, Rng};
+
+/// Decodes and disassembles `data` in every way the crate can, ignoring errors. This is the
+/// fuzz targets' entry point: it must never panic (see [`check()`]).
+pub fn decode_and_disassemble(data: &[u8]) {
+    let _ = check(data);
+}
