@@ -78,7 +78,7 @@ pub(super) fn assemble_instruction(
                 untyped,
             },
         )?;
-        if opcode == Opcode::SamplePos && op.ty == RegisterType::Resource {
+        if opcode == Opcode::SamplePos && op.ty == RegisterType::Resource && m.padding.is_empty() {
             // fxc writes samplepos of a texture with one zero dword after its operands.
             b.padding(0);
         }

@@ -71,23 +71,13 @@ pub(super) fn parse_mnemonic<'a>(c: &mut Cursor<'a>) -> Result<(Opcode, Mnemonic
     let mut m = Mnemonic::default();
     let mut groups = Vec::new();
     parse_groups(c, &mut groups)?;
-    let save = c.clone();
+    // `[padding(...)]` (lossless listings) and `[precise(...)]`, in either order.
+    let mut save = c.clone();
     if c.eat_str("[padding(") {
-        loop {
-            m.padding.push(c.uint()?);
-            if !c.eat(',') {
-                break;
-            }
-        }
-        c.expect(')')?;
-        c.expect(']')?;
+        parse_padding(c, &mut m)?;
         parse_groups(c, &mut groups)?;
+        save = c.clone();
     }
-    let save = if m.padding.is_empty() {
-        save
-    } else {
-        c.clone()
-    };
     if c.eat_str("[precise") {
         let mask = if c.eat('(') {
             let letters = c.ident().unwrap_or("");
@@ -107,6 +97,13 @@ pub(super) fn parse_mnemonic<'a>(c: &mut Cursor<'a>) -> Result<(Opcode, Mnemonic
         c.expect(']')?;
         m.token_bits |= mask << 19;
         parse_groups(c, &mut groups)?;
+        save = c.clone();
+        if m.padding.is_empty() && c.eat_str("[padding(") {
+            parse_padding(c, &mut m)?;
+            parse_groups(c, &mut groups)?;
+        } else {
+            *c = save;
+        }
     } else {
         *c = save;
     }
@@ -176,6 +173,18 @@ pub(super) fn parse_mnemonic<'a>(c: &mut Cursor<'a>) -> Result<(Opcode, Mnemonic
     }
     m.ext.extend([offsets, dim, ret].into_iter().flatten());
     Ok((opcode, m))
+}
+
+/// The dwords of `[padding(0x..., ...)]`, after its opening `[padding(`.
+fn parse_padding(c: &mut Cursor<'_>, m: &mut Mnemonic<'_>) -> Result<()> {
+    loop {
+        m.padding.push(c.uint()?);
+        if !c.eat(',') {
+            break;
+        }
+    }
+    c.expect(')')?;
+    c.expect(']')
 }
 
 /// Packs `(float,float,float,float)` into four 4-bit return types.

@@ -23,4 +23,6 @@ pub use program::assemble_program;
 #[cfg(test)]
 mod header_tests;
 #[cfg(test)]
+mod property_tests;
+#[cfg(test)]
 mod tests;

@@ -191,8 +191,9 @@ fn immediate_constant_buffer(
             .strip_prefix('{')
             .ok_or_else(|| err("expected '{' before a row"))?;
         let values: Vec<&str> = values.split(',').map(str::trim).collect();
-        if values.len() != 4 {
-            return Err(err("each immediate constant buffer row has 4 values"));
+        // Rows have 4 values; a buffer whose size is not a multiple of 4 ends with a short row.
+        if values.is_empty() || values.len() > 4 {
+            return Err(err("an immediate constant buffer row has 1 to 4 values"));
         }
         for v in values {
             payload.push(

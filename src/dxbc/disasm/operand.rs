@@ -244,7 +244,12 @@ fn write_imm64(out: &mut String, op: &Operand, style: Style) {
         }
         let bits = (op.imm[2 * i] as u64) | ((op.imm[2 * i + 1] as u64) << 32);
         let value = f64::from_bits(bits);
-        let text = format!("{value:.6}");
+        let text = if value.is_finite() {
+            format!("{value:.6}")
+        } else {
+            // MSVC's spellings, which the assembler reads back.
+            crate::dxbc::literal::format_f32(value as f32, style.dialect.ucrt_floats())
+        };
         let exact = crate::dxbc::literal::parse_f64_bits(&text) == Some(bits);
         if style.dialect.lossless && !exact {
             let _ = write!(out, "0x{bits:016x}");
