@@ -6,8 +6,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use clap::Parser;
-use dxbc2spv::dxbc::checksum;
 use dxbc2spv::dxbc::disasm::Dialect;
+use dxbc2spv::dxbc::encode::write_container;
+use dxbc2spv::dxbc::FourCc;
 
 use crate::args::{Cli, Command};
 use crate::commands::{self, Status};
@@ -74,29 +75,10 @@ fn path_str(path: &Path) -> String {
     path.to_str().expect("UTF-8 temp path").to_string()
 }
 
-/// A container holding `chunks`, with a correct size and checksum.
+/// A container holding `chunks`, with a correct size and checksum (the library's own writer).
 fn container(chunks: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
-    let mut out = Vec::new();
-    out.extend_from_slice(b"DXBC");
-    out.extend_from_slice(&[0; 16]);
-    out.extend_from_slice(&1u32.to_le_bytes());
-    out.extend_from_slice(&0u32.to_le_bytes());
-    out.extend_from_slice(&(chunks.len() as u32).to_le_bytes());
-    let mut offset = 32 + 4 * chunks.len();
-    for (_, data) in chunks {
-        out.extend_from_slice(&(offset as u32).to_le_bytes());
-        offset += 8 + data.len();
-    }
-    for (fourcc, data) in chunks {
-        out.extend_from_slice(*fourcc);
-        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        out.extend_from_slice(data);
-    }
-    let len = out.len() as u32;
-    out[24..28].copy_from_slice(&len.to_le_bytes());
-    let sum = checksum::compute(&out);
-    out[4..20].copy_from_slice(&sum);
-    out
+    let chunks: Vec<(FourCc, &[u8])> = chunks.iter().map(|(f, d)| (FourCc(**f), *d)).collect();
+    write_container(&chunks).expect("container")
 }
 
 /// `ps_5_0` whose only instruction is `ret`, plus an 8-byte `STAT` chunk.
