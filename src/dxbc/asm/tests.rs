@@ -204,3 +204,62 @@ fn fxc_listings_assemble_to_the_original_program() {
         eprintln!("  {f}");
     }
 }
+
+/// The SM5.1 example of Microsoft's "Bytecode changes in SM5.1" page (our seed document), whose
+/// bindings table uses the preview compiler's `Space Slot Elements` columns.
+#[test]
+fn seed_sm51_listing_assembles() {
+    let seed = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/seeds/001_069846fb71aa5c45.txt");
+    let Ok(text) = std::fs::read_to_string(&seed) else {
+        eprintln!(
+            "seed document absent ({}); test did not run",
+            seed.display()
+        );
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "CI=true requires shared/seeds"
+        );
+        return;
+    };
+    // The second code block of the page is the listing.
+    let listing: String = text
+        .split("``` syntax")
+        .nth(2)
+        .and_then(|block| block.split("```").next())
+        .expect("listing block")
+        .to_string();
+    let bytes = super::assemble(&listing).expect("assembles");
+    let container = Container::parse(&bytes, &ParseOptions::default()).expect("valid container");
+    let rdef = container
+        .resource_definitions()
+        .expect("RDEF")
+        .expect("parses");
+    /// (name, first register, count, space, range id)
+    type Binding<'a> = (&'a str, u32, u32, Option<u32>, Option<u32>);
+    let bindings: Vec<Binding<'_>> = rdef
+        .bindings
+        .iter()
+        .map(|b| (b.name, b.bind_point, b.bind_count, b.space, b.id))
+        .collect();
+    assert_eq!(
+        bindings,
+        [
+            ("samp0", 5, 1, Some(0), Some(0)),
+            ("tex0", 5, 1, Some(0), Some(0)),
+            ("tex1[0][5][3]", 10, 0, Some(0), Some(1)),
+            ("tex2[8]", 0, 8, Some(1), Some(2)),
+        ]
+    );
+    let program = shader_program(&container).expect("program");
+    let mut text = String::new();
+    write_program(&mut text, &program, Dialect::Fxc10_1).expect("disasm");
+    assert!(
+        text.contains("dcl_resource_texture2d (float,float,float,float) T1[10:*], space=0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("sample r1.xyzw, r0.xyxx, T1[r1.x + 10].xyzw, S0[5]"),
+        "{text}"
+    );
+}

@@ -17,6 +17,9 @@ pub enum BindingLayout {
     HlslBind,
     /// fxc 10, Shader Model 5.1: `ID HLSL Bind Count`.
     WithId,
+    /// The Shader Model 5.1 preview compiler (Microsoft's SM5.1 documentation):
+    /// `Space Slot Elements`; range IDs follow declaration order per register class.
+    SpaceSlot,
 }
 
 /// One `Resource Bindings` row, decoded into `RDEF` binding fields.
@@ -54,24 +57,40 @@ pub(super) fn parse_bindings(
         return Ok((None, Vec::new()));
     };
     let columns: Vec<&str> = header.fields().iter().map(|f| f.text).collect();
-    let layout = if columns.contains(&"Slot") {
+    let layout = if columns.contains(&"Space") && columns.contains(&"Slot") {
+        BindingLayout::SpaceSlot
+    } else if columns.contains(&"Slot") {
         BindingLayout::Slot
     } else if columns.contains(&"ID") {
         BindingLayout::WithId
     } else {
         BindingLayout::HlslBind
     };
-    let rows = rows
+    let mut rows: Vec<BindingDef> = rows
         .iter()
         .map(|r| parse_binding_row(r, layout))
         .collect::<Result<_>>()?;
+    if layout == BindingLayout::SpaceSlot {
+        // Range IDs are not printed: they number each register class in table order.
+        let mut next = [0u32; 4];
+        for row in &mut rows {
+            let class = match row.input_type {
+                0 => 0,
+                3 => 1,
+                1 | 2 | 5 | 7 => 2,
+                _ => 3,
+            };
+            row.id = Some(next[class]);
+            next[class] += 1;
+        }
+    }
     Ok((Some(layout), rows))
 }
 
 fn parse_binding_row(row: &Line<'_>, layout: BindingLayout) -> Result<BindingDef> {
     let f = row.fields();
     // Name Type Format Dim [ID] Bind Count: read from the right, so that a name is never split.
-    let tail = if layout == BindingLayout::WithId {
+    let tail = if matches!(layout, BindingLayout::WithId | BindingLayout::SpaceSlot) {
         6
     } else {
         5
@@ -98,6 +117,7 @@ fn parse_binding_row(row: &Line<'_>, layout: BindingLayout) -> Result<BindingDef
     let (ty, fmt, dim) = (f[split], f[split + 1], f[split + 2]);
     let (id_field, bind, count) = match layout {
         BindingLayout::WithId => (Some(f[split + 3]), f[split + 4], f[split + 5]),
+        BindingLayout::SpaceSlot => (None, f[split + 4], f[split + 5]),
         _ => (None, f[split + 3], f[split + 4]),
     };
     let (format_type, components) = binding_format(row, fmt)?;
@@ -115,6 +135,10 @@ fn parse_binding_row(row: &Line<'_>, layout: BindingLayout) -> Result<BindingDef
     };
     let (bind_point, space) = match layout {
         BindingLayout::Slot => (number(row, bind, "slot")?, 0),
+        BindingLayout::SpaceSlot => (
+            number(row, bind, "slot")?,
+            number(row, f[split + 3], "space")?,
+        ),
         _ => parse_bind(row, bind)?,
     };
     let bind_count = if count.text == "unbounded" {
