@@ -287,6 +287,13 @@ impl<'a> Container<'a> {
     pub fn feature_info(&self) -> Option<Result<FeatureFlags>> {
         self.chunk(&FourCc::SFI0.0).map(FeatureFlags::parse)
     }
+
+    /// The root signature (`RTS0`), parsed: embedded in a shader or alone in a
+    /// root-signature-only container.
+    pub fn root_signature(&self) -> Option<Result<super::rts0::RootSignature>> {
+        self.chunk(&FourCc::RTS0.0)
+            .map(super::rts0::RootSignature::parse)
+    }
 }
 
 /// Lower-case hex digits of `bytes`.

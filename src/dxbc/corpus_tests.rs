@@ -34,6 +34,10 @@ fn parse_all_chunks(c: &Container<'_>) -> Result<usize, String> {
         sfi0.map_err(|e| format!("SFI0: {e}"))?;
         parsed += 1;
     }
+    if let Some(rts0) = c.root_signature() {
+        rts0.map_err(|e| format!("RTS0: {e}"))?;
+        parsed += 1;
+    }
     Ok(parsed)
 }
 

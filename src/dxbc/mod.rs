@@ -27,6 +27,7 @@ pub mod disasm;
 pub mod literal;
 pub mod names;
 pub mod rdef;
+pub mod rts0;
 pub mod sfi0;
 pub mod signature;
 

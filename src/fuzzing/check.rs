@@ -88,6 +88,9 @@ pub fn check(data: &[u8]) -> Outcome {
     if let Some(Err(e)) = container.feature_info() {
         check_error(&e, data.len(), "SFI0 accessor");
     }
+    if let Some(Err(e)) = container.root_signature() {
+        check_error(&e, data.len(), "RTS0 accessor");
+    }
 
     let expected = program_result(&container);
     let listing = disasm::disassemble(data, &listing_options(data));

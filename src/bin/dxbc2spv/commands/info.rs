@@ -5,6 +5,7 @@ use std::io;
 
 use anyhow::Result;
 use dxbc2spv::dxbc::checksum;
+use dxbc2spv::dxbc::rts0::{ParameterKind, RootSignature, ShaderVisibility, StaticSampler};
 use dxbc2spv::dxbc::sfi0::FeatureFlags;
 use dxbc2spv::dxbc::signature::Signature;
 use dxbc2spv::dxbc::{Container, ParseOptions, Program};
@@ -55,6 +56,7 @@ struct Summary {
     signatures: Vec<SignatureRow>,
     rdef: Option<RdefRow>,
     features: Option<FeatureFlags>,
+    root_signature: Option<RootSignature>,
 }
 
 struct ChunkRow {
@@ -145,6 +147,7 @@ impl Summary {
             signatures,
             rdef,
             features: container.feature_info().transpose()?,
+            root_signature: container.root_signature().transpose()?,
         })
     }
 
@@ -218,6 +221,9 @@ impl Summary {
             } else {
                 writeln!(s, " ({})", names.join(", "))?;
             }
+        }
+        if let Some(rs) = &self.root_signature {
+            writeln!(s, "  root signature: {}", root_signature_text(rs))?;
         }
         Ok(())
     }
@@ -300,6 +306,11 @@ impl Summary {
             }
             None => s.push_str("null"),
         }
+        s.push_str(",\"root_signature\":");
+        match &self.root_signature {
+            Some(rs) => write_root_signature_json(s, rs)?,
+            None => s.push_str("null"),
+        }
         s.push_str("}\n");
         Ok(())
     }
@@ -312,6 +323,179 @@ impl SignatureRow {
             chunk: sig.fourcc.to_string(),
             elements: sig.elements.len(),
         }
+    }
+}
+
+/// One line: version, parameters (kind, registers, visibility when not all stages), static
+/// samplers, and the flags when any is set:
+/// `v1.1, 3 parameters (table[2 ranges] ps, constants b0 space0 x4, cbv b1), 1 static sampler`.
+fn root_signature_text(rs: &RootSignature) -> String {
+    let params: Vec<String> = rs
+        .parameters
+        .iter()
+        .map(|p| {
+            let mut t = match &p.kind {
+                ParameterKind::DescriptorTable(table) => {
+                    format!("table[{}]", count(table.ranges.len(), "range"))
+                }
+                ParameterKind::Constants(c) => {
+                    format!("constants b{} space{} x{}", c.register, c.space, c.count)
+                }
+                ParameterKind::Cbv(d) | ParameterKind::Srv(d) | ParameterKind::Uav(d) => {
+                    let letter = match p.kind {
+                        ParameterKind::Cbv(_) => 'b',
+                        ParameterKind::Srv(_) => 't',
+                        _ => 'u',
+                    };
+                    let mut t = format!("{} {letter}{}", p.kind.name(), d.register);
+                    if d.space != 0 {
+                        let _ = write!(t, " space{}", d.space);
+                    }
+                    t
+                }
+            };
+            if p.visibility != ShaderVisibility::All {
+                let _ = write!(t, " {}", visibility_name(p.visibility));
+            }
+            t
+        })
+        .collect();
+    let mut s = format!(
+        "v{}, {}",
+        rs.version,
+        count(rs.parameters.len(), "parameter")
+    );
+    if !params.is_empty() {
+        let _ = write!(s, " ({})", params.join(", "));
+    }
+    let _ = write!(s, ", {}", count(rs.static_samplers.len(), "static sampler"));
+    if rs.flags.0 != 0 {
+        let mut names: Vec<String> = rs.flags.names().map(str::to_string).collect();
+        if rs.flags.unknown_bits() != 0 {
+            names.push(format!("unknown {:#x}", rs.flags.unknown_bits()));
+        }
+        let _ = write!(s, ", flags {:#x} ({})", rs.flags.0, names.join(" | "));
+    }
+    s
+}
+
+/// The whole root signature as a JSON object.
+fn write_root_signature_json(s: &mut String, rs: &RootSignature) -> std::fmt::Result {
+    let names: Vec<String> = rs.flags.names().map(json_str).collect();
+    write!(
+        s,
+        "{{\"version\":\"{}\",\"flags\":{},\"flag_names\":[{}],\"parameters\":[",
+        rs.version,
+        rs.flags.0,
+        names.join(",")
+    )?;
+    for (i, p) in rs.parameters.iter().enumerate() {
+        let comma = if i > 0 { "," } else { "" };
+        write!(
+            s,
+            "{comma}{{\"type\":\"{}\",\"visibility\":{}",
+            p.kind.name(),
+            json_str(&visibility_name(p.visibility))
+        )?;
+        match &p.kind {
+            ParameterKind::DescriptorTable(t) => {
+                s.push_str(",\"ranges\":[");
+                for (j, r) in t.ranges.iter().enumerate() {
+                    let comma = if j > 0 { "," } else { "" };
+                    let kind = match r.range_type.d3d12_name() {
+                        Some(name) => name.to_ascii_lowercase(),
+                        None => format!("unknown({})", r.range_type.raw()),
+                    };
+                    write!(
+                        s,
+                        "{comma}{{\"type\":{},\"count\":{},\"unbounded\":{},\
+                         \"base_register\":{},\"space\":{},\"table_offset\":{},\
+                         \"append\":{},\"flags\":{}}}",
+                        json_str(&kind),
+                        r.count,
+                        r.is_unbounded(),
+                        r.base_register,
+                        r.space,
+                        r.table_offset,
+                        r.is_append(),
+                        json_flags(r.flags.map(|f| f.0))
+                    )?;
+                }
+                s.push(']');
+            }
+            ParameterKind::Constants(c) => write!(
+                s,
+                ",\"register\":{},\"space\":{},\"count\":{}",
+                c.register, c.space, c.count
+            )?,
+            ParameterKind::Cbv(d) | ParameterKind::Srv(d) | ParameterKind::Uav(d) => write!(
+                s,
+                ",\"register\":{},\"space\":{},\"flags\":{}",
+                d.register,
+                d.space,
+                json_flags(d.flags.map(|f| f.0))
+            )?,
+        }
+        s.push('}');
+    }
+    s.push_str("],\"static_samplers\":[");
+    for (i, sampler) in rs.static_samplers.iter().enumerate() {
+        let comma = if i > 0 { "," } else { "" };
+        s.push_str(comma);
+        write_sampler_json(s, sampler)?;
+    }
+    s.push_str("]}");
+    Ok(())
+}
+
+fn write_sampler_json(s: &mut String, x: &StaticSampler) -> std::fmt::Result {
+    let filter = x
+        .filter
+        .d3d12_name()
+        .unwrap_or_else(|| format!("unknown({:#x})", x.filter.0));
+    let name = |n: Option<&str>, raw: u32| {
+        json_str(&n.map_or_else(|| format!("unknown({raw})"), str::to_string))
+    };
+    write!(
+        s,
+        "{{\"filter\":{},\"address_u\":{},\"address_v\":{},\"address_w\":{},\
+         \"mip_lod_bias\":{},\"max_anisotropy\":{},\"comparison_func\":{},\
+         \"border_color\":{},\"min_lod\":{},\"max_lod\":{},\"register\":{},\
+         \"space\":{},\"visibility\":{},\"flags\":{}}}",
+        json_str(&filter),
+        name(x.address_u.d3d12_name(), x.address_u.raw()),
+        name(x.address_v.d3d12_name(), x.address_v.raw()),
+        name(x.address_w.d3d12_name(), x.address_w.raw()),
+        json_f32(x.mip_lod_bias),
+        x.max_anisotropy,
+        name(x.comparison_func.d3d12_name(), x.comparison_func.raw()),
+        name(x.border_color.d3d12_name(), x.border_color.raw()),
+        json_f32(x.min_lod),
+        json_f32(x.max_lod),
+        x.register,
+        x.space,
+        json_str(&visibility_name(x.visibility)),
+        json_flags(x.flags.map(|f| f.0))
+    )
+}
+
+/// `all`, `vs`, ..., `ps`, or `visibility(N)` for a value D3D12 does not define.
+fn visibility_name(v: ShaderVisibility) -> String {
+    v.short_name()
+        .map_or_else(|| format!("visibility({})", v.raw()), str::to_string)
+}
+
+/// A flags field as JSON: its value, or `null` where the version has no such field.
+fn json_flags(flags: Option<u32>) -> String {
+    flags.map_or_else(|| "null".to_string(), |f| f.to_string())
+}
+
+/// A float as JSON: Rust's shortest round-trip form, `null` for NaN and infinities.
+fn json_f32(v: f32) -> String {
+    if v.is_finite() {
+        format!("{v:?}")
+    } else {
+        "null".to_string()
     }
 }
 
@@ -344,4 +528,63 @@ fn json_str(text: &str) -> String {
     }
     s.push('"');
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use dxbc2spv::dxbc::encode::write_container;
+    use dxbc2spv::dxbc::FourCc;
+
+    use super::Summary;
+
+    /// A version-1.1 root signature: a pixel-shader table of an SRV range and an unbounded
+    /// sampler range, four root constants at b0, a root CBV at b1 and one static sampler.
+    fn rts0() -> Vec<u8> {
+        #[rustfmt::skip]
+        let words: [u32; 48] = [
+            2, 3, 24, 1, 140, 0x1, // header
+            0, 5, 60, 1, 0, 116, 2, 0, 128, // parameters
+            2, 68, // table
+            0, 2, 0, 0, 0, u32::MAX, // t0-t1
+            3, u32::MAX, 0, 1, 1, 0, // s0-... in space 1
+            0, 0, 4, // constants
+            1, 0, 0, // CBV
+            0x55, 3, 3, 3, 0, 16, 4, 1, 0, 0x7f7f_ffff, 2, 0, 0, // static sampler s2
+        ];
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn root_signature_summary() {
+        let rts0 = rts0();
+        let bytes = write_container(&[(FourCc::RTS0, &rts0[..])]).expect("container");
+        let summary = Summary::of(&bytes).expect("parses");
+        let text = summary.text("rs.bin");
+        let line = "  root signature: v1.1, 3 parameters (table[2 ranges] ps, constants b0 space0 \
+                    x4, cbv b1), 1 static sampler, flags 0x1 (ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT)\n";
+        assert!(text.contains(line), "{text}");
+        let json = summary.json("rs.bin");
+        for part in [
+            "\"root_signature\":{\"version\":\"1.1\",\"flags\":1,\
+             \"flag_names\":[\"ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT\"],\"parameters\":[",
+            "{\"type\":\"table\",\"visibility\":\"ps\",\"ranges\":[{\"type\":\"srv\",\"count\":2,",
+            "{\"type\":\"sampler\",\"count\":4294967295,\"unbounded\":true,\"base_register\":0,\
+             \"space\":1,\"table_offset\":0,\"append\":false,\"flags\":1}",
+            "{\"type\":\"constants\",\"visibility\":\"all\",\"register\":0,\"space\":0,\"count\":4}",
+            "{\"type\":\"cbv\",\"visibility\":\"all\",\"register\":1,\"space\":0,\"flags\":0}",
+            "\"static_samplers\":[{\"filter\":\"ANISOTROPIC\",\"address_u\":\"CLAMP\",",
+            "\"max_lod\":3.4028235e38,\"register\":2,\"space\":0,\"visibility\":\"all\",\
+             \"flags\":null}]}}\n",
+        ] {
+            assert!(json.contains(part), "no {part} in {json}");
+        }
+    }
+
+    #[test]
+    fn no_root_signature_is_null() {
+        let bytes = write_container(&[(FourCc::STAT, &[0u8; 4][..])]).expect("container");
+        let summary = Summary::of(&bytes).expect("parses");
+        assert!(!summary.text("x").contains("root signature"));
+        assert!(summary.json("x").contains(",\"root_signature\":null}"));
+    }
 }
