@@ -1,4 +1,7 @@
-//! Host-visible storage buffers: create, upload, read back.
+//! Host-visible buffers: create, upload, read back.
+//!
+//! Every buffer can be bound as a storage or uniform buffer, or through a buffer view as a
+//! storage or uniform texel buffer.
 //!
 //! Memory is host-visible and host-coherent (`gpu-allocator`'s `GpuToCpu` location, which
 //! prefers host-cached memory for fast read-back), so no explicit flush or invalidate is needed:
@@ -12,7 +15,7 @@ use gpu_allocator::MemoryLocation;
 
 use crate::gpu::Gpu;
 
-/// A storage buffer in host-visible memory, zero-filled on creation.
+/// A buffer in host-visible memory, zero-filled on creation.
 ///
 /// Borrows the [`Gpu`] it was made on; the buffer and its memory are released in [`Drop`].
 pub struct Buffer<'g> {
@@ -23,7 +26,7 @@ pub struct Buffer<'g> {
 }
 
 impl<'g> Buffer<'g> {
-    /// Creates a zero-filled storage buffer of `size` bytes (`size` must not be 0). `name` shows
+    /// Creates a zero-filled buffer of `size` bytes (`size` must not be 0). `name` shows
     /// up in allocator diagnostics.
     pub fn new(gpu: &'g Gpu, size: u64, name: &str) -> Result<Buffer<'g>> {
         if size == 0 {
@@ -34,6 +37,9 @@ impl<'g> Buffer<'g> {
             .size(size)
             .usage(
                 vk::BufferUsageFlags::STORAGE_BUFFER
+                    | vk::BufferUsageFlags::UNIFORM_BUFFER
+                    | vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER
+                    | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
                     | vk::BufferUsageFlags::TRANSFER_SRC
                     | vk::BufferUsageFlags::TRANSFER_DST,
             )

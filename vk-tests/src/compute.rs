@@ -1,4 +1,5 @@
-//! Runs one compute shader: storage buffers bound at set 0, bindings 0..N, a dispatch, a wait.
+//! Runs one compute shader: buffers bound as storage, uniform or texel buffers at any
+//! (set, binding), a dispatch, a wait.
 //!
 //! Every Vulkan object a run creates is destroyed before it returns, on success and on error.
 
@@ -12,6 +13,96 @@ use crate::gpu::Gpu;
 
 /// How long [`run_compute`] waits for the device before reporting a hang.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How a buffer is bound: the Vulkan descriptor type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DescriptorKind {
+    /// `VK_DESCRIPTOR_TYPE_STORAGE_BUFFER` (SPIR-V `StorageBuffer` block).
+    StorageBuffer,
+    /// `VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER` (SPIR-V `Uniform` block).
+    UniformBuffer,
+    /// `VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER` (an image of dimension `Buffer`, sampled 2).
+    StorageTexelBuffer,
+    /// `VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER` (an image of dimension `Buffer`, sampled 1).
+    UniformTexelBuffer,
+}
+
+impl DescriptorKind {
+    /// All kinds, in declaration order.
+    pub const ALL: [DescriptorKind; 4] = [
+        DescriptorKind::StorageBuffer,
+        DescriptorKind::UniformBuffer,
+        DescriptorKind::StorageTexelBuffer,
+        DescriptorKind::UniformTexelBuffer,
+    ];
+
+    /// The Vulkan descriptor type.
+    pub fn vk(self) -> vk::DescriptorType {
+        match self {
+            DescriptorKind::StorageBuffer => vk::DescriptorType::STORAGE_BUFFER,
+            DescriptorKind::UniformBuffer => vk::DescriptorType::UNIFORM_BUFFER,
+            DescriptorKind::StorageTexelBuffer => vk::DescriptorType::STORAGE_TEXEL_BUFFER,
+            DescriptorKind::UniformTexelBuffer => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+        }
+    }
+
+    /// True for the texel-buffer kinds, which are bound through a buffer view with a format.
+    pub fn is_texel(self) -> bool {
+        matches!(
+            self,
+            DescriptorKind::StorageTexelBuffer | DescriptorKind::UniformTexelBuffer
+        )
+    }
+
+    /// The snake-case name used in case files, e.g. `storage_texel_buffer`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DescriptorKind::StorageBuffer => "storage_buffer",
+            DescriptorKind::UniformBuffer => "uniform_buffer",
+            DescriptorKind::StorageTexelBuffer => "storage_texel_buffer",
+            DescriptorKind::UniformTexelBuffer => "uniform_texel_buffer",
+        }
+    }
+
+    /// The kind named `name` (see [`DescriptorKind::name`]).
+    pub fn from_name(name: &str) -> Option<DescriptorKind> {
+        DescriptorKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+impl std::fmt::Display for DescriptorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One buffer and where it is bound.
+#[derive(Clone, Copy)]
+pub struct BufferBinding<'a, 'g> {
+    /// Descriptor set index.
+    pub set: u32,
+    /// Binding within the set.
+    pub binding: u32,
+    /// Descriptor type.
+    pub kind: DescriptorKind,
+    /// The buffer (bound whole: offset 0, `VK_WHOLE_SIZE`).
+    pub buffer: &'a Buffer<'g>,
+    /// Format of the buffer view; required for the texel kinds, ignored otherwise.
+    pub texel_format: Option<vk::Format>,
+}
+
+impl<'a, 'g> BufferBinding<'a, 'g> {
+    /// `buffer` as a storage buffer at (`set`, `binding`).
+    pub fn storage(set: u32, binding: u32, buffer: &'a Buffer<'g>) -> BufferBinding<'a, 'g> {
+        BufferBinding {
+            set,
+            binding,
+            kind: DescriptorKind::StorageBuffer,
+            buffer,
+            texel_format: None,
+        }
+    }
+}
 
 /// One compute dispatch: the shader, its entry point, its buffers and the workgroup counts.
 #[derive(Clone, Copy, Debug)]
@@ -42,6 +133,22 @@ impl<'a> ComputeJob<'a> {
 /// the device to finish; afterwards the buffers hold the results (read them with
 /// [`Buffer::read`]).
 pub fn run_compute(gpu: &Gpu, job: &ComputeJob<'_>, buffers: &[&Buffer<'_>]) -> Result<()> {
+    let bindings: Vec<BufferBinding<'_, '_>> = buffers
+        .iter()
+        .zip(0u32..)
+        .map(|(buffer, binding)| BufferBinding::storage(0, binding, buffer))
+        .collect();
+    run_compute_bound(gpu, job, &bindings)
+}
+
+/// Runs `job` with each buffer bound where its [`BufferBinding`] says, and waits for the device
+/// to finish. Sets run from 0 to the largest set used (sets in between are empty); each
+/// (set, binding) may appear once.
+pub fn run_compute_bound(
+    gpu: &Gpu,
+    job: &ComputeJob<'_>,
+    bindings: &[BufferBinding<'_, '_>],
+) -> Result<()> {
     if job.spirv.is_empty() {
         bail!("empty SPIR-V module");
     }
@@ -52,13 +159,33 @@ pub fn run_compute(gpu: &Gpu, job: &ComputeJob<'_>, buffers: &[&Buffer<'_>]) -> 
             job.groups
         );
     }
-    if let Some(i) = buffers.iter().position(|b| !std::ptr::eq(b.gpu(), gpu)) {
-        bail!("buffer {i} was created on a different Gpu");
+    for (i, b) in bindings.iter().enumerate() {
+        if !std::ptr::eq(b.buffer.gpu(), gpu) {
+            bail!(
+                "the buffer at set {}, binding {} was created on a different Gpu",
+                b.set,
+                b.binding
+            );
+        }
+        if bindings[..i]
+            .iter()
+            .any(|o| (o.set, o.binding) == (b.set, b.binding))
+        {
+            bail!("set {}, binding {} is bound twice", b.set, b.binding);
+        }
+        if b.kind.is_texel() && b.texel_format.is_none() {
+            bail!(
+                "set {}, binding {}: a {} needs a texel format",
+                b.set,
+                b.binding,
+                b.kind
+            );
+        }
     }
     let entry_point = std::ffi::CString::new(job.entry_point)
         .context("the entry point name contains a NUL byte")?;
     let mut objects = Objects::new(gpu);
-    objects.record_and_submit(job, &entry_point, buffers)?;
+    objects.record_and_submit(job, &entry_point, bindings)?;
 
     let timeout_ns = u64::try_from(job.timeout.as_nanos()).unwrap_or(u64::MAX);
     // SAFETY: the fence was submitted above.
@@ -97,7 +224,8 @@ pub fn run_compute_u32(
 struct Objects<'g> {
     gpu: &'g Gpu,
     shader: vk::ShaderModule,
-    set_layout: vk::DescriptorSetLayout,
+    set_layouts: Vec<vk::DescriptorSetLayout>,
+    buffer_views: Vec<vk::BufferView>,
     pipeline_layout: vk::PipelineLayout,
     pipeline: vk::Pipeline,
     descriptor_pool: vk::DescriptorPool,
@@ -112,7 +240,8 @@ impl<'g> Objects<'g> {
         Objects {
             gpu,
             shader: vk::ShaderModule::null(),
-            set_layout: vk::DescriptorSetLayout::null(),
+            set_layouts: Vec::new(),
+            buffer_views: Vec::new(),
             pipeline_layout: vk::PipelineLayout::null(),
             pipeline: vk::Pipeline::null(),
             descriptor_pool: vk::DescriptorPool::null(),
@@ -127,10 +256,10 @@ impl<'g> Objects<'g> {
         &mut self,
         job: &ComputeJob<'_>,
         entry_point: &std::ffi::CStr,
-        buffers: &[&Buffer<'_>],
+        buffers: &[BufferBinding<'_, '_>],
     ) -> Result<()> {
         let device = self.gpu.device();
-        let count = u32::try_from(buffers.len()).context("too many buffers")?;
+        let set_count = buffers.iter().map(|b| b.set + 1).max().unwrap_or(0);
 
         // SAFETY (whole block): every create info is valid and outlives its call; every handle
         // used belongs to this device and is alive.
@@ -140,22 +269,26 @@ impl<'g> Objects<'g> {
                 .create_shader_module(&info, None)
                 .context("vkCreateShaderModule failed")?;
 
-            let bindings: Vec<_> = (0..count)
-                .map(|i| {
-                    vk::DescriptorSetLayoutBinding::default()
-                        .binding(i)
-                        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                        .descriptor_count(1)
-                        .stage_flags(vk::ShaderStageFlags::COMPUTE)
-                })
-                .collect();
-            let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
-            self.set_layout = device
-                .create_descriptor_set_layout(&info, None)
-                .context("vkCreateDescriptorSetLayout failed")?;
+            for set in 0..set_count {
+                let bindings: Vec<_> = buffers
+                    .iter()
+                    .filter(|b| b.set == set)
+                    .map(|b| {
+                        vk::DescriptorSetLayoutBinding::default()
+                            .binding(b.binding)
+                            .descriptor_type(b.kind.vk())
+                            .descriptor_count(1)
+                            .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                    })
+                    .collect();
+                let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
+                let layout = device
+                    .create_descriptor_set_layout(&info, None)
+                    .with_context(|| format!("vkCreateDescriptorSetLayout failed for set {set}"))?;
+                self.set_layouts.push(layout);
+            }
 
-            let set_layouts = [self.set_layout];
-            let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts);
+            let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&self.set_layouts);
             self.pipeline_layout = device
                 .create_pipeline_layout(&info, None)
                 .context("vkCreatePipelineLayout failed")?;
@@ -178,45 +311,69 @@ impl<'g> Objects<'g> {
                 })?;
             self.pipeline = pipelines.first().copied().unwrap_or_default();
 
-            let mut descriptor_set = vk::DescriptorSet::null();
-            if count > 0 {
-                let sizes = [vk::DescriptorPoolSize::default()
-                    .ty(vk::DescriptorType::STORAGE_BUFFER)
-                    .descriptor_count(count)];
+            let mut descriptor_sets = Vec::new();
+            if set_count > 0 {
+                let sizes: Vec<_> = DescriptorKind::ALL
+                    .iter()
+                    .filter_map(|&kind| {
+                        let n = buffers.iter().filter(|b| b.kind == kind).count();
+                        (n > 0).then(|| {
+                            vk::DescriptorPoolSize::default()
+                                .ty(kind.vk())
+                                .descriptor_count(n as u32)
+                        })
+                    })
+                    .collect();
                 let info = vk::DescriptorPoolCreateInfo::default()
-                    .max_sets(1)
+                    .max_sets(set_count)
                     .pool_sizes(&sizes);
                 self.descriptor_pool = device
                     .create_descriptor_pool(&info, None)
                     .context("vkCreateDescriptorPool failed")?;
                 let info = vk::DescriptorSetAllocateInfo::default()
                     .descriptor_pool(self.descriptor_pool)
-                    .set_layouts(&set_layouts);
-                descriptor_set = device
+                    .set_layouts(&self.set_layouts);
+                descriptor_sets = device
                     .allocate_descriptor_sets(&info)
-                    .context("vkAllocateDescriptorSets failed")?
-                    .first()
-                    .copied()
-                    .unwrap_or_default();
+                    .context("vkAllocateDescriptorSets failed")?;
 
-                let infos: Vec<[vk::DescriptorBufferInfo; 1]> = buffers
-                    .iter()
-                    .map(|b| {
-                        [vk::DescriptorBufferInfo::default()
-                            .buffer(b.handle())
+                let mut infos = Vec::with_capacity(buffers.len());
+                let mut views = Vec::with_capacity(buffers.len());
+                for b in buffers {
+                    infos.push([vk::DescriptorBufferInfo::default()
+                        .buffer(b.buffer.handle())
+                        .offset(0)
+                        .range(vk::WHOLE_SIZE)]);
+                    let mut view = vk::BufferView::null();
+                    if let (true, Some(format)) = (b.kind.is_texel(), b.texel_format) {
+                        let info = vk::BufferViewCreateInfo::default()
+                            .buffer(b.buffer.handle())
+                            .format(format)
                             .offset(0)
-                            .range(vk::WHOLE_SIZE)]
-                    })
-                    .collect();
-                let writes: Vec<_> = infos
+                            .range(vk::WHOLE_SIZE);
+                        view = device.create_buffer_view(&info, None).with_context(|| {
+                            format!(
+                                "vkCreateBufferView failed ({format:?}, set {}, binding {})",
+                                b.set, b.binding
+                            )
+                        })?;
+                        self.buffer_views.push(view);
+                    }
+                    views.push([view]);
+                }
+                let writes: Vec<_> = buffers
                     .iter()
-                    .zip(0u32..)
-                    .map(|(info, binding)| {
-                        vk::WriteDescriptorSet::default()
-                            .dst_set(descriptor_set)
-                            .dst_binding(binding)
-                            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                            .buffer_info(info)
+                    .zip(infos.iter().zip(&views))
+                    .map(|(b, (info, view))| {
+                        let write = vk::WriteDescriptorSet::default()
+                            .dst_set(descriptor_sets[b.set as usize])
+                            .dst_binding(b.binding)
+                            .descriptor_type(b.kind.vk());
+                        if b.kind.is_texel() {
+                            write.texel_buffer_view(view)
+                        } else {
+                            write.buffer_info(info)
+                        }
                     })
                     .collect();
                 device.update_descriptor_sets(&writes, &[]);
@@ -245,13 +402,13 @@ impl<'g> Objects<'g> {
                 .begin_command_buffer(cmd, &info)
                 .context("vkBeginCommandBuffer failed")?;
             device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.pipeline);
-            if count > 0 {
+            if !descriptor_sets.is_empty() {
                 device.cmd_bind_descriptor_sets(
                     cmd,
                     vk::PipelineBindPoint::COMPUTE,
                     self.pipeline_layout,
                     0,
-                    &[descriptor_set],
+                    &descriptor_sets,
                     &[],
                 );
             }
@@ -307,7 +464,12 @@ impl Drop for Objects<'_> {
             device.destroy_descriptor_pool(self.descriptor_pool, None);
             device.destroy_pipeline(self.pipeline, None);
             device.destroy_pipeline_layout(self.pipeline_layout, None);
-            device.destroy_descriptor_set_layout(self.set_layout, None);
+            for &layout in &self.set_layouts {
+                device.destroy_descriptor_set_layout(layout, None);
+            }
+            for &view in &self.buffer_views {
+                device.destroy_buffer_view(view, None);
+            }
             device.destroy_shader_module(self.shader, None);
         }
     }

@@ -8,7 +8,11 @@
 //!    (lavapipe), then anything else.
 //!
 //! Only devices with Vulkan 1.1 or newer and a compute-capable queue family are considered.
+//!
+//! Features: every feature of [`crate::features`] the device supports is enabled, except the
+//! opt-in ones (robustness), which [`GpuOptions::opt_in_features`] asks for.
 
+use std::collections::BTreeSet;
 use std::ffi::{c_char, CStr};
 use std::fmt;
 use std::mem::ManuallyDrop;
@@ -18,6 +22,8 @@ use anyhow::{anyhow, bail, Context, Result};
 use ash::vk;
 use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
 use gpu_allocator::{AllocationSizes, AllocatorDebugSettings};
+
+use crate::features::{feature_kind, DeviceFeatures, FeatureKind};
 
 /// Environment variable that selects the Vulkan device by a substring of its name.
 pub const DEVICE_ENV: &str = "DXBC2SPV_VK_DEVICE";
@@ -49,6 +55,8 @@ pub struct DeviceInfo {
     pub queue_family_index: u32,
     /// `maxComputeWorkGroupCount`: the largest dispatch per dimension.
     pub max_compute_work_group_count: [u32; 3],
+    /// All limits of the device (`VkPhysicalDeviceLimits`).
+    pub limits: vk::PhysicalDeviceLimits,
 }
 
 impl DeviceInfo {
@@ -110,6 +118,17 @@ impl fmt::Display for DeviceInfo {
     }
 }
 
+/// How [`Gpu::with_options`] picks and sets up the device.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GpuOptions {
+    /// A case-insensitive substring of the device name; `None` falls back to
+    /// `DXBC2SPV_VK_DEVICE`, then to the preference order of the module documentation.
+    pub selector: Option<String>,
+    /// Opt-in features to enable besides the default ones (see [`crate::features`]), e.g.
+    /// `robustBufferAccess`. Each must be an opt-in feature the device supports.
+    pub opt_in_features: Vec<String>,
+}
+
 /// A Vulkan device ready to run test shaders.
 ///
 /// Owns the instance, the logical device, one queue and the memory allocator; everything is
@@ -123,6 +142,8 @@ pub struct Gpu {
     physical_device: vk::PhysicalDevice,
     instance: ash::Instance,
     info: DeviceInfo,
+    features: DeviceFeatures,
+    enabled: BTreeSet<&'static str>,
     // Keeps libvulkan loaded for as long as the instance and device live.
     _entry: ash::Entry,
 }
@@ -130,6 +151,8 @@ pub struct Gpu {
 /// What [`Gpu::open_device`] creates.
 struct Opened {
     chosen: Candidate,
+    features: DeviceFeatures,
+    enabled: BTreeSet<&'static str>,
     device: ash::Device,
     queue: vk::Queue,
     allocator: Allocator,
@@ -147,10 +170,24 @@ impl Gpu {
     /// lavapipe is the fallback. Fails when libvulkan, a Vulkan 1.1 device, or a matching device
     /// is missing.
     pub fn new(selector: Option<&str>) -> Result<Gpu> {
+        Gpu::with_options(&GpuOptions {
+            selector: selector.map(str::to_owned),
+            opt_in_features: Vec::new(),
+        })
+    }
+
+    /// Like [`Gpu::new`], with opt-in features enabled as well (see [`GpuOptions`]).
+    pub fn with_options(options: &GpuOptions) -> Result<Gpu> {
         let env_selector = std::env::var(DEVICE_ENV)
             .ok()
             .filter(|s| !s.trim().is_empty());
-        let selector = selector.map(str::to_owned).or(env_selector);
+        let selector = options.selector.clone().or(env_selector);
+        for name in &options.opt_in_features {
+            if feature_kind(name) != Some(FeatureKind::OptIn) {
+                bail!("{name:?} is not an opt-in device feature");
+            }
+        }
+        let opt_in: Vec<&str> = options.opt_in_features.iter().map(String::as_str).collect();
 
         // SAFETY: loading the system Vulkan loader; it stays loaded for the life of `Gpu`.
         let entry = unsafe { ash::Entry::load() }.context(
@@ -181,7 +218,7 @@ impl Gpu {
             .context("vkCreateInstance failed (is a Vulkan driver installed? run .ci/setup.sh)")?;
 
         // From here on, destroy the instance if anything fails.
-        match Self::open_device(&instance, selector.as_deref()) {
+        match Self::open_device(&instance, selector.as_deref(), &opt_in) {
             Ok(opened) => Ok(Gpu {
                 allocator: ManuallyDrop::new(Mutex::new(opened.allocator)),
                 queue: Mutex::new(opened.queue),
@@ -189,6 +226,8 @@ impl Gpu {
                 physical_device: opened.chosen.handle,
                 instance,
                 info: opened.chosen.info,
+                features: opened.features,
+                enabled: opened.enabled,
                 _entry: entry,
             }),
             Err(err) => {
@@ -200,17 +239,41 @@ impl Gpu {
         }
     }
 
-    /// Second half of [`Gpu::new`]: chooses the physical device and creates the logical device,
-    /// its queue and the allocator. On error, whatever it created is destroyed again.
-    fn open_device(instance: &ash::Instance, selector: Option<&str>) -> Result<Opened> {
+    /// Second half of [`Gpu::new`]: chooses the physical device and creates the logical device
+    /// (with the features of [`crate::features`] enabled), its queue and the allocator. On
+    /// error, whatever it created is destroyed again.
+    fn open_device(
+        instance: &ash::Instance,
+        selector: Option<&str>,
+        opt_in: &[&str],
+    ) -> Result<Opened> {
         let chosen = Self::choose_device(instance, selector)?;
+        let api_version = chosen.info.api_version;
+        let features = DeviceFeatures::query(instance, chosen.handle, api_version);
+        if let Some(missing) = opt_in.iter().find(|n| !features.supports(n)) {
+            bail!("{} does not support {missing}", chosen.info.name);
+        }
+        let (mut enable, enabled) = features.to_enable(opt_in);
 
         let priorities = [1.0f32];
         let queue_infos = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(chosen.info.queue_family_index)
             .queue_priorities(&priorities)];
+        let mut features2 = vk::PhysicalDeviceFeatures2::default().features(enable.v10);
         let device_info = vk::DeviceCreateInfo::default().queue_create_infos(&queue_infos);
-        // SAFETY: the physical device comes from this instance; create infos outlive the call.
+        let device_info = if api_version >= vk::API_VERSION_1_2 {
+            features2 = features2
+                .push_next(&mut enable.v11)
+                .push_next(&mut enable.v12);
+            if api_version >= vk::API_VERSION_1_3 {
+                features2 = features2.push_next(&mut enable.v13);
+            }
+            device_info.push_next(&mut features2)
+        } else {
+            device_info.enabled_features(&enable.v10)
+        };
+        // SAFETY: the physical device comes from this instance; create infos (and the feature
+        // structures chained to them, all core in the device's version) outlive the call.
         let device = unsafe { instance.create_device(chosen.handle, &device_info, None) }
             .with_context(|| format!("vkCreateDevice failed for {}", chosen.info))?;
         // SAFETY: queue 0 of the family was requested above.
@@ -227,6 +290,8 @@ impl Gpu {
         match allocator {
             Ok(allocator) => Ok(Opened {
                 chosen,
+                features,
+                enabled,
                 device,
                 queue,
                 allocator,
@@ -298,6 +363,16 @@ impl Gpu {
     /// Facts about the chosen device.
     pub fn info(&self) -> &DeviceInfo {
         &self.info
+    }
+
+    /// The features and properties of [`crate::features`] the device supports.
+    pub fn features(&self) -> &DeviceFeatures {
+        &self.features
+    }
+
+    /// The features enabled on this logical device.
+    pub fn enabled_features(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.enabled.iter().copied()
     }
 
     /// The logical device, for creating Vulkan objects.
@@ -384,6 +459,7 @@ fn describe_device(instance: &ash::Instance, handle: vk::PhysicalDevice) -> Resu
         driver_info,
         queue_family_index: u32::try_from(family).context("queue family index overflows u32")?,
         max_compute_work_group_count: props.limits.max_compute_work_group_count,
+        limits: props.limits,
     })
 }
 

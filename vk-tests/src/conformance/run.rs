@@ -1,0 +1,786 @@
+//! Finding cases, running them on a device, and reporting: one line per case
+//! (`PASS name`, `FAIL name: why`, `SKIP name: reason`) and a summary
+//! `N passed, N failed[, N skipped]`.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use ash::vk;
+
+use super::case::{BufferKind, BufferSpec, Case, Check};
+use super::shader::{compile, BindingTarget, CompiledShader, DxbcTranslator, ShaderBinding};
+use super::value::{format_bits, format_expected, matches};
+use crate::buffer::Buffer;
+use crate::compute::{run_compute_bound, BufferBinding, ComputeJob, DescriptorKind};
+use crate::features::{feature_kind, DeviceFeatures, FeatureKind};
+use crate::gpu::{Gpu, GpuOptions};
+use crate::spirv_val::validate;
+
+/// At most this many mismatches are spelled out per case.
+const MAX_MISMATCHES_SHOWN: usize = 8;
+
+/// How one case ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every expectation held (or, with `expect_failure`, one failed as intended: `note` says
+    /// how).
+    Pass {
+        /// For an expected failure: the failure.
+        note: Option<String>,
+    },
+    /// The case failed; the message says why.
+    Fail(String),
+    /// The device lacks something the case requires; not a pass.
+    Skip(String),
+}
+
+/// The result of one case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaseReport {
+    /// The case name (its path below `conformance/`, without `.toml`).
+    pub name: String,
+    /// How it ended.
+    pub outcome: Outcome,
+}
+
+impl fmt::Display for CaseReport {
+    /// One line (`PASS name`, `FAIL name: why`, `SKIP name: why`); a multi-line reason
+    /// continues on indented lines.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (status, reason) = match &self.outcome {
+            Outcome::Pass { note: None } => return write!(f, "PASS {}", self.name),
+            Outcome::Pass { note: Some(n) } => {
+                return write!(f, "PASS {} (failed as expected: {n})", self.name)
+            }
+            Outcome::Fail(r) => ("FAIL", r),
+            Outcome::Skip(r) => ("SKIP", r),
+        };
+        let mut lines = reason.trim_end().lines();
+        write!(
+            f,
+            "{status} {}: {}",
+            self.name,
+            lines.next().unwrap_or_default()
+        )?;
+        for line in lines {
+            write!(f, "\n    {line}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Counts of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Cases that passed.
+    pub passed: usize,
+    /// Cases that failed.
+    pub failed: usize,
+    /// Cases skipped for a missing device feature.
+    pub skipped: usize,
+}
+
+impl Summary {
+    /// Counts one report.
+    pub fn add(&mut self, report: &CaseReport) {
+        match report.outcome {
+            Outcome::Pass { .. } => self.passed += 1,
+            Outcome::Fail(_) => self.failed += 1,
+            Outcome::Skip(_) => self.skipped += 1,
+        }
+    }
+}
+
+impl fmt::Display for Summary {
+    /// `N passed, N failed`, with `, N skipped` when some were.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} passed, {} failed", self.passed, self.failed)?;
+        if self.skipped > 0 {
+            write!(f, ", {} skipped", self.skipped)?;
+        }
+        Ok(())
+    }
+}
+
+/// A case file to run and its name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaseFile {
+    /// The file.
+    pub path: PathBuf,
+    /// Its name in reports.
+    pub name: String,
+}
+
+/// The case files at `path`: the file itself, or every `*.toml` below the folder, sorted by
+/// name. A case is named by its path below the nearest `conformance` folder (else below
+/// `path`), without `.toml`, with `/` separators: `compute/ftoi_nan`.
+pub fn discover(path: &Path) -> Result<Vec<CaseFile>> {
+    let meta = std::fs::metadata(path).with_context(|| format!("{}", path.display()))?;
+    let mut files = Vec::new();
+    if meta.is_dir() {
+        walk(path, &mut files)?;
+    } else {
+        files.push(path.to_owned());
+    }
+    let base = if meta.is_dir() {
+        path
+    } else {
+        path.parent().unwrap_or(Path::new(""))
+    };
+    let mut cases: Vec<CaseFile> = files
+        .into_iter()
+        .map(|p| CaseFile {
+            name: case_name(&p, base),
+            path: p,
+        })
+        .collect();
+    cases.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(cases)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("reading folder {}", dir.display()))?;
+    for entry in entries {
+        let path = entry
+            .with_context(|| format!("reading folder {}", dir.display()))?
+            .path();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "toml") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn case_name(file: &Path, base: &Path) -> String {
+    let abs = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_owned());
+    let root = abs
+        .ancestors()
+        .skip(1)
+        .find(|a| a.file_name().is_some_and(|n| n == "conformance"))
+        .map(Path::to_owned)
+        .or_else(|| std::fs::canonicalize(base).ok());
+    let rel = root
+        .as_deref()
+        .and_then(|r| abs.strip_prefix(r).ok())
+        .unwrap_or(file);
+    let rel = rel.with_extension("");
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Runs cases on one Vulkan device.
+pub struct Runner<'t> {
+    gpu: Gpu,
+    /// Devices made for cases that require opt-in features, by the sorted feature list.
+    opt_in_gpus: Vec<(Vec<String>, Gpu)>,
+    selector: Option<String>,
+    translator: &'t dyn DxbcTranslator,
+}
+
+impl<'t> Runner<'t> {
+    /// A runner on `gpu`; `selector` is the device selector `gpu` was made with (devices for
+    /// opt-in features are made with it too). DXBC cases go through `translator`.
+    pub fn new(gpu: Gpu, selector: Option<String>, translator: &'t dyn DxbcTranslator) -> Self {
+        Runner {
+            gpu,
+            opt_in_gpus: Vec::new(),
+            selector,
+            translator,
+        }
+    }
+
+    /// The main device.
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// Runs every case of `files` and prints each report as it finishes, through `print`.
+    pub fn run_all(&mut self, files: &[CaseFile], mut print: impl FnMut(&CaseReport)) -> Summary {
+        let mut summary = Summary::default();
+        for file in files {
+            let report = self.run_file(file);
+            summary.add(&report);
+            print(&report);
+        }
+        summary
+    }
+
+    /// Runs one case file.
+    pub fn run_file(&mut self, file: &CaseFile) -> CaseReport {
+        let outcome = match Case::load(&file.path) {
+            Ok(case) => self.run_case(&case),
+            Err(e) => Outcome::Fail(format!("bad case file: {e:#}")),
+        };
+        CaseReport {
+            name: file.name.clone(),
+            outcome,
+        }
+    }
+
+    /// Runs a parsed case.
+    pub fn run_case(&mut self, case: &Case) -> Outcome {
+        let missing = missing_requirements(self.gpu.features(), case);
+        if !missing.is_empty() {
+            return Outcome::Skip(format!(
+                "{} lacks {}",
+                self.gpu.info().name,
+                missing.join(", ")
+            ));
+        }
+        let mut opt_in: Vec<String> = case
+            .requires
+            .iter()
+            .filter(|n| feature_kind(n) == Some(FeatureKind::OptIn))
+            .cloned()
+            .collect();
+        opt_in.sort();
+        opt_in.dedup();
+        let translator = self.translator;
+        let gpu = match self.gpu_with(opt_in) {
+            Ok(gpu) => gpu,
+            Err(e) => return Outcome::Fail(format!("{e:#}")),
+        };
+        let result = execute(gpu, translator, case);
+        judge(case, result)
+    }
+
+    /// The main device, or one with the opt-in features `opt_in` enabled (made once).
+    fn gpu_with(&mut self, opt_in: Vec<String>) -> Result<&Gpu> {
+        if opt_in.is_empty() {
+            return Ok(&self.gpu);
+        }
+        let pos = match self.opt_in_gpus.iter().position(|(k, _)| *k == opt_in) {
+            Some(pos) => pos,
+            None => {
+                let gpu = Gpu::with_options(&GpuOptions {
+                    selector: self
+                        .selector
+                        .clone()
+                        .or_else(|| Some(self.gpu.info().name.clone())),
+                    opt_in_features: opt_in.clone(),
+                })
+                .with_context(|| format!("creating a device with {}", opt_in.join(", ")))?;
+                self.opt_in_gpus.push((opt_in, gpu));
+                self.opt_in_gpus.len() - 1
+            }
+        };
+        Ok(&self.opt_in_gpus[pos].1)
+    }
+}
+
+/// The names of `case.requires` that `features` lacks.
+pub fn missing_requirements<'c>(features: &DeviceFeatures, case: &'c Case) -> Vec<&'c str> {
+    case.requires
+        .iter()
+        .map(String::as_str)
+        .filter(|n| !features.supports(n))
+        .collect()
+}
+
+/// What running a case gave, before `expect_failure` is applied.
+enum Executed {
+    /// Ran; these expectations failed (empty: all held).
+    Ran(Vec<String>),
+    /// The device lacks a format or limit the case needs.
+    Unsupported(String),
+}
+
+/// Applies `expect_failure` to the result of a run.
+fn judge(case: &Case, result: Result<Executed>) -> Outcome {
+    let mismatches = match result {
+        Err(e) => return Outcome::Fail(format!("{e:#}")),
+        Ok(Executed::Unsupported(why)) => return Outcome::Skip(why),
+        Ok(Executed::Ran(m)) => m,
+    };
+    let message = || {
+        let mut shown: Vec<String> = mismatches
+            .iter()
+            .take(MAX_MISMATCHES_SHOWN)
+            .cloned()
+            .collect();
+        if mismatches.len() > MAX_MISMATCHES_SHOWN {
+            shown.push(format!(
+                "… {} more mismatches",
+                mismatches.len() - MAX_MISMATCHES_SHOWN
+            ));
+        }
+        shown.join("; ")
+    };
+    match (case.expect_failure, mismatches.is_empty()) {
+        (false, true) => Outcome::Pass { note: None },
+        (false, false) => Outcome::Fail(message()),
+        (true, true) => Outcome::Fail(
+            "expect_failure = true, but every expectation held: the runner missed a wrong \
+             expectation"
+                .to_owned(),
+        ),
+        (true, false) => {
+            let msg = message();
+            match &case.failure_contains {
+                Some(want) if !mismatches.iter().any(|m| m.contains(want.as_str())) => {
+                    Outcome::Fail(format!(
+                        "failed as expected, but no mismatch contains {want:?}: {msg}"
+                    ))
+                }
+                _ => Outcome::Pass { note: Some(msg) },
+            }
+        }
+    }
+}
+
+/// A buffer of the case, or a UAV counter, made on the device.
+struct Made<'g> {
+    target: BindingTarget,
+    buffer: Buffer<'g>,
+}
+
+/// Compiles, validates, binds, dispatches and compares.
+fn execute(gpu: &Gpu, translator: &dyn DxbcTranslator, case: &Case) -> Result<Executed> {
+    let requested = case.requested_bindings();
+    let shader = compile(
+        &case.shader,
+        case.entry_point.as_deref(),
+        translator,
+        &requested,
+        &case.target_env,
+    )?;
+    validate(&shader.spirv, &case.target_env)?;
+
+    let places = placements(case, &shader)?;
+    if let Some(why) = unsupported(gpu, case, &places) {
+        return Ok(Executed::Unsupported(why));
+    }
+
+    let mut made = Vec::new();
+    for b in &case.buffers {
+        made.push(Made {
+            target: BindingTarget::Resource(b.register),
+            buffer: Buffer::from_bytes(gpu, &b.contents, &b.name)?,
+        });
+        if let Some(c) = b.counter {
+            made.push(Made {
+                target: BindingTarget::Counter(b.register),
+                buffer: Buffer::from_u32s(gpu, &[c.initial], &format!("{} counter", b.name))?,
+            });
+        }
+    }
+    let bindings: Vec<BufferBinding<'_, '_>> = places
+        .iter()
+        .map(|p| {
+            let m = made
+                .iter()
+                .find(|m| m.target == p.target)
+                .context("internal: a placement without a buffer")?;
+            Ok(BufferBinding {
+                set: p.set,
+                binding: p.binding,
+                kind: p.kind,
+                buffer: &m.buffer,
+                texel_format: p.texel_format,
+            })
+        })
+        .collect::<Result<_>>()?;
+    let job = ComputeJob {
+        entry_point: &shader.entry_point,
+        ..ComputeJob::new(&shader.spirv, case.dispatch)
+    };
+    run_compute_bound(gpu, &job, &bindings)?;
+
+    let mut mismatches = Vec::new();
+    for e in &case.expectations {
+        let spec = &case.buffers[e.buffer];
+        let target = match e.check {
+            Check::Counter(_) => BindingTarget::Counter(spec.register),
+            Check::Values { .. } => BindingTarget::Resource(spec.register),
+        };
+        let bytes = made
+            .iter()
+            .find(|m| m.target == target)
+            .context("internal: an expectation without a buffer")?
+            .buffer
+            .read()?;
+        compare(spec, &e.check, &bytes, &mut mismatches);
+    }
+    Ok(Executed::Ran(mismatches))
+}
+
+/// Appends a message for every element of `check` that `bytes` does not satisfy.
+fn compare(spec: &BufferSpec, check: &Check, bytes: &[u8], out: &mut Vec<String>) {
+    match check {
+        Check::Counter(want) => {
+            let got = bytes
+                .get(..4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            if got != Some(*want) {
+                out.push(format!(
+                    "counter of {} = {} expected {want}",
+                    spec.name,
+                    got.map_or("?".to_owned(), |g| g.to_string())
+                ));
+            }
+        }
+        Check::Values {
+            offset,
+            elements,
+            tolerance,
+        } => {
+            let mut at = *offset as usize;
+            for &el in elements {
+                let size = el.ty.size();
+                let mut word = [0u8; 8];
+                word[..size].copy_from_slice(&bytes[at..at + size]);
+                let got = u64::from_le_bytes(word);
+                if !matches(el, got, *tolerance) {
+                    out.push(format!(
+                        "buffer {}[{}] = {} expected {}",
+                        spec.name,
+                        at / 4,
+                        format_bits(el.ty, got),
+                        format_expected(el, *tolerance)
+                    ));
+                }
+                at += size;
+            }
+        }
+    }
+}
+
+/// Where one buffer or counter is bound.
+struct Placement {
+    target: BindingTarget,
+    set: u32,
+    binding: u32,
+    kind: DescriptorKind,
+    texel_format: Option<vk::Format>,
+}
+
+/// Decides every binding: from the translator's reflection when it has one (every resource the
+/// shader uses must be in the case; explicit placements must have been honoured), else from the
+/// case's `set`/`binding` keys.
+fn placements(case: &Case, shader: &CompiledShader) -> Result<Vec<Placement>> {
+    let find = |target: BindingTarget| {
+        case.buffers.iter().find(|b| match target {
+            BindingTarget::Resource(r) => b.register == r,
+            BindingTarget::Counter(r) => b.register == r && b.counter.is_some(),
+        })
+    };
+    let mut out = Vec::new();
+    match &shader.bindings {
+        Some(reflected) => {
+            for &ShaderBinding {
+                target,
+                set,
+                binding,
+                kind,
+                texel_format,
+            } in reflected
+            {
+                let Some(b) = find(target) else {
+                    bail!(
+                        "the shader uses {target} (set {set}, binding {binding}, {kind}), but \
+                         the case declares no such buffer"
+                    );
+                };
+                let asked = match target {
+                    BindingTarget::Resource(_) => b.placement,
+                    BindingTarget::Counter(_) => b.counter.and_then(|c| c.placement),
+                };
+                if let Some(p) = asked.filter(|&p| p != (set, binding)) {
+                    bail!(
+                        "the case places {target} at set {}, binding {}; the translator put \
+                         it at set {set}, binding {binding}",
+                        p.0,
+                        p.1
+                    );
+                }
+                if let (BindingTarget::Resource(_), Some(d)) = (target, b.descriptor) {
+                    if d != kind {
+                        bail!("the case binds {target} as {d}; the shader declares {kind}");
+                    }
+                }
+                let texel_format = texel_format.or(b.texel_format.map(|f| f.vk));
+                if kind.is_texel() && texel_format.is_none() {
+                    bail!(
+                        "{target} is a {kind} and neither the case nor the shader gives a format"
+                    );
+                }
+                out.push(Placement {
+                    target,
+                    set,
+                    binding,
+                    kind,
+                    texel_format,
+                });
+            }
+        }
+        None => {
+            for b in &case.buffers {
+                let Some((set, binding)) = b.placement else {
+                    bail!(
+                        "buffer {} has no set/binding, and a SPIR-V source has no reflection \
+                         to place it",
+                        b.name
+                    );
+                };
+                let kind = b.descriptor.unwrap_or_else(|| b.default_descriptor());
+                let texel_format = b.texel_format.map(|f| f.vk);
+                if kind.is_texel() && texel_format.is_none() {
+                    bail!("buffer {} is bound as {kind} and needs a format", b.name);
+                }
+                out.push(Placement {
+                    target: BindingTarget::Resource(b.register),
+                    set,
+                    binding,
+                    kind,
+                    texel_format,
+                });
+                if let Some(c) = b.counter {
+                    let Some((set, binding)) = c.placement else {
+                        bail!("the counter of {} has no counter_binding", b.name);
+                    };
+                    out.push(Placement {
+                        target: BindingTarget::Counter(b.register),
+                        set,
+                        binding,
+                        kind: DescriptorKind::StorageBuffer,
+                        texel_format: None,
+                    });
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Why the device cannot run the case as bound (a texel format it lacks, a buffer over a limit),
+/// or `None`.
+fn unsupported(gpu: &Gpu, case: &Case, places: &[Placement]) -> Option<String> {
+    let limits = &gpu.info().limits;
+    for p in places {
+        let size = match p.target {
+            BindingTarget::Resource(r) => case
+                .buffers
+                .iter()
+                .find(|b| b.register == r)
+                .map_or(0, |b| b.contents.len() as u64),
+            BindingTarget::Counter(_) => 4,
+        };
+        let over = |limit: u32, what: &str| {
+            (size > u64::from(limit)).then(|| {
+                format!(
+                    "{} is {size} bytes; the device's {what} is {limit}",
+                    p.target
+                )
+            })
+        };
+        let why = match p.kind {
+            DescriptorKind::UniformBuffer => {
+                over(limits.max_uniform_buffer_range, "maxUniformBufferRange")
+            }
+            DescriptorKind::StorageBuffer => {
+                over(limits.max_storage_buffer_range, "maxStorageBufferRange")
+            }
+            DescriptorKind::StorageTexelBuffer | DescriptorKind::UniformTexelBuffer => {
+                let format = p.texel_format.unwrap_or_default();
+                let needed = if p.kind == DescriptorKind::StorageTexelBuffer {
+                    vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER
+                } else {
+                    vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER
+                };
+                // SAFETY: plain query on the device's physical device.
+                let props = unsafe {
+                    gpu.instance()
+                        .get_physical_device_format_properties(gpu.physical_device(), format)
+                };
+                if !props.buffer_features.contains(needed) {
+                    Some(format!(
+                        "{} lacks {format:?} as a {} ({} needs it)",
+                        gpu.info().name,
+                        p.kind,
+                        p.target
+                    ))
+                } else {
+                    let texel = texel_size(case, p).max(1);
+                    let elements = size / texel;
+                    (elements > u64::from(limits.max_texel_buffer_elements)).then(|| {
+                        format!(
+                            "{} has {elements} texels; the device's maxTexelBufferElements is {}",
+                            p.target, limits.max_texel_buffer_elements
+                        )
+                    })
+                }
+            }
+        };
+        if why.is_some() {
+            return why;
+        }
+    }
+    None
+}
+
+/// Bytes per texel of a texel placement (the case's format when the formats agree, else 4).
+fn texel_size(case: &Case, p: &Placement) -> u64 {
+    case.buffers
+        .iter()
+        .find_map(|b| match (b.kind, b.texel_format) {
+            (BufferKind::Typed(f), _) | (_, Some(f))
+                if BindingTarget::Resource(b.register) == p.target
+                    && Some(f.vk) == p.texel_format =>
+            {
+                Some(u64::from(f.size))
+            }
+            _ => None,
+        })
+        .unwrap_or(4)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(outcome: Outcome) -> String {
+        CaseReport {
+            name: "compute/x".into(),
+            outcome,
+        }
+        .to_string()
+    }
+
+    #[test]
+    fn report_lines() {
+        assert_eq!(report(Outcome::Pass { note: None }), "PASS compute/x");
+        assert_eq!(
+            report(Outcome::Fail("buffer u0[3] = 0x1 expected 0x2".into())),
+            "FAIL compute/x: buffer u0[3] = 0x1 expected 0x2"
+        );
+        assert_eq!(
+            report(Outcome::Skip("device lacks shaderFloat64".into())),
+            "SKIP compute/x: device lacks shaderFloat64"
+        );
+        assert_eq!(
+            report(Outcome::Fail("spirv-val said:\nerror 1\n".into())),
+            "FAIL compute/x: spirv-val said:\n    error 1"
+        );
+        assert_eq!(
+            report(Outcome::Pass {
+                note: Some("u0[1] = 0x2 expected 0x3".into())
+            }),
+            "PASS compute/x (failed as expected: u0[1] = 0x2 expected 0x3)"
+        );
+    }
+
+    #[test]
+    fn summary_line() {
+        let mut s = Summary::default();
+        for o in [
+            Outcome::Pass { note: None },
+            Outcome::Pass { note: None },
+            Outcome::Fail(String::new()),
+        ] {
+            s.add(&CaseReport {
+                name: String::new(),
+                outcome: o,
+            });
+        }
+        assert_eq!(s.to_string(), "2 passed, 1 failed");
+        s.skipped = 3;
+        assert_eq!(s.to_string(), "2 passed, 1 failed, 3 skipped");
+    }
+
+    fn case(expect_failure: bool, failure_contains: Option<&str>) -> Case {
+        let mut text = String::new();
+        if expect_failure {
+            text.push_str("expect_failure = true\n");
+        }
+        if let Some(f) = failure_contains {
+            text.push_str(&format!("failure_contains = {f:?}\n"));
+        }
+        text.push_str(
+            "dispatch = [1, 1, 1]\n[shader]\nspirv = \"x.spv\"\n[[buffer]]\nregister = \"u0\"\n\
+             kind = \"raw\"\nsize = 4\n[[expect]]\nbuffer = \"u0\"\nvalues = [0]\n",
+        );
+        Case::parse(&text, Path::new("x.toml")).unwrap_or_else(|e| panic!("{e:#}"))
+    }
+
+    #[test]
+    fn expected_failures() {
+        let ran = |m: &[&str]| Ok(Executed::Ran(m.iter().map(|s| s.to_string()).collect()));
+        assert_eq!(
+            judge(&case(false, None), ran(&[])),
+            Outcome::Pass { note: None }
+        );
+        assert!(matches!(
+            judge(&case(false, None), ran(&["a"])),
+            Outcome::Fail(_)
+        ));
+        assert!(matches!(
+            judge(&case(true, None), ran(&[])),
+            Outcome::Fail(_)
+        ));
+        assert_eq!(
+            judge(&case(true, None), ran(&["a", "b"])),
+            Outcome::Pass {
+                note: Some("a; b".into())
+            }
+        );
+        assert!(matches!(
+            judge(&case(true, Some("u0[2]")), ran(&["u0[1] x"])),
+            Outcome::Fail(_)
+        ));
+        assert!(matches!(
+            judge(&case(true, Some("u0[1]")), ran(&["u0[1] x"])),
+            Outcome::Pass { .. }
+        ));
+        // An error before the comparison is a failure even when a failure is expected.
+        assert!(matches!(
+            judge(&case(true, None), Err(anyhow::anyhow!("boom"))),
+            Outcome::Fail(_)
+        ));
+        assert!(matches!(
+            judge(&case(false, None), Ok(Executed::Unsupported("no".into()))),
+            Outcome::Skip(_)
+        ));
+    }
+
+    #[test]
+    fn many_mismatches_are_capped() {
+        let m: Vec<String> = (0..20).map(|i| format!("m{i}")).collect();
+        match judge(&case(false, None), Ok(Executed::Ran(m))) {
+            Outcome::Fail(msg) => {
+                assert!(msg.starts_with("m0; m1;"), "{msg}");
+                assert!(msg.ends_with("… 12 more mismatches"), "{msg}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn names() {
+        let base = Path::new("/nowhere/fixtures/conformance");
+        assert_eq!(
+            case_name(
+                Path::new("/nowhere/fixtures/conformance/compute/a.toml"),
+                base
+            ),
+            "compute/a"
+        );
+    }
+
+    #[test]
+    fn skipped_for_missing_requirement() {
+        let dev = DeviceFeatures::from_names(["shaderInt64", "robustBufferAccess"]);
+        let mut c = case(false, None);
+        c.requires = vec![
+            "shaderInt64".into(),
+            "shaderFloat64".into(),
+            "robustBufferAccess".into(),
+        ];
+        assert_eq!(missing_requirements(&dev, &c), ["shaderFloat64"]);
+    }
+}

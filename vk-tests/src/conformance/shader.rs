@@ -1,0 +1,432 @@
+//! Where a case's shader comes from, and how it becomes SPIR-V.
+//!
+//! - `spirv_asm` (SPIR-V assembly text, assembled by `spirv-as`) and `spirv` (a binary module)
+//!   are used as they are: the runner's own self-tests use them.
+//! - `asm` / `asm_file` (fxc-syntax assembly) are assembled to DXBC by `dxbc2spv`'s assembler,
+//!   then go the same way as `dxbc` files: through a [`DxbcTranslator`].
+//!
+//! The translator is the plug-in point for `dxbc2spv`'s DXBC → SPIR-V translation: anything that
+//! implements [`DxbcTranslator`] (a closure `Fn(&DxbcInput) -> Result<CompiledShader>` does).
+//! Until the translation exists, [`default_translator`] returns [`NotImplemented`], which fails
+//! every DXBC case with a clear message.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{anyhow, bail, Context, Result};
+use ash::vk;
+
+use crate::compute::DescriptorKind;
+
+/// The class of a D3D shader register that names a buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RegisterClass {
+    /// `t#`: shader resource view (read-only).
+    Srv,
+    /// `u#`: unordered access view (read-write).
+    Uav,
+    /// `cb#`: constant buffer.
+    Cbv,
+}
+
+impl RegisterClass {
+    /// The register prefix: `t`, `u` or `cb`.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            RegisterClass::Srv => "t",
+            RegisterClass::Uav => "u",
+            RegisterClass::Cbv => "cb",
+        }
+    }
+}
+
+/// A D3D register with its space (SM 5.1; 0 before), e.g. `u0` or `t3:space1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Register {
+    /// `t`, `u` or `cb`.
+    pub class: RegisterClass,
+    /// The register number (the lower bound of an SM 5.1 range).
+    pub index: u32,
+    /// The register space.
+    pub space: u32,
+}
+
+impl Register {
+    /// Parses `u0`, `t12`, `cb3`, optionally followed by a space: `u0:space1`, `u0, space1`.
+    pub fn parse(text: &str) -> Result<Register> {
+        let err = || {
+            anyhow!(
+                "bad register {text:?}: expected t#, u# or cb#, optionally with a space \
+                 (`u0, space1`)"
+            )
+        };
+        let t = text.trim();
+        let (reg, space) = match t.find([':', ',', ' ']) {
+            Some(i) => (&t[..i], Some(t[i + 1..].trim())),
+            None => (t, None),
+        };
+        let space = match space {
+            None => 0,
+            Some(s) => s
+                .strip_prefix("space")
+                .and_then(|n| n.parse().ok())
+                .ok_or_else(err)?,
+        };
+        let (class, digits) = if let Some(d) = reg.strip_prefix("cb") {
+            (RegisterClass::Cbv, d)
+        } else if let Some(d) = reg.strip_prefix('t') {
+            (RegisterClass::Srv, d)
+        } else if let Some(d) = reg.strip_prefix('u') {
+            (RegisterClass::Uav, d)
+        } else {
+            return Err(err());
+        };
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(err());
+        }
+        let index = digits.parse().map_err(|_| err())?;
+        Ok(Register {
+            class,
+            index,
+            space,
+        })
+    }
+}
+
+impl fmt::Display for Register {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.class.prefix(), self.index)?;
+        if self.space != 0 {
+            write!(f, ":space{}", self.space)?;
+        }
+        Ok(())
+    }
+}
+
+/// What a binding of the shader holds: a buffer, or the hidden counter of a UAV.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BindingTarget {
+    /// The buffer declared at this register.
+    Resource(Register),
+    /// The UAV counter of the buffer at this register (`imm_atomic_alloc/consume`): one `u32`.
+    Counter(Register),
+}
+
+impl fmt::Display for BindingTarget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BindingTarget::Resource(r) => write!(f, "{r}"),
+            BindingTarget::Counter(r) => write!(f, "the counter of {r}"),
+        }
+    }
+}
+
+/// A (set, binding) a case asks for explicitly; the translator should place the resource there
+/// (a user-supplied binding map) and report it in [`CompiledShader::bindings`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RequestedBinding {
+    /// The resource or counter.
+    pub target: BindingTarget,
+    /// Descriptor set.
+    pub set: u32,
+    /// Binding in the set.
+    pub binding: u32,
+}
+
+/// One binding of a compiled shader, from the translator's reflection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShaderBinding {
+    /// What the shader expects there.
+    pub target: BindingTarget,
+    /// Descriptor set.
+    pub set: u32,
+    /// Binding in the set.
+    pub binding: u32,
+    /// The descriptor type the shader declares.
+    pub kind: DescriptorKind,
+    /// The view format, for texel kinds whose format the case does not give (e.g. a raw
+    /// buffer read through an `R32_UINT` texel buffer).
+    pub texel_format: Option<vk::Format>,
+}
+
+/// A shader ready to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompiledShader {
+    /// The SPIR-V module.
+    pub spirv: Vec<u32>,
+    /// Name of the `GLCompute` entry point.
+    pub entry_point: String,
+    /// Reflection: where each D3D resource was bound. `None` for SPIR-V sources, whose
+    /// bindings come from the case's `set`/`binding` keys.
+    pub bindings: Option<Vec<ShaderBinding>>,
+}
+
+/// What a translator gets for one case.
+#[derive(Clone, Copy, Debug)]
+pub struct DxbcInput<'a> {
+    /// The DXBC container.
+    pub dxbc: &'a [u8],
+    /// Where it came from (the `.dxbc` file, the `.asm` file, or the case file for inline
+    /// `asm`), for messages.
+    pub origin: &'a Path,
+    /// Explicit placements the case asks for; resources not listed use the translator's
+    /// default mapping.
+    pub requested_bindings: &'a [RequestedBinding],
+    /// The SPIR-V target environment the result must validate for, e.g. `vulkan1.1`.
+    pub target_env: &'a str,
+}
+
+/// DXBC → SPIR-V, as the conformance runner sees it.
+pub trait DxbcTranslator {
+    /// Translates one DXBC container; errors are reported as the case's failure.
+    fn translate(&self, input: &DxbcInput<'_>) -> Result<CompiledShader>;
+}
+
+impl<F> DxbcTranslator for F
+where
+    F: Fn(&DxbcInput<'_>) -> Result<CompiledShader>,
+{
+    fn translate(&self, input: &DxbcInput<'_>) -> Result<CompiledShader> {
+        self(input)
+    }
+}
+
+/// The translator used while `dxbc2spv` has no DXBC → SPIR-V translation: every DXBC case fails
+/// with "translation not implemented yet".
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NotImplemented;
+
+impl DxbcTranslator for NotImplemented {
+    fn translate(&self, input: &DxbcInput<'_>) -> Result<CompiledShader> {
+        bail!(
+            "translation not implemented yet: dxbc2spv has no DXBC → SPIR-V translation to run \
+             {} ({} bytes of DXBC)",
+            input.origin.display(),
+            input.dxbc.len()
+        )
+    }
+}
+
+/// The translator the CLI and `cargo test` use. Plug the real translation in here.
+pub fn default_translator() -> &'static dyn DxbcTranslator {
+    &NotImplemented
+}
+
+/// A case's shader, with paths resolved against the case file's folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShaderSource {
+    /// fxc-syntax assembly written in the case file (`asm = """…"""`).
+    Asm {
+        /// The text.
+        text: String,
+        /// The case file.
+        case_file: PathBuf,
+        /// 1-based line of the case file where the text's first line is.
+        first_line: usize,
+    },
+    /// fxc-syntax assembly in a file (`asm_file = "x.asm"`).
+    AsmFile(PathBuf),
+    /// A DXBC container (`dxbc = "x.dxbc"`).
+    Dxbc(PathBuf),
+    /// SPIR-V assembly text, for `spirv-as` (`spirv_asm = "x.spvasm"`).
+    SpirvAsm(PathBuf),
+    /// A SPIR-V binary (`spirv = "x.spv"`).
+    Spirv(PathBuf),
+}
+
+impl ShaderSource {
+    /// True for the sources that go through a [`DxbcTranslator`].
+    pub fn is_dxbc(&self) -> bool {
+        matches!(
+            self,
+            ShaderSource::Asm { .. } | ShaderSource::AsmFile(_) | ShaderSource::Dxbc(_)
+        )
+    }
+}
+
+/// Turns a shader source into SPIR-V: assembles or reads SPIR-V sources (entry point
+/// `entry_point`, default `main`), or assembles/reads DXBC and hands it to `translator`.
+pub fn compile(
+    source: &ShaderSource,
+    entry_point: Option<&str>,
+    translator: &dyn DxbcTranslator,
+    requested_bindings: &[RequestedBinding],
+    target_env: &str,
+) -> Result<CompiledShader> {
+    let spirv = |spirv| CompiledShader {
+        spirv,
+        entry_point: entry_point.unwrap_or("main").to_owned(),
+        bindings: None,
+    };
+    let (dxbc, origin) = match source {
+        ShaderSource::SpirvAsm(path) => return Ok(spirv(spirv_as(path, target_env)?)),
+        ShaderSource::Spirv(path) => return Ok(spirv(read_spirv(path)?)),
+        ShaderSource::Asm {
+            text,
+            case_file,
+            first_line,
+        } => {
+            let dxbc = dxbc2spv::dxbc::asm::assemble(text).map_err(|e| {
+                anyhow!(
+                    "{}:{}:{}: fxc assembly: {}",
+                    case_file.display(),
+                    first_line + e.line as usize - 1,
+                    e.column,
+                    e.message
+                )
+            })?;
+            (dxbc, case_file)
+        }
+        ShaderSource::AsmFile(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let dxbc = dxbc2spv::dxbc::asm::assemble(&text)
+                .map_err(|e| anyhow!("{}:{e}: fxc assembly", path.display()))?;
+            (dxbc, path)
+        }
+        ShaderSource::Dxbc(path) => {
+            let dxbc =
+                std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+            (dxbc, path)
+        }
+    };
+    translator.translate(&DxbcInput {
+        dxbc: &dxbc,
+        origin,
+        requested_bindings,
+        target_env,
+    })
+}
+
+/// Assembles a `.spvasm` file with `spirv-as --target-env <target_env>`.
+pub fn spirv_as(path: &Path, target_env: &str) -> Result<Vec<u32>> {
+    let out = Command::new("spirv-as")
+        .args(["--target-env", target_env, "-o", "-"])
+        .arg(path)
+        .stdin(Stdio::null())
+        .output();
+    let out = match out {
+        Ok(out) => out,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
+            "spirv-as not found on PATH ({e}); run .ci/setup.sh (as root) to install spirv-tools"
+        ),
+        Err(e) => return Err(e).context("could not start spirv-as"),
+    };
+    if !out.status.success() {
+        bail!(
+            "spirv-as rejected {} ({}):\n{}{}",
+            path.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    words(&out.stdout).with_context(|| format!("spirv-as output for {}", path.display()))
+}
+
+/// Reads a binary SPIR-V module.
+fn read_spirv(path: &Path) -> Result<Vec<u32>> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    words(&bytes).with_context(|| format!("{} is not a SPIR-V module", path.display()))
+}
+
+/// Little-endian bytes of a SPIR-V module as words; checks the size and the magic number.
+fn words(bytes: &[u8]) -> Result<Vec<u32>> {
+    if !bytes.len().is_multiple_of(4) || bytes.len() < 20 {
+        bail!(
+            "{} bytes: not a whole number of words, or shorter than a header",
+            bytes.len()
+        );
+    }
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    if words[0] != 0x0723_0203 {
+        bail!("bad magic number 0x{:08x}", words[0]);
+    }
+    Ok(words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registers() {
+        let r = |s: &str| Register::parse(s).unwrap_or_else(|e| panic!("{e:#}"));
+        assert_eq!(
+            r("u0"),
+            Register {
+                class: RegisterClass::Uav,
+                index: 0,
+                space: 0
+            }
+        );
+        assert_eq!(r("cb12").class, RegisterClass::Cbv);
+        assert_eq!(r("t3, space2").space, 2);
+        assert_eq!(r("t3:space2"), r("t3 space2"));
+        assert_eq!(r("t3:space2").to_string(), "t3:space2");
+        assert_eq!(r("u7").to_string(), "u7");
+        for bad in ["", "x0", "u", "s0", "u-1", "cb", "u0:spac1", "u0, space"] {
+            assert!(Register::parse(bad).is_err(), "{bad:?} parsed");
+        }
+    }
+
+    #[test]
+    fn not_implemented_names_the_source() {
+        let input = DxbcInput {
+            dxbc: &[0; 8],
+            origin: Path::new("x.dxbc"),
+            requested_bindings: &[],
+            target_env: "vulkan1.1",
+        };
+        let e = format!("{:#}", NotImplemented.translate(&input).unwrap_err());
+        assert!(e.starts_with("translation not implemented yet"), "{e}");
+        assert!(e.contains("x.dxbc"), "{e}");
+    }
+
+    #[test]
+    fn closures_are_translators() {
+        let t = |_: &DxbcInput<'_>| -> Result<CompiledShader> {
+            Ok(CompiledShader {
+                spirv: vec![0x0723_0203],
+                entry_point: "main".into(),
+                bindings: Some(Vec::new()),
+            })
+        };
+        let src = ShaderSource::Asm {
+            text: "cs_5_0\ndcl_thread_group 1, 1, 1\nret\n".into(),
+            case_file: PathBuf::from("c.toml"),
+            first_line: 3,
+        };
+        let out = compile(&src, None, &t, &[], "vulkan1.1").unwrap_or_else(|e| panic!("{e:#}"));
+        assert_eq!(out.spirv, [0x0723_0203]);
+    }
+
+    #[test]
+    fn asm_errors_point_into_the_case_file() {
+        let src = ShaderSource::Asm {
+            text: "cs_5_0\ndcl_thread_group 1, 1, 1\nbogus r0.x\nret\n".into(),
+            case_file: PathBuf::from("c.toml"),
+            first_line: 10,
+        };
+        let e = format!(
+            "{:#}",
+            compile(&src, None, &NotImplemented, &[], "vulkan1.1").unwrap_err()
+        );
+        assert!(e.starts_with("c.toml:12:"), "{e}");
+        // A well-formed listing gets as far as the translator.
+        let src = ShaderSource::Asm {
+            text: "cs_5_0\ndcl_thread_group 1, 1, 1\nret\n".into(),
+            case_file: PathBuf::from("c.toml"),
+            first_line: 10,
+        };
+        let e = format!(
+            "{:#}",
+            compile(&src, None, &NotImplemented, &[], "vulkan1.1").unwrap_err()
+        );
+        assert!(e.starts_with("translation not implemented yet"), "{e}");
+    }
+}

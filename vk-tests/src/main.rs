@@ -1,0 +1,130 @@
+//! `vk-tests`: the conformance runner's command line.
+//!
+//! ```text
+//! cargo run -p vk-tests -- run fixtures/conformance [--device NAME]
+//! cargo run -p vk-tests -- features [--device NAME]
+//! ```
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use vk_tests::conformance::{default_translator, discover, Runner};
+use vk_tests::features::{feature_kind, known_features, FeatureKind};
+use vk_tests::Gpu;
+
+const USAGE: &str = "\
+usage: vk-tests run PATH... [--device NAME]
+       vk-tests features [--device NAME]
+
+run       runs the conformance cases at each PATH (a case file, or a folder searched
+          recursively for *.toml), one line per case, then `N passed, N failed`;
+          exits 1 when a case failed
+features  prints the device and the features and properties cases may require
+
+--device NAME  the first Vulkan device whose name contains NAME (case-insensitive);
+               default: $DXBC2SPV_VK_DEVICE, else a discrete, integrated or virtual GPU,
+               else lavapipe";
+
+fn main() -> ExitCode {
+    match real_main() {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("vk-tests: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn real_main() -> anyhow::Result<ExitCode> {
+    let mut args = std::env::args().skip(1);
+    let mut command = None;
+    let mut paths = Vec::new();
+    let mut device = None;
+    while let Some(arg) = args.next() {
+        if arg == "-h" || arg == "--help" {
+            println!("{USAGE}");
+            return Ok(ExitCode::SUCCESS);
+        } else if arg == "--device" {
+            device = Some(
+                args.next()
+                    .ok_or_else(|| anyhow::anyhow!("--device needs a NAME\n{USAGE}"))?,
+            );
+        } else if let Some(name) = arg.strip_prefix("--device=") {
+            device = Some(name.to_owned());
+        } else if arg.starts_with('-') {
+            anyhow::bail!("unknown option {arg}\n{USAGE}");
+        } else if command.is_none() {
+            command = Some(arg);
+        } else {
+            paths.push(PathBuf::from(arg));
+        }
+    }
+
+    match command.as_deref() {
+        Some("run") => {
+            if paths.is_empty() {
+                anyhow::bail!("run needs a case file or folder\n{USAGE}");
+            }
+            run(&paths, device)
+        }
+        Some("features") => {
+            if !paths.is_empty() {
+                anyhow::bail!("features takes no paths\n{USAGE}");
+            }
+            features(device.as_deref())
+        }
+        Some(other) => anyhow::bail!("unknown command {other:?}\n{USAGE}"),
+        None => anyhow::bail!("no command\n{USAGE}"),
+    }
+}
+
+fn open(device: Option<&str>) -> anyhow::Result<Gpu> {
+    Gpu::new(device)
+        .map_err(|e| e.context("no Vulkan device (run .ci/setup.sh as root to install lavapipe)"))
+}
+
+fn run(paths: &[PathBuf], device: Option<String>) -> anyhow::Result<ExitCode> {
+    let mut files = Vec::new();
+    for path in paths {
+        let found = discover(path)?;
+        if found.is_empty() {
+            anyhow::bail!("no case files (*.toml) under {}", path.display());
+        }
+        files.extend(found);
+    }
+    let gpu = open(device.as_deref())?;
+    println!("device: {}", gpu.info());
+    let mut runner = Runner::new(gpu, device, default_translator());
+    let summary = runner.run_all(&files, |report| {
+        println!("{report}");
+        let _ = std::io::stdout().flush();
+    });
+    println!("{summary}");
+    Ok(if summary.failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn features(device: Option<&str>) -> anyhow::Result<ExitCode> {
+    let gpu = open(device)?;
+    println!("device: {}", gpu.info());
+    println!("(enabled: on for every case; opt-in: available to cases that require it;");
+    println!(" present: a property the device has; -: missing, cases requiring it are skipped)");
+    let enabled: Vec<&str> = gpu.enabled_features().collect();
+    for name in known_features() {
+        let state = if enabled.contains(&name) {
+            "enabled"
+        } else if !gpu.features().supports(name) {
+            "-"
+        } else if feature_kind(name) == Some(FeatureKind::Property) {
+            "present"
+        } else {
+            "opt-in"
+        };
+        println!("{state:<8} {name}");
+    }
+    Ok(ExitCode::SUCCESS)
+}

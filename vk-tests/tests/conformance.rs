@@ -1,0 +1,175 @@
+//! Runs every case under `fixtures/conformance/` on the Vulkan device (as
+//! `cargo run -p vk-tests -- run fixtures/conformance` does), and checks the command line end to
+//! end: its report lines, summary and exit codes.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use vk_tests::conformance::{default_translator, discover, Outcome, Runner};
+use vk_tests::gpu_or_skip;
+
+fn conformance_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/conformance")
+}
+
+#[test]
+fn every_conformance_case_passes() {
+    let files = discover(&conformance_dir()).unwrap_or_else(|e| panic!("{e:#}"));
+    assert!(!files.is_empty(), "no cases under fixtures/conformance");
+    let gpu = match gpu_or_skip() {
+        Ok(Some(gpu)) => gpu,
+        Ok(None) => return, // skip printed by gpu_or_skip
+        Err(e) => panic!("{e:#}"),
+    };
+    eprintln!("device: {}", gpu.info());
+    let mut runner = Runner::new(gpu, None, default_translator());
+    let mut failed = Vec::new();
+    let mut expected_failures = Vec::new();
+    let summary = runner.run_all(&files, |report| {
+        eprintln!("{report}");
+        match &report.outcome {
+            Outcome::Fail(_) => failed.push(report.to_string()),
+            Outcome::Pass { note: Some(_) } => expected_failures.push(report.name.clone()),
+            _ => {}
+        }
+    });
+    eprintln!("{summary}");
+    assert!(
+        failed.is_empty(),
+        "{summary}; failures:\n{}",
+        failed.join("\n")
+    );
+    // The runner's failure detection was exercised: its deliberately wrong cases failed the
+    // way their files say.
+    for name in ["runner/expect_failure", "runner/ulp_exceeded"] {
+        assert!(
+            expected_failures.iter().any(|n| n == name),
+            "{name} did not fail as expected (expected failures: {expected_failures:?})"
+        );
+    }
+}
+
+/// A scratch folder below the target directory, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir =
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn cli(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_vk-tests"))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("running vk-tests: {e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    eprintln!("$ vk-tests {}\n{stdout}{stderr}", args.join(" "));
+    (out.status.code().unwrap_or(-1), stdout)
+}
+
+#[test]
+fn cli_reports_each_case_and_a_summary() {
+    match gpu_or_skip() {
+        Ok(Some(_)) => {}
+        Ok(None) => return,
+        Err(e) => panic!("{e:#}"),
+    }
+    let runner_dir = conformance_dir().join("runner");
+    let dir = runner_dir.to_str().expect("UTF-8 path");
+    let (code, stdout) = cli(&["run", dir]);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].starts_with("device: "), "{stdout}");
+    assert!(
+        lines.contains(&"PASS runner/storage_arith"),
+        "per-case lines are named below conformance/: {stdout}"
+    );
+    let n = lines.len() - 2;
+    assert_eq!(
+        lines.last(),
+        Some(&format!("{n} passed, 0 failed").as_str())
+    );
+    assert_eq!(code, 0);
+
+    // One case file, run on its own.
+    let file = runner_dir.join("uniform_read.toml");
+    let (code, stdout) = cli(&["run", file.to_str().expect("UTF-8 path")]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.ends_with("PASS runner/uniform_read\n1 passed, 0 failed\n"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn cli_fails_dxbc_cases_until_the_translator_exists_and_exits_non_zero() {
+    match gpu_or_skip() {
+        Ok(Some(_)) => {}
+        Ok(None) => return,
+        Err(e) => panic!("{e:#}"),
+    }
+    let scratch = Scratch::new("cli-fail");
+    let runner_dir = conformance_dir().join("runner");
+    // An fxc-assembly case: assembled here, then the translator step reports that it does not
+    // exist yet.
+    std::fs::write(
+        scratch.0.join("asm_case.toml"),
+        r#"dispatch = [1, 1, 1]
+[shader]
+asm = """
+cs_5_0
+dcl_globalFlags refactoringAllowed
+dcl_uav_raw u0
+dcl_thread_group 1, 1, 1
+store_raw u0.x, l(0), l(42)
+ret
+"""
+[[buffer]]
+register = "u0"
+kind = "raw"
+size = 4
+[[expect]]
+buffer = "u0"
+values = [42]
+"#,
+    )
+    .expect("write case");
+    // A plain wrong expectation (no expect_failure): reported as FAIL with the values.
+    let wrong = std::fs::read_to_string(runner_dir.join("uniform_read.toml"))
+        .expect("read uniform_read.toml")
+        .replace("values = [4321,", "values = [4322,")
+        .replace(
+            "spirv_asm = \"uniform_read.spvasm\"",
+            &format!(
+                "spirv_asm = {:?}",
+                runner_dir
+                    .join("uniform_read.spvasm")
+                    .to_str()
+                    .expect("UTF-8")
+            ),
+        );
+    std::fs::write(scratch.0.join("wrong.toml"), wrong).expect("write case");
+
+    let (code, stdout) = cli(&["run", scratch.0.to_str().expect("UTF-8 path")]);
+    assert_eq!(code, 1, "a failed case makes the exit code non-zero");
+    assert!(
+        stdout.contains("FAIL asm_case: translation not implemented yet"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("FAIL wrong: buffer u0[0] = 0x000010e1 expected 0x000010e2"),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("0 passed, 2 failed\n"), "{stdout}");
+}
