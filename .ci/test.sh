@@ -40,4 +40,12 @@ if [ -f "$CORPUS/index.tsv" ]; then
 fi
 
 echo "[test] cargo test --workspace"
-cargo test --workspace
+LOG="$(mktemp)"
+trap 'rm -f "$LOG"' EXIT
+cargo test --workspace 2>&1 | tee "$LOG"
+
+# One closing line for the whole suite (cargo prints one per test binary, the last often a doc-test
+# binary with 0 tests). Ignored tests are documented reproducers, reported apart.
+awk '/^test result:/ { p += $4; f += $6; i += $8 }
+     END { printf "[test] all test binaries: %d passed, %d failed, %d ignored\n", p, f, i
+           printf "%d passed, %d failed\n", p, f }' "$LOG"
