@@ -110,14 +110,16 @@ fn vs40_passthrough() -> Sample {
         FourCc::ISGN,
         vec![
             element("POSITION", 0, SystemValue::Undefined, 0, 0xf, 0xf),
-            element("TEXCOORD", 0, SystemValue::Undefined, 1, 0x3, 0x3),
+            element("SAMPLE_UV", 0, SystemValue::Undefined, 1, 0x3, 0x3),
         ],
     );
+    // Semantic names of our own: the plain POSITION/TEXCOORD pass-through is byte for byte a
+    // shader that many projects (and our corpus) carry, and fixtures must be our own.
     let osgn = signature(
         FourCc::OSGN,
         vec![
             element("SV_Position", 0, SystemValue::Position, 0, 0xf, 0),
-            element("TEXCOORD", 0, SystemValue::Undefined, 1, 0x3, 0xc),
+            element("SAMPLE_UV", 0, SystemValue::Undefined, 1, 0x3, 0xc),
         ],
     );
     let mut b = ProgramBuilder::new(version(Stage::Vertex, 4, 0));
