@@ -26,6 +26,7 @@ mod decode_tests;
 pub mod disasm;
 pub mod literal;
 pub mod names;
+mod raw_enum;
 pub mod rdef;
 pub mod rts0;
 pub mod sfi0;

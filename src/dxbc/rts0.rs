@@ -13,6 +13,7 @@
 //! its offset point anywhere, as the D3D runtime does. Layout: `docs/dxbc-format.md`, "Root
 //! signatures (`RTS0`)".
 
+use super::raw_enum::raw_enum;
 use std::fmt;
 
 use super::container::Chunk;
@@ -486,50 +487,8 @@ fn parse_sampler(r: &mut Reader<'_>, version: Version) -> Result<StaticSampler> 
     })
 }
 
-/// Defines a `u32`-backed enumeration with an `Unknown(u32)` fallback and its D3D12 names.
-macro_rules! d3d12_enum {
-    (
-        $(#[$meta:meta])* $name:ident {
-            $( $(#[$vmeta:meta])* $variant:ident = $value:literal => $d3d:literal, )*
-        }
-    ) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum $name {
-            $( $(#[$vmeta])* $variant, )*
-            /// A value this crate does not know, kept as found.
-            Unknown(u32),
-        }
-
-        impl $name {
-            /// The enumeration value for the raw number `value`.
-            pub fn from_raw(value: u32) -> Self {
-                match value {
-                    $( $value => Self::$variant, )*
-                    other => Self::Unknown(other),
-                }
-            }
-
-            /// The raw number as stored in the chunk.
-            pub fn raw(self) -> u32 {
-                match self {
-                    $( Self::$variant => $value, )*
-                    Self::Unknown(other) => other,
-                }
-            }
-
-            /// The D3D12 name without its prefix, if the value is known.
-            pub fn d3d12_name(self) -> Option<&'static str> {
-                match self {
-                    $( Self::$variant => Some($d3d), )*
-                    Self::Unknown(_) => None,
-                }
-            }
-        }
-    };
-}
-
-d3d12_enum! {
+raw_enum! {
+    names: d3d12_name, "The D3D12 name without its prefix, if the value is known.";
     /// The stages that see a parameter or static sampler (`D3D12_SHADER_VISIBILITY`).
     ShaderVisibility {
         /// Every stage.
@@ -568,7 +527,8 @@ impl ShaderVisibility {
     }
 }
 
-d3d12_enum! {
+raw_enum! {
+    names: d3d12_name, "The D3D12 name without its prefix, if the value is known.";
     /// The descriptors of a range (`D3D12_DESCRIPTOR_RANGE_TYPE`).
     RangeType {
         /// Shader-resource views (`t` registers).
@@ -595,7 +555,8 @@ impl RangeType {
     }
 }
 
-d3d12_enum! {
+raw_enum! {
+    names: d3d12_name, "The D3D12 name without its prefix, if the value is known.";
     /// Texture addressing (`D3D12_TEXTURE_ADDRESS_MODE`).
     AddressMode {
         /// Repeat.
@@ -611,7 +572,8 @@ d3d12_enum! {
     }
 }
 
-d3d12_enum! {
+raw_enum! {
+    names: d3d12_name, "The D3D12 name without its prefix, if the value is known.";
     /// Depth-comparison function (`D3D12_COMPARISON_FUNC`).
     ComparisonFunc {
         /// No comparison (newer SDKs only).
@@ -635,7 +597,8 @@ d3d12_enum! {
     }
 }
 
-d3d12_enum! {
+raw_enum! {
+    names: d3d12_name, "The D3D12 name without its prefix, if the value is known.";
     /// Border colour of a static sampler (`D3D12_STATIC_BORDER_COLOR`).
     BorderColor {
         /// (0, 0, 0, 0).

@@ -9,6 +9,7 @@
 
 use super::container::{Chunk, FourCc};
 use super::error::{DecodeErrorKind, Result};
+use super::raw_enum::raw_enum;
 
 /// A parsed signature: its elements in chunk order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,50 +127,8 @@ impl<'a> Signature<'a> {
     }
 }
 
-/// Defines a `u32`-backed enumeration with an `Unknown(u32)` fallback and fxc's short names.
-macro_rules! raw_enum {
-    (
-        $(#[$meta:meta])* $name:ident {
-            $( $(#[$vmeta:meta])* $variant:ident = $value:literal => $short:literal, )*
-        }
-    ) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum $name {
-            $( $(#[$vmeta])* $variant, )*
-            /// A value this crate does not know, kept as found.
-            Unknown(u32),
-        }
-
-        impl $name {
-            /// The enumeration value for the raw number `value`.
-            pub fn from_raw(value: u32) -> Self {
-                match value {
-                    $( $value => Self::$variant, )*
-                    other => Self::Unknown(other),
-                }
-            }
-
-            /// The raw number as stored in the chunk.
-            pub fn raw(self) -> u32 {
-                match self {
-                    $( Self::$variant => $value, )*
-                    Self::Unknown(other) => other,
-                }
-            }
-
-            /// The short name fxc prints in its listings, if the value is known.
-            pub fn fxc_name(self) -> Option<&'static str> {
-                match self {
-                    $( Self::$variant => Some($short), )*
-                    Self::Unknown(_) => None,
-                }
-            }
-        }
-    };
-}
-
 raw_enum! {
+    names: fxc_name, "The short name fxc prints in its listings, if the value is known.";
     /// A signature element's system value (`D3D_NAME`); fxc prints the short names in the
     /// `SysValue` column.
     SystemValue {
@@ -231,6 +190,7 @@ raw_enum! {
 }
 
 raw_enum! {
+    names: fxc_name, "The short name fxc prints in its listings, if the value is known.";
     /// A signature element's component type (`D3D_REGISTER_COMPONENT_TYPE`); fxc prints the
     /// names in the `Format` column.
     ComponentType {
@@ -246,6 +206,7 @@ raw_enum! {
 }
 
 raw_enum! {
+    names: fxc_name, "The short name fxc prints in its listings, if the value is known.";
     /// A signature element's minimum precision (`D3D_MIN_PRECISION`); when not `Default`, fxc
     /// prints it in the `Format` column instead of the component type.
     MinPrecision {
