@@ -21,6 +21,8 @@
     )
 )]
 
+/// Resource bindings: D3D register ranges → Vulkan descriptor set, binding and array offset.
+pub mod bindings;
 pub mod dxbc;
 /// Fuzz entry points (never panic on input), a seeded PRNG and a token-aware DXBC mutator.
 pub mod fuzzing;
