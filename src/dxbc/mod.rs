@@ -28,6 +28,7 @@ pub mod literal;
 pub mod names;
 mod raw_enum;
 pub mod rdef;
+pub mod reflect;
 pub mod rts0;
 pub mod sfi0;
 pub mod signature;

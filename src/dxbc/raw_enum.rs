@@ -4,7 +4,7 @@
 /// Defines `pub enum $name { variants..., Unknown(u32) }` with `from_raw`, `raw` and a name
 /// method called `$name_fn` returning the given spelling:
 ///
-/// ```ignore
+/// ```text
 /// raw_enum! {
 ///     names: fxc_name, "The short name fxc prints in its listings, if the value is known.";
 ///     /// Component types.

@@ -23,6 +23,8 @@ pub enum Command {
     Info(InfoArgs),
     /// Assemble fxc-syntax listings into DXBC containers.
     Asm(AsmArgs),
+    /// Reflect DXBC programs from their declarations: resources, registers, I/O, stage state.
+    Reflect(ReflectArgs),
 }
 
 /// Options of `asm`.
@@ -84,6 +86,19 @@ pub struct InfoArgs {
     /// Print one JSON object per input and line (JSON Lines) instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Options of `reflect`.
+#[derive(Debug, Args)]
+pub struct ReflectArgs {
+    #[command(flatten)]
+    pub inputs: Inputs,
+    /// Print one JSON object per input and line (JSON Lines) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Do not verify the container checksum.
+    #[arg(long)]
+    pub no_checksum: bool,
 }
 
 /// `--dialect` values, named after the fxc releases.

@@ -454,3 +454,125 @@ fn asm_reports_line_and_column_and_goes_on() {
     assert!(out.join("good.dxbc").is_file());
     assert!(!out.join("bad.dxbc").exists());
 }
+
+/// A committed sample: `ps_5_1` with an unbounded `T0[0:*]` in space 1 and an immediate
+/// constant buffer.
+fn ps51_sample() -> String {
+    path_str(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/samples/ps51_spaces_icb.dxbc"))
+}
+
+#[test]
+fn reflect_prints_resources_and_reports_bad_inputs() {
+    let tmp = TempDir::new("reflect");
+    let garbage = tmp.file("garbage.dxbc", GARBAGE);
+    let sample = ps51_sample();
+    let r = run(&["reflect", &garbage, &sample]);
+    assert_eq!(r.status, Status::InputsFailed);
+    assert!(
+        r.stderr
+            .starts_with(&format!("{garbage}: container: not a DXBC container")),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.ends_with("dxbc2spv: 1 of 2 inputs failed\n"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stdout
+            .starts_with(&format!("{sample}\n  program: ps_5_1\n")),
+        "{}",
+        r.stdout
+    );
+    for line in [
+        "  resources: 3\n",
+        "    CB0[0:0]               constant buffer, 1 vec4, immediate indexed\n",
+        "    S0[0:0]                sampler mode_default\n",
+        "    T0[0:*], space=1       texture2d (float,float,float,float)\n",
+        "  immediate constant buffer: 2 vec4s\n",
+        "  phase main: 1 temp\n",
+        "    input constant v2.x\n",
+        "  output signature: 1 element\n",
+        "    SV_Target0: register 0.xyzw, float, TARGET\n",
+    ] {
+        assert!(r.stdout.contains(line), "no {line:?} in\n{}", r.stdout);
+    }
+}
+
+#[test]
+fn reflect_json_prints_one_object_per_input() {
+    let tmp = TempDir::new("reflect-json");
+    let good = tmp.file("good.dxbc", &ps_ret());
+    let sample = ps51_sample();
+    let r = run(&["reflect", "--json", &good, &sample]);
+    assert_eq!(r.status, Status::Success, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", r.stdout);
+    for (line, parts) in [
+        (
+            lines[0],
+            &[
+                "\"version\":\"ps_5_0\",\"stage\":\"ps\",\"shader_model\":\"5.0\"",
+                "\"resources\":[]",
+                "\"phases\":[{\"kind\":\"main\",\"instance_count\":null,\"temps\":0,",
+                "\"signatures\":{\"input\":null,\"output\":null,\"patch_constant\":null}}",
+            ][..],
+        ),
+        (
+            lines[1],
+            &[
+                "{\"class\":\"srv\",\"register\":\"T0[0:*]\",\"id\":0,\"space\":1,\
+                 \"lower_bound\":0,\"count\":null,\"name\":null,\"kind\":\"typed\",\
+                 \"dimension\":\"texture2d\",\"return_types\":[\"float\",\"float\",\"float\",\
+                 \"float\"],\"sample_count\":null}",
+                "\"immediate_constant_buffer\":{\"dwords\":8}",
+                "{\"register_type\":\"v\",\"register\":2,\"array_size\":null,\"mask\":\"x\",\
+                 \"system_value\":null,\"interpolation\":\"constant\",\"stream\":null}",
+                "{\"semantic\":\"INDEX\",\"index\":0,\"register\":2,\"mask\":\"x\",\
+                 \"rw_mask\":\"x\",\"system_value\":\"NONE\",\"component_type\":\"uint\",\
+                 \"stream\":0}",
+            ][..],
+        ),
+    ] {
+        assert!(line.starts_with("{\"path\":"), "{line}");
+        for part in parts {
+            assert!(line.contains(part), "no {part} in {line}");
+        }
+    }
+}
+
+#[test]
+fn reflect_checks_the_checksum_unless_told_not_to() {
+    let tmp = TempDir::new("reflect-checksum");
+    let mut bytes = ps_ret();
+    bytes[4] ^= 0xff;
+    let bad = tmp.file("bad.dxbc", &bytes);
+    let r = run(&["reflect", &bad]);
+    assert_eq!(r.status, Status::InputsFailed);
+    assert!(r.stderr.contains("checksum mismatch"), "{}", r.stderr);
+    let r = run(&["reflect", "--no-checksum", &bad]);
+    assert_eq!(r.status, Status::Success, "{}", r.stderr);
+}
+
+#[test]
+fn reflect_of_a_hull_shader_lists_its_phases() {
+    let Some(dir) = corpus_dir() else {
+        return;
+    };
+    let blob = path_str(&dir.join("HLSLCrossCompiler/two_fork_phases.o.dxbc"));
+    let r = run(&["reflect", &blob]);
+    assert_eq!(r.status, Status::Success, "{}", r.stderr);
+    for line in [
+        "    cb0                    constant buffer, 5 vec4s, immediate indexed  \"$Globals\"\n",
+        "  phase fork: 1 temp, 4 instances\n",
+        "    output o0.x, finalQuadUeq0EdgeTessFactor\n",
+        "    index range o0.x 4\n",
+        "  phase fork: 1 temp, 2 instances\n",
+        "  tessellation: domain_quad, partitioning_integer, output_triangle_ccw, \
+         4 input control points, 4 output control points\n",
+        "    SV_InsideTessFactor1: register 5.x, float, QUADINT\n",
+    ] {
+        assert!(r.stdout.contains(line), "no {line:?} in\n{}", r.stdout);
+    }
+}

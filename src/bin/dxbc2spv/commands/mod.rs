@@ -8,6 +8,7 @@
 mod asm;
 mod disasm;
 mod info;
+mod reflect;
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -40,6 +41,7 @@ pub fn run(command: &Command, out: &mut dyn Write, err: &mut dyn Write) -> io::R
         Command::Disasm(args) => disasm::run(args, &mut console)?,
         Command::Info(args) => info::run(args, &mut console)?,
         Command::Asm(args) => asm::run(args, &mut console)?,
+        Command::Reflect(args) => reflect::run(args, &mut console)?,
     }
     console.finish()
 }
