@@ -17,31 +17,13 @@ macro_rules! token_enum {
         $(#[$meta:meta])* $name:ident: $table:expr;
         $( $(#[$vmeta:meta])* $variant:ident = $value:literal, )*
     ) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum $name {
-            $( $(#[$vmeta])* $variant, )*
-            /// A value this crate does not know, kept as found.
-            Unknown(u32),
+        $crate::dxbc::raw_enum::raw_enum_base! {
+            $(#[$meta])* $name {
+                $( $(#[$vmeta])* $variant = $value, )*
+            }
         }
 
         impl $name {
-            /// The enumeration value for the raw token field `value`.
-            pub fn from_raw(value: u32) -> Self {
-                match value {
-                    $( $value => Self::$variant, )*
-                    other => Self::Unknown(other),
-                }
-            }
-
-            /// The raw token field.
-            pub fn raw(self) -> u32 {
-                match self {
-                    $( Self::$variant => $value, )*
-                    Self::Unknown(other) => other,
-                }
-            }
-
             /// fxc's spelling, if the value is known.
             pub fn name(self) -> Option<&'static str> {
                 match self {
