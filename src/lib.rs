@@ -26,7 +26,6 @@ pub mod bindings;
 pub mod dxbc;
 /// Fuzz entry points (never panic on input), a seeded PRNG and a token-aware DXBC mutator.
 pub mod fuzzing;
-/// SPIR-V writer: ids, logical-layout sections, type and constant caches, function builder.
 pub mod spv;
 
 #[cfg(test)]
