@@ -10,6 +10,7 @@ use dxbc2spv::dxbc::sfi0::FeatureFlags;
 use dxbc2spv::dxbc::signature::Signature;
 use dxbc2spv::dxbc::{Container, ParseOptions, Program};
 
+use super::json::string as json_str;
 use super::Console;
 use crate::args::InfoArgs;
 use crate::inputs::{self, Found};
@@ -507,27 +508,6 @@ fn count(n: usize, noun: &str) -> String {
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// `text` as a JSON string literal.
-fn json_str(text: &str) -> String {
-    let mut s = String::with_capacity(text.len() + 2);
-    s.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => s.push_str("\\\""),
-            '\\' => s.push_str("\\\\"),
-            '\n' => s.push_str("\\n"),
-            '\r' => s.push_str("\\r"),
-            '\t' => s.push_str("\\t"),
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(s, "\\u{:04x}", u32::from(c));
-            }
-            c => s.push(c),
-        }
-    }
-    s.push('"');
-    s
 }
 
 #[cfg(test)]

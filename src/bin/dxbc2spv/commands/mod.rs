@@ -8,6 +8,7 @@
 mod asm;
 mod disasm;
 mod info;
+mod json;
 mod reflect;
 
 use std::io::{self, Write};

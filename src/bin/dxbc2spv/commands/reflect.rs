@@ -12,6 +12,7 @@ use dxbc2spv::dxbc::reflect::{
 };
 use dxbc2spv::dxbc::{Container, ParseOptions};
 
+use super::json::push_string as json_str;
 use super::Console;
 use crate::args::ReflectArgs;
 use crate::inputs::{self, Found};
@@ -330,24 +331,6 @@ fn json(out: &mut String, j: &J) {
             out.push('}');
         }
     }
-}
-
-fn json_str(out: &mut String, text: &str) {
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 fn to_json(path: &str, r: &Reflection) -> J {
