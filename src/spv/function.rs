@@ -315,15 +315,7 @@ impl Module {
         let Some(w) = self.generic_body(op) else {
             return;
         };
-        let start = w.begin(op);
-        if let Some(t) = result_type {
-            w.push(t.word());
-        }
-        if let Some(r) = result {
-            w.push(r.word());
-        }
-        w.extend(operands);
-        let r = w.end(start);
+        let r = w.instruction(op, result_type, result, operands);
         self.check(r);
     }
 

@@ -461,16 +461,7 @@ impl Module {
         result: Option<Id>,
         operands: &[u32],
     ) {
-        let w = &mut self.globals;
-        let start = w.begin(op);
-        if let Some(t) = result_type {
-            w.push(t.word());
-        }
-        if let Some(r) = result {
-            w.push(r.word());
-        }
-        w.extend(operands);
-        let r = w.end(start);
+        let r = self.globals.instruction(op, result_type, result, operands);
         self.check(r);
     }
 

@@ -74,6 +74,26 @@ impl Words {
         Ok(())
     }
 
+    /// A whole instruction `op [result type] [result] operands...`.
+    #[inline]
+    pub(crate) fn instruction(
+        &mut self,
+        op: Op,
+        result_type: Option<Id>,
+        result: Option<Id>,
+        operands: &[u32],
+    ) -> Result<(), Error> {
+        let start = self.begin(op);
+        if let Some(t) = result_type {
+            self.push(t.word());
+        }
+        if let Some(r) = result {
+            self.push(r.word());
+        }
+        self.extend(operands);
+        self.end(start)
+    }
+
     /// Finishes the instruction begun at `start` by writing its word count. An instruction over
     /// [`MAX_INSTRUCTION_WORDS`] is removed and reported.
     #[inline]
