@@ -24,9 +24,19 @@
 /// Resource bindings: D3D register ranges → Vulkan descriptor set, binding and array offset.
 pub mod bindings;
 pub mod dxbc;
+mod error;
 /// Fuzz entry points (never panic on input), a seeded PRNG and a token-aware DXBC mutator.
 pub mod fuzzing;
+pub mod ir;
+pub mod lower;
+pub mod passes;
+mod pipeline;
 pub mod spv;
+
+pub use error::Error;
+pub use pipeline::{
+    translate, translate_to_ir, BoundResource, Options, ShaderInfo, Target, Translation, ENTRY_POINT,
+};
 
 #[cfg(test)]
 mod test_support;

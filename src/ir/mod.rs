@@ -1,0 +1,37 @@
+//! The intermediate representation: the contract between the DXBC front end (`lower`) and the
+//! SPIR-V back end (`spv::emit`). See `docs/ir.md`.
+//!
+//! The IR stays close to DXBC (`../shared/DESIGN.md` §1): one [`Inst`] per executable DXBC
+//! instruction, with the same register files, swizzles and write masks, but with every name
+//! resolved against the declarations. A register operand is a [`Reg`]; a resource operand names a
+//! declaration by its position in [`Module::resources`] (or `cbuffers`, `samplers`, `tgsm`), never
+//! by a DXBC register number. Control flow is DXBC's structured form (`if`/`else`/`endif`,
+//! `loop`/`endloop`, `switch`/`case`/`endswitch`), with switch case tables collected by a pass.
+//!
+//! Contract:
+//! - **Arena.** All instructions of all functions live in [`Module::insts`]; a [`Function`] is a
+//!   contiguous range of it. Function 0 is the entry point; `label l#` subroutines follow.
+//! - **Spans.** Every instruction carries the byte offset of the DXBC instruction it came from
+//!   ([`Inst::span`]); later errors report it.
+//! - **Validity.** [`validate`] checks what the back end relies on: balanced and well-nested
+//!   control flow, operand counts per opcode, every register and declaration index in range,
+//!   call targets that exist. Tests run it after every pass.
+//! - **Printing.** [`print`] writes a stable, fxc-like text form for snapshots and debugging.
+
+mod module;
+mod op;
+mod operand;
+mod print;
+mod validate;
+
+pub use module::{
+    CbDecl, Dimension, Function, IndexableTemp, IoDecl, Module, ResourceDecl, ResourceShape,
+    ReturnType, SamplerDecl, Stage, SwitchTable, Tgsm,
+};
+pub use op::{Inst, InstFlags, Op, Test};
+pub use operand::{Dst, Index, Modifier, Reg, Rel, RelFile, Src};
+pub use print::print;
+pub use validate::{validate, ValidationError};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,303 @@
+//! The module: declarations, functions and the instruction arena.
+
+use std::ops::Range;
+
+use crate::bindings::{BindingTarget, RegisterRange};
+
+use super::op::Inst;
+
+/// The pipeline stage a module runs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// Vertex shader.
+    Vertex,
+    /// Pixel (fragment) shader.
+    Pixel,
+    /// Geometry shader.
+    Geometry,
+    /// Hull shader (tessellation control).
+    Hull,
+    /// Domain shader (tessellation evaluation).
+    Domain,
+    /// Compute shader.
+    Compute,
+}
+
+impl Stage {
+    /// fxc's profile prefix: `vs`, `ps`, `gs`, `hs`, `ds`, `cs`.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Stage::Vertex => "vs",
+            Stage::Pixel => "ps",
+            Stage::Geometry => "gs",
+            Stage::Hull => "hs",
+            Stage::Domain => "ds",
+            Stage::Compute => "cs",
+        }
+    }
+}
+
+/// A translated shader: declarations plus the instruction arena its functions share.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Module {
+    /// The stage.
+    pub stage: Option<Stage>,
+    /// Shader model `(major, minor)`.
+    pub model: (u8, u8),
+    /// `dcl_globalFlags` bits (D3D10_SB_GLOBAL_FLAG_*).
+    pub global_flags: u32,
+    /// Number of `r#` registers (`dcl_temps`).
+    pub temps: u32,
+    /// `x#` arrays, indexed by [`Reg::IndexableTemp::array`].
+    pub indexable_temps: Vec<IndexableTemp>,
+    /// The immediate constant buffer, four dwords per element.
+    pub icb: Vec<u32>,
+    /// Constant buffers, indexed by [`Reg::ConstantBuffer::decl`].
+    pub cbuffers: Vec<CbDecl>,
+    /// Shader resource views and UAVs, indexed by [`Reg::Resource::decl`] / [`Reg::Uav::decl`].
+    pub resources: Vec<ResourceDecl>,
+    /// Samplers, indexed by [`Reg::Sampler::decl`].
+    pub samplers: Vec<SamplerDecl>,
+    /// Thread-group shared memory, indexed by [`Reg::Tgsm`].
+    pub tgsm: Vec<Tgsm>,
+    /// Declared inputs (`dcl_input*`).
+    pub inputs: Vec<IoDecl>,
+    /// Declared outputs (`dcl_output*`).
+    pub outputs: Vec<IoDecl>,
+    /// `dcl_thread_group x, y, z` (compute only; 0s otherwise).
+    pub thread_group: [u32; 3],
+    /// Function 0 is the entry point, then one per `label`.
+    pub functions: Vec<Function>,
+    /// Every instruction of every function.
+    pub insts: Vec<Inst>,
+    /// Case tables, indexed by the `aux` field of a `switch` instruction.
+    pub switches: Vec<SwitchTable>,
+}
+
+impl Module {
+    /// The instructions of function `index` (empty when out of range).
+    pub fn body(&self, index: usize) -> &[Inst] {
+        self.functions
+            .get(index)
+            .and_then(|f| self.insts.get(f.body.start as usize..f.body.end as usize))
+            .unwrap_or(&[])
+    }
+}
+
+/// One function: the entry point or a `label l#` subroutine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    /// The DXBC label number; `None` for the entry point.
+    pub label: Option<u32>,
+    /// Its instructions in [`Module::insts`].
+    pub body: Range<u32>,
+    /// Byte offset of the `label` instruction (or of the first instruction).
+    pub span: u32,
+}
+
+/// An indexable temp array `dcl_indexableTemp x#[len], components`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IndexableTemp {
+    /// The `x#` register number.
+    pub register: u32,
+    /// Number of elements.
+    pub len: u32,
+    /// Components per element (1–4).
+    pub components: u8,
+}
+
+/// A constant buffer declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CbDecl {
+    /// Register range (kind `ConstantBuffer`), space included.
+    pub range: RegisterRange,
+    /// The DXBC operand id: the register (SM5.0) or range id (SM5.1).
+    pub id: u32,
+    /// Size in 16-byte vectors.
+    pub size: u32,
+    /// `dynamicIndexed` rather than `immediateIndexed`.
+    pub dynamic: bool,
+    /// Where the binding map put it (set by the `assign_bindings` pass).
+    pub binding: Option<BindingTarget>,
+    /// Byte offset of the declaration.
+    pub span: u32,
+}
+
+/// Element type of a typed resource, per component (`dcl_resource_* (float,float,float,float)`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReturnType {
+    /// UNORM: float in [0, 1].
+    Unorm,
+    /// SNORM: float in [-1, 1].
+    Snorm,
+    /// Signed integer.
+    Sint,
+    /// Unsigned integer.
+    Uint,
+    /// 32-bit float.
+    Float,
+    /// Mixed (not a single type).
+    Mixed,
+    /// Double (two components per value).
+    Double,
+    /// Continuation of a double.
+    Continued,
+    /// Unused component.
+    Unused,
+}
+
+impl ReturnType {
+    /// From the 4-bit DXBC code (D3D10_SB_RESOURCE_RETURN_TYPE, 1-based).
+    pub fn from_code(code: u32) -> Option<Self> {
+        Some(match code {
+            1 => Self::Unorm,
+            2 => Self::Snorm,
+            3 => Self::Sint,
+            4 => Self::Uint,
+            5 => Self::Float,
+            6 => Self::Mixed,
+            7 => Self::Double,
+            8 => Self::Continued,
+            9 => Self::Unused,
+            _ => return None,
+        })
+    }
+
+    /// The lowercase spelling fxc uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Unorm => "unorm",
+            Self::Snorm => "snorm",
+            Self::Sint => "sint",
+            Self::Uint => "uint",
+            Self::Float => "float",
+            Self::Mixed => "mixed",
+            Self::Double => "double",
+            Self::Continued => "continued",
+            Self::Unused => "unused",
+        }
+    }
+}
+
+/// Shape of a typed resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dimension {
+    /// Typed buffer (texel buffer).
+    Buffer,
+    /// 1-D texture.
+    Texture1D,
+    /// 1-D texture array.
+    Texture1DArray,
+    /// 2-D texture.
+    Texture2D,
+    /// 2-D texture array.
+    Texture2DArray,
+    /// Multisampled 2-D texture.
+    Texture2DMS,
+    /// Multisampled 2-D texture array.
+    Texture2DMSArray,
+    /// 3-D texture.
+    Texture3D,
+    /// Cube texture.
+    TextureCube,
+    /// Cube texture array.
+    TextureCubeArray,
+}
+
+/// What a `t#`/`u#` declaration holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResourceShape {
+    /// Byte-addressed buffer (`_raw`).
+    Raw,
+    /// Structured buffer with this stride in bytes.
+    Structured {
+        /// Bytes per element (a multiple of 4).
+        stride: u32,
+    },
+    /// Typed buffer or texture.
+    Typed {
+        /// Dimension.
+        dim: Dimension,
+        /// Per-component return type.
+        ret: [ReturnType; 4],
+        /// Sample count of multisampled textures (0 otherwise).
+        samples: u32,
+    },
+}
+
+/// A shader resource view (`t#`) or unordered access view (`u#`) declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResourceDecl {
+    /// Register range; the kind tells SRV from UAV.
+    pub range: RegisterRange,
+    /// The DXBC operand id: the register (SM5.0) or range id (SM5.1).
+    pub id: u32,
+    /// Raw, structured or typed.
+    pub shape: ResourceShape,
+    /// UAV declared `_glc` (globally coherent).
+    pub coherent: bool,
+    /// UAV declared `_opc` (rasterizer ordered).
+    pub rasterizer_ordered: bool,
+    /// UAV with a hidden counter (`imm_atomic_alloc/consume` use it; set by a pass).
+    pub counter: bool,
+    /// Where the binding map put it (set by the `assign_bindings` pass).
+    pub binding: Option<BindingTarget>,
+    /// Where the binding map put its counter, when it has one (set by `assign_bindings`).
+    pub counter_binding: Option<BindingTarget>,
+    /// Byte offset of the declaration.
+    pub span: u32,
+}
+
+/// A sampler declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SamplerDecl {
+    /// Register range (kind `Sampler`).
+    pub range: RegisterRange,
+    /// The DXBC operand id.
+    pub id: u32,
+    /// Comparison sampler (`mode_comparison`).
+    pub comparison: bool,
+    /// Where the binding map put it (set by the `assign_bindings` pass).
+    pub binding: Option<BindingTarget>,
+    /// Byte offset of the declaration.
+    pub span: u32,
+}
+
+/// Thread-group shared memory `g#`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tgsm {
+    /// The `g#` register number.
+    pub register: u32,
+    /// Structure stride in bytes; 0 for raw memory.
+    pub stride: u32,
+    /// Size in 32-bit words.
+    pub words: u32,
+    /// Byte offset of the declaration.
+    pub span: u32,
+}
+
+/// An input or output register declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IoDecl {
+    /// Register number (`v#`/`o#`).
+    pub register: u32,
+    /// Declared component mask.
+    pub mask: u8,
+    /// System value name (D3D_NAME), 0 when none.
+    pub system_value: u32,
+    /// Interpolation mode (pixel shader inputs), 0 when none.
+    pub interpolation: u8,
+    /// Byte offset of the declaration.
+    pub span: u32,
+}
+
+/// The case labels of one `switch`: which block each value starts, and where `default` is.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SwitchTable {
+    /// `(case value, block number)`, in program order.
+    pub cases: Vec<(u32, u32)>,
+    /// Block number of `default`, when present.
+    pub default: Option<u32>,
+    /// Number of case blocks (runs of labels with their code).
+    pub blocks: u32,
+}

@@ -1,0 +1,88 @@
+//! IR unit tests: the validator's rules and the printer's form.
+
+use super::*;
+
+fn module_with(insts: Vec<Inst>) -> Module {
+    let n = insts.len() as u32;
+    Module {
+        stage: Some(Stage::Compute),
+        model: (5, 0),
+        temps: 1,
+        functions: vec![Function {
+            label: None,
+            body: 0..n,
+            span: 0,
+        }],
+        insts,
+        ..Module::default()
+    }
+}
+
+fn inst(op: Op, span: u32) -> Inst {
+    let mut i = Inst::new(op, span);
+    let (d, s) = op.arity();
+    for _ in 0..d {
+        i.push_dst(Dst {
+            reg: Reg::Temp(0),
+            mask: 1,
+        });
+    }
+    for _ in 0..s {
+        i.push_src(Src::new(Reg::Temp(0)));
+    }
+    i
+}
+
+#[test]
+fn balanced_control_flow_validates() {
+    let m = module_with(vec![
+        inst(Op::Loop, 0),
+        inst(Op::If, 4),
+        inst(Op::Break, 8),
+        inst(Op::EndIf, 12),
+        inst(Op::EndLoop, 16),
+        inst(Op::Ret, 20),
+    ]);
+    assert_eq!(validate(&m), Ok(()));
+}
+
+#[test]
+fn unbalanced_control_flow_is_rejected_with_its_offset() {
+    let m = module_with(vec![inst(Op::If, 0), inst(Op::EndLoop, 8)]);
+    let e = validate(&m).unwrap_err();
+    assert_eq!(e.offset, 8);
+    assert!(e.message.contains("endloop"), "{e}");
+    let m = module_with(vec![inst(Op::Continue, 0x24)]);
+    assert_eq!(validate(&m).unwrap_err().offset, 0x24);
+}
+
+#[test]
+fn out_of_range_registers_are_rejected() {
+    let mut i = Inst::new(Op::Mov, 0x30);
+    i.push_dst(Dst {
+        reg: Reg::Temp(1),
+        mask: 1,
+    });
+    i.push_src(Src::new(Reg::Temp(0)));
+    let e = validate(&module_with(vec![i])).unwrap_err();
+    assert_eq!(e.offset, 0x30);
+    assert!(e.message.contains("r1 past dcl_temps 1"), "{e}");
+}
+
+#[test]
+fn wrong_arity_is_rejected() {
+    let mut i = Inst::new(Op::Add, 4);
+    i.push_dst(Dst {
+        reg: Reg::Temp(0),
+        mask: 1,
+    });
+    let e = validate(&module_with(vec![i])).unwrap_err();
+    assert!(e.message.contains("expected 1 and 2"), "{e}");
+}
+
+#[test]
+fn printer_indents_constructs_and_shows_offsets() {
+    let m = module_with(vec![inst(Op::Loop, 0), inst(Op::Break, 4), inst(Op::EndLoop, 8)]);
+    let text = print(&m);
+    assert!(text.contains("0000:   loop\n0004:     break\n0008:   endloop\n"), "{text}");
+}

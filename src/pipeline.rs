@@ -1,0 +1,223 @@
+//! The one place that orders the stages: container → program → IR → passes → SPIR-V, plus the
+//! reflection the caller needs to bind the result.
+
+use crate::bindings::{BindingTarget, Bindings, Count, ResourceKind};
+use crate::dxbc::container::{Container, ParseOptions};
+use crate::dxbc::disasm::shader_program;
+use crate::error::Error;
+use crate::ir::{self, ResourceShape, Stage};
+use crate::spv::emit::{self, DescriptorType, EmitOptions};
+use crate::spv::Version;
+use crate::{lower, passes};
+
+/// The Vulkan version the SPIR-V is written for; it decides the SPIR-V version.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Target {
+    /// Vulkan 1.0: SPIR-V 1.0.
+    Vulkan1_0,
+    /// Vulkan 1.1: SPIR-V 1.3 (the default).
+    #[default]
+    Vulkan1_1,
+    /// Vulkan 1.2: SPIR-V 1.5.
+    Vulkan1_2,
+    /// Vulkan 1.3: SPIR-V 1.6.
+    Vulkan1_3,
+}
+
+impl Target {
+    /// Every target, oldest first.
+    pub const ALL: [Target; 4] = [
+        Target::Vulkan1_0,
+        Target::Vulkan1_1,
+        Target::Vulkan1_2,
+        Target::Vulkan1_3,
+    ];
+
+    /// The SPIR-V version of the module header.
+    pub fn spirv_version(self) -> Version {
+        match self {
+            Target::Vulkan1_0 => Version::V1_0,
+            Target::Vulkan1_1 => Version::V1_3,
+            Target::Vulkan1_2 => Version::V1_5,
+            Target::Vulkan1_3 => Version::V1_6,
+        }
+    }
+
+    /// The `spirv-val --target-env` spelling: `vulkan1.0` … `vulkan1.3`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Vulkan1_0 => "vulkan1.0",
+            Target::Vulkan1_1 => "vulkan1.1",
+            Target::Vulkan1_2 => "vulkan1.2",
+            Target::Vulkan1_3 => "vulkan1.3",
+        }
+    }
+
+    /// Parses [`Target::name`]'s spelling.
+    pub fn from_name(name: &str) -> Option<Target> {
+        Target::ALL.into_iter().find(|t| t.name() == name)
+    }
+}
+
+/// How to translate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Where each D3D register range goes in Vulkan. Default: the D3D11-style fixed layout.
+    pub bindings: Bindings,
+    /// The Vulkan/SPIR-V version to write for.
+    pub target: Target,
+    /// Check the container checksum as the D3D runtime does (default true).
+    pub verify_checksum: bool,
+    /// Emit `OpName`s for registers and resources (default false: smaller output).
+    pub debug_names: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            bindings: Bindings::default(),
+            target: Target::default(),
+            verify_checksum: true,
+            debug_names: false,
+        }
+    }
+}
+
+/// One resource binding of a translated shader: which D3D registers, and where they went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoundResource {
+    /// The register kind (`UavCounter` for the counter of a UAV).
+    pub kind: ResourceKind,
+    /// Register space.
+    pub space: u32,
+    /// First register of the range.
+    pub register: u32,
+    /// Number of registers.
+    pub count: Count,
+    /// The DXBC operand id (register in SM5.0, range id in SM5.1).
+    pub id: u32,
+    /// Raw, structured or typed (SRVs and UAVs only).
+    pub shape: Option<ResourceShape>,
+    /// The Vulkan descriptor type the shader declares.
+    pub descriptor: DescriptorType,
+    /// The Vulkan set/binding (or push-constant range) chosen by the binding map.
+    pub target: BindingTarget,
+}
+
+/// What a caller needs to know about a translated shader.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShaderInfo {
+    /// Name of the SPIR-V entry point.
+    pub entry_point: &'static str,
+    /// The stage.
+    pub stage: Stage,
+    /// Workgroup size (compute shaders; zeros otherwise).
+    pub workgroup_size: [u32; 3],
+    /// Every resource the shader declares, with its Vulkan binding.
+    pub resources: Vec<BoundResource>,
+}
+
+/// A translated shader.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Translation {
+    /// The SPIR-V module.
+    pub spirv: Vec<u32>,
+    /// Reflection.
+    pub info: ShaderInfo,
+}
+
+/// The name of every entry point this translator writes.
+pub const ENTRY_POINT: &str = "main";
+
+/// Translates a DXBC container to SPIR-V.
+pub fn translate(bytes: &[u8], options: &Options) -> Result<Translation, Error> {
+    let module = translate_to_ir(bytes, options)?;
+    let spirv = emit::emit(
+        &module,
+        &EmitOptions {
+            version: options.target.spirv_version(),
+            debug_names: options.debug_names,
+        },
+    )?;
+    Ok(Translation {
+        spirv,
+        info: shader_info(&module)?,
+    })
+}
+
+/// The stages up to the IR the back end receives (decoded, lowered, passes run, validated).
+pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Error> {
+    let container = Container::parse(
+        bytes,
+        &ParseOptions {
+            verify_checksum: options.verify_checksum,
+        },
+    )?;
+    let program = shader_program(&container)?;
+    let mut module = lower::lower(&program)?;
+    passes::run(&mut module, &options.bindings)?;
+    ir::validate(&module)?;
+    Ok(module)
+}
+
+fn shader_info(module: &ir::Module) -> Result<ShaderInfo, Error> {
+    let stage = module
+        .stage
+        .ok_or_else(|| Error::invalid(0, "module without a stage"))?;
+    let mut resources = Vec::new();
+    let missing = |span| Error::invalid(span, "declaration without a binding");
+    for cb in &module.cbuffers {
+        resources.push(BoundResource {
+            kind: cb.range.kind,
+            space: cb.range.space,
+            register: cb.range.first,
+            count: cb.range.count,
+            id: cb.id,
+            shape: None,
+            descriptor: DescriptorType::UniformBuffer,
+            target: cb.binding.ok_or_else(|| missing(cb.span))?,
+        });
+    }
+    for r in &module.resources {
+        resources.push(BoundResource {
+            kind: r.range.kind,
+            space: r.range.space,
+            register: r.range.first,
+            count: r.range.count,
+            id: r.id,
+            shape: Some(r.shape),
+            descriptor: emit::descriptor_type(r),
+            target: r.binding.ok_or_else(|| missing(r.span))?,
+        });
+        if r.counter {
+            resources.push(BoundResource {
+                kind: ResourceKind::UavCounter,
+                space: r.range.space,
+                register: r.range.first,
+                count: r.range.count,
+                id: r.id,
+                shape: None,
+                descriptor: DescriptorType::StorageBuffer,
+                target: r.counter_binding.ok_or_else(|| missing(r.span))?,
+            });
+        }
+    }
+    for s in &module.samplers {
+        resources.push(BoundResource {
+            kind: s.range.kind,
+            space: s.range.space,
+            register: s.range.first,
+            count: s.range.count,
+            id: s.id,
+            shape: None,
+            descriptor: DescriptorType::Sampler,
+            target: s.binding.ok_or_else(|| missing(s.span))?,
+        });
+    }
+    Ok(ShaderInfo {
+        entry_point: ENTRY_POINT,
+        stage,
+        workgroup_size: module.thread_group,
+        resources,
+    })
+}
