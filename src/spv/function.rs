@@ -202,6 +202,11 @@ impl Module {
         self.func.block = Block::Open;
     }
 
+    /// True while a block is open: a label was placed and no terminator followed yet.
+    pub fn in_block(&self) -> bool {
+        self.func.block != Block::Closed
+    }
+
     /// Allocates a label and starts its block.
     pub fn new_block(&mut self) -> Id {
         let label = self.alloc_id();

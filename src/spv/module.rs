@@ -138,6 +138,11 @@ impl Module {
         self.emit_names = emit;
     }
 
+    /// Whether `OpName`/`OpMemberName` are written (see [`Module::set_emit_names`]).
+    pub fn emit_names(&self) -> bool {
+        self.emit_names
+    }
+
     /// The first misuse recorded so far, if any (the error [`Module::finish`] will return).
     pub fn error(&self) -> Option<&Error> {
         self.error.as_ref()

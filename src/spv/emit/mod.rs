@@ -1,8 +1,26 @@
 //! IR → SPIR-V: the back end. Knows the IR and Vulkan, nothing of DXBC.
+//!
+//! Contract: takes a module that passed [`ir::validate`] with every binding assigned, and
+//! returns a SPIR-V module for the requested version that `spirv-val` accepts for the matching
+//! Vulkan environment, or an error; it never emits a module it knows to be invalid.
+//! Files: `context.rs` (state, register loads/stores), `declare.rs` (registers, constant
+//! buffers, built-ins), `resources.rs` (buffers, shared memory), `control_flow.rs`, `alu*.rs`
+//! (arithmetic), `memory.rs` (buffer access, atomics).
+
+mod alu;
+mod context;
+mod control_flow;
+mod declare;
+mod memory;
+mod resources;
+
+use spirv::{AddressingModel, Capability, ExecutionModel, FunctionControl, MemoryModel};
 
 use crate::error::Error;
-use crate::ir::{self, Dimension, ResourceShape};
-use crate::spv::Version;
+use crate::ir::{self, Dimension, Op, ResourceShape, Stage};
+use crate::spv::{Module, Version};
+
+use context::Emitter;
 
 /// How to emit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +76,105 @@ pub fn descriptor_type(decl: &ir::ResourceDecl) -> DescriptorType {
 
 /// Writes `module` as a SPIR-V module.
 pub fn emit(module: &ir::Module, options: &EmitOptions) -> Result<Vec<u32>, Error> {
-    let _ = options;
-    Err(Error::unsupported(0, format!("emission of {} instructions (in progress)", module.insts.len())))
+    let stage = module
+        .stage
+        .ok_or_else(|| Error::invalid(0, "module without a stage"))?;
+    if stage != Stage::Compute {
+        return Err(Error::unsupported(0, format!("{stage:?} shaders")));
+    }
+    let mut m = Module::new(options.version);
+    m.set_emit_names(options.debug_names);
+    m.capability(Capability::Shader);
+    m.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
+    let glsl = m.glsl_std_450();
+    let mut e = Emitter {
+        ir: module,
+        m,
+        glsl,
+        temps: Vec::new(),
+        indexable: Vec::new(),
+        icb: None,
+        cbuffers: Vec::new(),
+        resources: Vec::new(),
+        tgsm: Vec::new(),
+        builtins: [None; 4],
+        functions: Vec::new(),
+        frames: Vec::new(),
+        after_case: false,
+    };
+    e.declare_registers()?;
+    e.declare_builtins()?;
+    e.declare_resources()?;
+    let void = e.m.type_void();
+    let fn_ty = e.m.type_function(void, &[]);
+    for _ in &module.functions {
+        let id = e.m.alloc_id();
+        e.functions.push(id);
+    }
+    for index in 0..module.functions.len() {
+        e.function(index, fn_ty)?;
+    }
+    let main = e.functions[0];
+    let interface: Vec<_> = e.m.interface_variables().collect();
+    e.m.entry_point(ExecutionModel::GLCompute, main, crate::ENTRY_POINT, &interface);
+    let [x, y, z] = module.thread_group;
+    e.m.local_size(main, x.max(1), y.max(1), z.max(1));
+    Ok(e.m.finish()?)
+}
+
+impl Emitter<'_> {
+    fn function(&mut self, index: usize, fn_ty: crate::spv::Id) -> Result<(), Error> {
+        let id = self.functions[index];
+        self.m.begin_function_with_id(id, fn_ty, FunctionControl::NONE);
+        self.m.new_block();
+        if index == 0 {
+            self.init_function_registers();
+        }
+        self.frames.clear();
+        self.after_case = false;
+        let body = self.ir.body(index);
+        for inst in body {
+            self.instruction(inst)?;
+        }
+        if !self.frames.is_empty() {
+            let span = body.last().map_or(0, |i| i.span);
+            return Err(Error::invalid(span, "function ends inside an open construct"));
+        }
+        if self.m.in_block() {
+            self.m.ret();
+        }
+        self.m.end_function();
+        Ok(())
+    }
+
+    fn instruction(&mut self, inst: &ir::Inst) -> Result<(), Error> {
+        use Op::*;
+        match inst.op {
+            If | Else | EndIf | Loop | EndLoop | Break | Breakc | Continue | Continuec | Switch
+            | Case | Default | EndSwitch | Ret | Retc | Call | Callc | Nop => {
+                self.control_flow(inst)
+            }
+            LdRaw | LdStructured | StoreRaw | StoreStructured | LdUavTyped | StoreUavTyped
+            | Bufinfo | AtomicAnd | AtomicOr | AtomicXor | AtomicCmpStore | AtomicIadd
+            | AtomicImax | AtomicImin | AtomicUmax | AtomicUmin | ImmAtomicAlloc
+            | ImmAtomicConsume | ImmAtomicIadd | ImmAtomicAnd | ImmAtomicOr | ImmAtomicXor
+            | ImmAtomicExch | ImmAtomicCmpExch | ImmAtomicImax | ImmAtomicImin | ImmAtomicUmax
+            | ImmAtomicUmin | Sync => {
+                self.ensure_block();
+                self.memory(inst)
+            }
+            Discard | Ld | LdMs | Sample | SampleB | SampleL | SampleD | SampleC | SampleCLz
+            | Gather4 | Gather4C | Gather4Po | Gather4PoC | Resinfo | Lod | SampleInfo
+            | SamplePos | EvalSnapped | EvalSampleIndex | EvalCentroid | Emit | Cut
+            | EmitThenCut | DerivRtx | DerivRty | DerivRtxCoarse | DerivRtxFine
+            | DerivRtyCoarse | DerivRtyFine => Err(Error::unsupported(
+                inst.span,
+                format!("`{}` (graphics stages)", inst.op.name()),
+            )),
+            _ => {
+                self.ensure_block();
+                self.alu(inst)
+            }
+        }
+    }
 }

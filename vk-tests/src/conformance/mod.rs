@@ -9,6 +9,7 @@
 pub mod case;
 pub mod run;
 pub mod shader;
+pub mod translator;
 pub mod value;
 
 pub use case::Case;

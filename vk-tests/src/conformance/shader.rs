@@ -208,9 +208,9 @@ impl DxbcTranslator for NotImplemented {
     }
 }
 
-/// The translator the CLI and `cargo test` use. Plug the real translation in here.
+/// The translator the CLI and `cargo test` use: `dxbc2spv::translate`.
 pub fn default_translator() -> &'static dyn DxbcTranslator {
-    &NotImplemented
+    &super::translator::Dxbc2Spv
 }
 
 /// A case's shader, with paths resolved against the case file's folder.

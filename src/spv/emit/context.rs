@@ -1,0 +1,648 @@
+//! The emitter's state and the register-access layer every instruction family builds on:
+//! typed values, loads through swizzles with modifiers, stores through write masks.
+//!
+//! Registers are stored as 32-bit words (`r#`, `x#`, `icb`, `cb#` hold `uvec4`); an operation
+//! reads them as the [`Scalar`] type it computes in and bitcasts (free in every driver), so no
+//! register needs a type of its own.
+
+use spirv::{Decoration, GlslStd450Op, StorageClass};
+
+use crate::error::Error;
+use crate::ir::{self, Dst, Index, Inst, Modifier, Reg, RelFile, Src};
+use crate::spv::{Id, Module};
+
+/// The scalar type an operation computes in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Scalar {
+    /// 32-bit float.
+    F32,
+    /// 32-bit unsigned integer (also the storage type of registers).
+    U32,
+    /// 32-bit signed integer.
+    I32,
+    /// 64-bit float (two register components per value).
+    F64,
+    /// Boolean (conditions; never stored).
+    Bool,
+}
+
+/// A value in an SSA id: `n` components of type `scalar` (`n == 1`: a scalar, else a vector).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Value {
+    /// The id.
+    pub id: Id,
+    /// Component type.
+    pub scalar: Scalar,
+    /// Component count, 1–4.
+    pub n: u8,
+}
+
+/// Where a register file lives.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Var {
+    /// The variable.
+    pub id: Id,
+    /// Its storage class.
+    pub storage: StorageClass,
+}
+
+/// One open structured construct.
+#[derive(Clone, Debug)]
+pub(crate) enum Frame {
+    /// `if`: the false branch's label, the merge label, and whether `else` was seen.
+    If {
+        /// Label of the else block (always emitted, possibly empty).
+        else_label: Id,
+        /// Merge block.
+        merge: Id,
+        /// `else` seen.
+        has_else: bool,
+    },
+    /// `loop`.
+    Loop {
+        /// Loop header (back-edge target).
+        header: Id,
+        /// Continue target.
+        continue_target: Id,
+        /// Merge block (break target).
+        merge: Id,
+    },
+    /// `switch`: one label per case block.
+    Switch {
+        /// Merge block (break target).
+        merge: Id,
+        /// Labels of the case blocks, in program order.
+        blocks: Vec<Id>,
+        /// The block the next `case` run starts.
+        next: usize,
+    },
+}
+
+/// Per-resource SPIR-V objects, filled by `resources.rs`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ResourceVars {
+    /// The descriptor variable (storage buffer block, texel buffer or image).
+    pub var: Option<Id>,
+    /// The UAV counter's storage buffer variable.
+    pub counter: Option<Id>,
+    /// Type of the image (texel buffers and textures).
+    pub image_type: Option<Id>,
+}
+
+/// Everything emission needs while walking the IR.
+pub(crate) struct Emitter<'a> {
+    /// The module being translated.
+    pub ir: &'a ir::Module,
+    /// The SPIR-V being written.
+    pub m: Module,
+    /// GLSL.std.450 import.
+    pub glsl: Id,
+    /// `r#` variables (`uvec4`).
+    pub temps: Vec<Var>,
+    /// `x#` arrays (`uvec4[len + 1]`: the extra element absorbs out-of-range writes).
+    pub indexable: Vec<Var>,
+    /// The immediate constant buffer (`uvec4[n]`, Private, initialised).
+    pub icb: Option<Var>,
+    /// Constant buffer variables (Uniform, block of `uvec4[size]`).
+    pub cbuffers: Vec<Id>,
+    /// SRV/UAV objects, by declaration position.
+    pub resources: Vec<ResourceVars>,
+    /// Shared memory variables (Workgroup `u32[words]`).
+    pub tgsm: Vec<Id>,
+    /// Compute built-ins: GlobalInvocationId, WorkgroupId, LocalInvocationId (uvec3),
+    /// LocalInvocationIndex (u32).
+    pub builtins: [Option<Id>; 4],
+    /// Function ids, by position.
+    pub functions: Vec<Id>,
+    /// Open constructs of the function being emitted.
+    pub frames: Vec<Frame>,
+    /// The previous instruction was a `case`/`default` label.
+    pub after_case: bool,
+}
+
+impl<'a> Emitter<'a> {
+    /// The type of `n` components of `s`.
+    pub fn ty(&mut self, s: Scalar, n: u8) -> Id {
+        let scalar = match s {
+            Scalar::F32 => self.m.type_f32(),
+            Scalar::U32 => self.m.type_u32(),
+            Scalar::I32 => self.m.type_i32(),
+            Scalar::F64 => self.m.type_float(64),
+            Scalar::Bool => self.m.type_bool(),
+        };
+        if n <= 1 {
+            scalar
+        } else {
+            self.m.type_vector(scalar, n as u32)
+        }
+    }
+
+    /// A `u32` constant.
+    pub fn u32_const(&mut self, v: u32) -> Id {
+        self.m.constant_u32(v)
+    }
+
+    /// A constant of `n` components of `s`, each with the 32-bit pattern `bits`
+    /// (the bit pattern of a float for F32, `v != 0` for Bool, low word only for F64).
+    pub fn splat_bits(&mut self, s: Scalar, n: u8, bits: u32) -> Id {
+        let one = match s {
+            Scalar::Bool => self.m.constant_bool(bits != 0),
+            Scalar::F64 => {
+                let ty = self.ty(Scalar::F64, 1);
+                self.m.constant_bits64(ty, f64::from(f32::from_bits(bits)).to_bits())
+            }
+            _ => {
+                let ty = self.ty(s, 1);
+                self.m.constant_bits32(ty, bits)
+            }
+        };
+        self.splat(s, n, one)
+    }
+
+    /// A constant vector of `n` copies of the scalar constant `one` (or `one` when `n == 1`).
+    pub fn splat(&mut self, s: Scalar, n: u8, one: Id) -> Id {
+        if n <= 1 {
+            return one;
+        }
+        let ty = self.ty(s, n);
+        self.m.constant_splat(ty, one, n as u32)
+    }
+
+    /// Reinterprets `v` as `to` (same width: 32-bit scalars only; F64 is handled by callers).
+    pub fn bitcast(&mut self, v: Value, to: Scalar) -> Value {
+        if v.scalar == to {
+            return v;
+        }
+        let ty = self.ty(to, v.n);
+        Value {
+            id: self.m.bitcast(ty, v.id),
+            scalar: to,
+            n: v.n,
+        }
+    }
+
+    /// Component `c` of `v` (the value itself when scalar).
+    pub fn extract(&mut self, v: Value, c: u8) -> Value {
+        if v.n == 1 {
+            return v;
+        }
+        let ty = self.ty(v.scalar, 1);
+        Value {
+            id: self.m.composite_extract(ty, v.id, &[c as u32]),
+            scalar: v.scalar,
+            n: 1,
+        }
+    }
+
+    /// Builds a vector (or returns the scalar) from scalar values of one type.
+    pub fn compose(&mut self, scalar: Scalar, parts: &[Id]) -> Value {
+        let n = parts.len() as u8;
+        if n == 1 {
+            return Value {
+                id: parts[0],
+                scalar,
+                n: 1,
+            };
+        }
+        let ty = self.ty(scalar, n);
+        Value {
+            id: self.m.composite_construct(ty, parts),
+            scalar,
+            n,
+        }
+    }
+
+    /// Decorates `id` NoContraction when the instruction is `[precise]`.
+    pub fn precise(&mut self, inst: &Inst, id: Id) {
+        if inst.flags.precise != 0 {
+            self.m.decorate(id, Decoration::NoContraction, &[]);
+        }
+    }
+
+    /// Calls a GLSL.std.450 instruction on values of type `ty`.
+    pub fn glsl(&mut self, ty: Id, op: GlslStd450Op, args: &[Id]) -> Id {
+        self.m.glsl(ty, op, args)
+    }
+
+    // ---- Reading registers ----
+
+    /// Reads source `i` of `inst`: the components that destination mask `mask` writes (in mask
+    /// order, one per set bit), through the source's swizzle, as `ty`, with its modifier applied.
+    /// For F64 the mask is the 32-bit mask of the double destination (`.xy` = one double):
+    /// the result has one f64 per set pair.
+    pub fn load_src(&mut self, inst: &Inst, i: usize, mask: u8, ty: Scalar) -> Result<Value, Error> {
+        let src = *inst
+            .src()
+            .get(i)
+            .ok_or_else(|| Error::invalid(inst.span, "missing source operand"))?;
+        self.load(inst.span, &src, mask, ty)
+    }
+
+    /// [`Emitter::load_src`] for an operand not taken from an instruction's list.
+    pub fn load(&mut self, span: u32, src: &Src, mask: u8, ty: Scalar) -> Result<Value, Error> {
+        if ty == Scalar::F64 {
+            return self.load_f64(span, src, mask);
+        }
+        let comps: Vec<u8> = (0..4u8)
+            .filter(|c| mask & (1 << c) != 0)
+            .map(|c| src.swizzle[c as usize] & 3)
+            .collect();
+        if comps.is_empty() {
+            return Err(Error::invalid(span, "empty write mask"));
+        }
+        let raw = self.read_components(span, &src.reg, &comps, ty)?;
+        Ok(self.apply_modifier(raw, src.modifier))
+    }
+
+    /// Reads one register component (`component` of the register, no swizzle) as `u32`.
+    pub fn load_scalar(&mut self, span: u32, src: &Src, dst_component: u8, ty: Scalar) -> Result<Value, Error> {
+        self.load(span, src, 1 << (dst_component & 3), ty)
+    }
+
+    fn load_f64(&mut self, span: u32, src: &Src, mask: u8) -> Result<Value, Error> {
+        // Each double takes components (2k, 2k+1) of the destination; the source swizzle picks
+        // the register's lo and hi words for them.
+        let mut parts = Vec::with_capacity(2);
+        for pair in 0..2u8 {
+            if mask & (3 << (2 * pair)) == 0 {
+                continue;
+            }
+            let lo = src.swizzle[(2 * pair) as usize] & 3;
+            let hi = src.swizzle[(2 * pair + 1) as usize] & 3;
+            let words = self.read_components(span, &src.reg, &[lo, hi], Scalar::U32)?;
+            let f64_ty = self.ty(Scalar::F64, 1);
+            let d = self.m.bitcast(f64_ty, words.id);
+            parts.push(d);
+        }
+        if parts.is_empty() {
+            return Err(Error::invalid(span, "empty double write mask"));
+        }
+        let v = self.compose(Scalar::F64, &parts);
+        Ok(self.apply_modifier(v, src.modifier))
+    }
+
+    fn apply_modifier(&mut self, v: Value, modifier: Modifier) -> Value {
+        let ty = self.ty(v.scalar, v.n);
+        let float = matches!(v.scalar, Scalar::F32 | Scalar::F64);
+        let abs = |e: &mut Self, id: Id| {
+            let op = if float {
+                GlslStd450Op::FAbs
+            } else {
+                GlslStd450Op::SAbs
+            };
+            e.glsl(ty, op, &[id])
+        };
+        let neg = |e: &mut Self, id: Id| {
+            if float {
+                e.m.f_negate(ty, id)
+            } else {
+                e.m.s_negate(ty, id)
+            }
+        };
+        let id = match modifier {
+            Modifier::None => return v,
+            Modifier::Neg => neg(self, v.id),
+            Modifier::Abs => abs(self, v.id),
+            Modifier::AbsNeg => {
+                let a = abs(self, v.id);
+                neg(self, a)
+            }
+        };
+        Value { id, ..v }
+    }
+
+    /// Reads components `comps` (register components, 0 = x) of `reg` as `ty`.
+    pub fn read_components(&mut self, span: u32, reg: &Reg, comps: &[u8], ty: Scalar) -> Result<Value, Error> {
+        let n = comps.len() as u8;
+        // Immediates become constants directly.
+        if let Reg::Imm32(v) = reg {
+            let parts: Vec<Id> = comps
+                .iter()
+                .map(|&c| self.splat_bits(ty, 1, v[c as usize & 3]))
+                .collect();
+            return Ok(self.constant_compose(ty, &parts));
+        }
+        if let Reg::Imm64(v) = reg {
+            // A 64-bit immediate read as 32-bit words: component 2k/2k+1 = lo/hi of v[k].
+            let parts: Vec<Id> = comps
+                .iter()
+                .map(|&c| {
+                    let d = v[(c as usize >> 1) & 1];
+                    let word = if c & 1 == 0 { d as u32 } else { (d >> 32) as u32 };
+                    self.splat_bits(ty, 1, word)
+                })
+                .collect();
+            return Ok(self.constant_compose(ty, &parts));
+        }
+        let (vec, width) = self.read_register(span, reg)?;
+        let u = self.ty(Scalar::U32, 1);
+        let raw = if width == 1 {
+            // Scalar registers: every component reads the one value.
+            if n == 1 {
+                vec
+            } else {
+                let t = self.ty(Scalar::U32, n);
+                let parts = vec![vec; n as usize];
+                self.m.composite_construct(t, &parts)
+            }
+        } else if n == 1 {
+            let c = comps[0].min(width - 1);
+            self.m.composite_extract(u, vec, &[c as u32])
+        } else {
+            let t = self.ty(Scalar::U32, n);
+            let sel: Vec<u32> = comps.iter().map(|&c| c.min(width - 1) as u32).collect();
+            self.m.vector_shuffle(t, vec, vec, &sel)
+        };
+        let v = Value {
+            id: raw,
+            scalar: Scalar::U32,
+            n,
+        };
+        Ok(self.bitcast(v, ty))
+    }
+
+    fn constant_compose(&mut self, ty: Scalar, parts: &[Id]) -> Value {
+        let n = parts.len() as u8;
+        if n == 1 {
+            return Value {
+                id: parts[0],
+                scalar: ty,
+                n,
+            };
+        }
+        let t = self.ty(ty, n);
+        Value {
+            id: self.m.constant_composite(t, parts),
+            scalar: ty,
+            n,
+        }
+    }
+
+    /// Loads a whole register as `u32` words: `(id, component count)`; count 1 is a scalar.
+    fn read_register(&mut self, span: u32, reg: &Reg) -> Result<(Id, u8), Error> {
+        let uvec4 = self.ty(Scalar::U32, 4);
+        match *reg {
+            Reg::Temp(n) => {
+                let var = self.temp(span, n)?;
+                Ok((self.m.load(uvec4, var.id), 4))
+            }
+            Reg::IndexableTemp { array, index } => {
+                let ptr = self.indexable_ptr(span, array, &index)?;
+                let v = self.m.load(uvec4, ptr.0);
+                let v = self.zero_if_out_of_range(v, ptr.1);
+                Ok((v, 4))
+            }
+            Reg::ImmediateConstantBuffer(index) => {
+                let icb = self
+                    .icb
+                    .ok_or_else(|| Error::invalid(span, "icb read without an icb"))?;
+                let len = (self.ir.icb.len() / 4) as u32;
+                let (idx, in_range) = self.bounded_index(span, &index, len)?;
+                let ptr_ty = self.m.type_pointer(icb.storage, uvec4);
+                let ptr = self.m.access_chain(ptr_ty, icb.id, &[idx]);
+                let v = self.m.load(uvec4, ptr);
+                Ok((self.zero_if_out_of_range(v, in_range), 4))
+            }
+            Reg::ConstantBuffer {
+                decl,
+                element,
+                slot,
+            } => {
+                if element.rel.is_some() || element.imm != 0 {
+                    return Err(Error::unsupported(span, "constant buffer arrays (SM5.1 ranges)"));
+                }
+                let cb = self.ir.cbuffers.get(decl as usize).copied();
+                let var = self.cbuffers.get(decl as usize).copied();
+                let (Some(cb), Some(var)) = (cb, var) else {
+                    return Err(Error::invalid(span, "undeclared constant buffer"));
+                };
+                let (idx, in_range) = self.bounded_index(span, &slot, cb.size.max(1))?;
+                let ptr_ty = self.m.type_pointer(StorageClass::Uniform, uvec4);
+                let zero = self.u32_const(0);
+                let ptr = self.m.access_chain(ptr_ty, var, &[zero, idx]);
+                let v = self.m.load(uvec4, ptr);
+                Ok((self.zero_if_out_of_range(v, in_range), 4))
+            }
+            Reg::ThreadId | Reg::ThreadGroupId | Reg::ThreadIdInGroup => {
+                let which = match reg {
+                    Reg::ThreadId => 0,
+                    Reg::ThreadGroupId => 1,
+                    _ => 2,
+                };
+                let var = self.builtins[which]
+                    .ok_or_else(|| Error::invalid(span, "thread id read without its declaration"))?;
+                let uvec3 = self.ty(Scalar::U32, 3);
+                Ok((self.m.load(uvec3, var), 3))
+            }
+            Reg::ThreadIdInGroupFlattened => {
+                let var = self.builtins[3]
+                    .ok_or_else(|| Error::invalid(span, "thread id read without its declaration"))?;
+                let u = self.ty(Scalar::U32, 1);
+                Ok((self.m.load(u, var), 1))
+            }
+            Reg::Null => Err(Error::invalid(span, "null used as a source")),
+            _ => Err(Error::unsupported(
+                span,
+                format!("reading {reg:?} as a value"),
+            )),
+        }
+    }
+
+    /// The `r#` variable.
+    pub fn temp(&self, span: u32, n: u32) -> Result<Var, Error> {
+        self.temps
+            .get(n as usize)
+            .copied()
+            .ok_or_else(|| Error::invalid(span, format!("r{n} is not declared")))
+    }
+
+    /// Evaluates an index to a `u32` id.
+    pub fn index_value(&mut self, span: u32, index: &Index) -> Result<Id, Error> {
+        let Some(rel) = index.rel else {
+            return Ok(self.u32_const(index.imm));
+        };
+        let reg = match rel.file {
+            RelFile::Temp => Reg::Temp(rel.register),
+            RelFile::IndexableTemp => Reg::IndexableTemp {
+                array: rel.register,
+                index: Index::imm(rel.element),
+            },
+            RelFile::Input => Reg::Input(Index::imm(rel.register)),
+        };
+        let v = self.read_components(span, &reg, &[rel.component & 3], Scalar::U32)?;
+        if index.imm == 0 {
+            return Ok(v.id);
+        }
+        let u = self.ty(Scalar::U32, 1);
+        let imm = self.u32_const(index.imm);
+        Ok(self.m.i_add(u, v.id, imm))
+    }
+
+    /// An index clamped into `0..len`, and (for dynamic indices) a bool that says whether the
+    /// original was in range.
+    pub fn bounded_index(&mut self, span: u32, index: &Index, len: u32) -> Result<(Id, Option<Id>), Error> {
+        if index.rel.is_none() {
+            if index.imm >= len {
+                // A constant index past the end reads zeros (D3D10+ out-of-range rule).
+                let last = self.u32_const(len.saturating_sub(1));
+                let f = self.m.constant_bool(false);
+                return Ok((last, Some(f)));
+            }
+            return Ok((self.u32_const(index.imm), None));
+        }
+        let idx = self.index_value(span, index)?;
+        let u = self.ty(Scalar::U32, 1);
+        let b = self.ty(Scalar::Bool, 1);
+        let len_c = self.u32_const(len);
+        let ok = self.m.u_less_than(b, idx, len_c);
+        let last = self.u32_const(len.saturating_sub(1));
+        let clamped = self.glsl(u, GlslStd450Op::UMin, &[idx, last]);
+        Ok((clamped, Some(ok)))
+    }
+
+    fn zero_if_out_of_range(&mut self, v: Id, in_range: Option<Id>) -> Id {
+        let Some(ok) = in_range else { return v };
+        let uvec4 = self.ty(Scalar::U32, 4);
+        let zero = self.splat_bits(Scalar::U32, 4, 0);
+        self.m.select(uvec4, ok, v, zero)
+    }
+
+    /// Pointer to element `index` of indexable temp `array` (an out-of-range index points at
+    /// the spare element past the end) and the in-range condition.
+    fn indexable_ptr(&mut self, span: u32, array: u32, index: &Index) -> Result<(Id, Option<Id>), Error> {
+        let decl = self
+            .ir
+            .indexable_temps
+            .get(array as usize)
+            .copied()
+            .ok_or_else(|| Error::invalid(span, "undeclared indexable temp"))?;
+        let var = self.indexable[array as usize];
+        let (idx, ok) = if index.rel.is_none() && index.imm < decl.len {
+            (self.u32_const(index.imm), None)
+        } else {
+            let raw = self.index_value(span, index)?;
+            let u = self.ty(Scalar::U32, 1);
+            let b = self.ty(Scalar::Bool, 1);
+            let len = self.u32_const(decl.len);
+            let ok = self.m.u_less_than(b, raw, len);
+            (self.glsl(u, GlslStd450Op::UMin, &[raw, len]), Some(ok))
+        };
+        let uvec4 = self.ty(Scalar::U32, 4);
+        let ptr_ty = self.m.type_pointer(var.storage, uvec4);
+        Ok((self.m.access_chain(ptr_ty, var.id, &[idx]), ok))
+    }
+
+    // ---- Writing registers ----
+
+    /// Writes `value` to destination `i` of `inst`: `value` has one component per set bit of
+    /// the destination mask (a scalar value is replicated). Float values are saturated when the
+    /// instruction says `_sat`. F64 values write two words per double (mask `.xy`/`.zw`/`.xyzw`).
+    pub fn store_dst(&mut self, inst: &Inst, i: usize, value: Value) -> Result<(), Error> {
+        let dst = *inst
+            .dst()
+            .get(i)
+            .ok_or_else(|| Error::invalid(inst.span, "missing destination operand"))?;
+        let mut value = value;
+        if inst.flags.saturate && matches!(value.scalar, Scalar::F32 | Scalar::F64) {
+            value = self.saturate(value);
+        }
+        self.store(inst.span, &dst, value)
+    }
+
+    /// `NClamp(v, 0, 1)`: NaN becomes 0.
+    pub fn saturate(&mut self, v: Value) -> Value {
+        let ty = self.ty(v.scalar, v.n);
+        let (zero, one) = if v.scalar == Scalar::F64 {
+            let t = self.ty(Scalar::F64, 1);
+            let z = self.m.constant_bits64(t, 0f64.to_bits());
+            let o = self.m.constant_bits64(t, 1f64.to_bits());
+            (self.splat(Scalar::F64, v.n, z), self.splat(Scalar::F64, v.n, o))
+        } else {
+            (
+                self.splat_bits(Scalar::F32, v.n, 0),
+                self.splat_bits(Scalar::F32, v.n, 1f32.to_bits()),
+            )
+        };
+        let id = self.glsl(ty, GlslStd450Op::NClamp, &[v.id, zero, one]);
+        Value { id, ..v }
+    }
+
+    /// [`Emitter::store_dst`] for a destination not taken from an instruction.
+    pub fn store(&mut self, span: u32, dst: &Dst, value: Value) -> Result<(), Error> {
+        if matches!(dst.reg, Reg::Null) || dst.mask == 0 {
+            return Ok(());
+        }
+        let words = if value.scalar == Scalar::F64 {
+            self.f64_to_words(value)
+        } else {
+            self.bitcast(value, Scalar::U32)
+        };
+        let comps: Vec<u8> = (0..4u8).filter(|c| dst.mask & (1 << c) != 0).collect();
+        let uvec4 = self.ty(Scalar::U32, 4);
+        let (ptr, storage_ok) = match dst.reg {
+            Reg::Temp(n) => (self.temp(span, n)?.id, None),
+            Reg::IndexableTemp { array, index } => {
+                let (p, _ok) = self.indexable_ptr(span, array, &index)?;
+                (p, None)
+            }
+            _ => {
+                return Err(Error::unsupported(
+                    span,
+                    format!("writing {:?} as a register", dst.reg),
+                ))
+            }
+        };
+        let _: Option<Id> = storage_ok;
+        if comps.len() == 4 && words.n == 4 {
+            self.m.store(ptr, words.id);
+            return Ok(());
+        }
+        let old = self.m.load(uvec4, ptr);
+        let new = if words.n == 1 {
+            let mut acc = old;
+            for &c in &comps {
+                acc = self.m.composite_insert(uvec4, words.id, acc, &[c as u32]);
+            }
+            acc
+        } else {
+            if words.n as usize != comps.len() {
+                return Err(Error::invalid(span, "value width does not match the write mask"));
+            }
+            // Shuffle: component c takes the k-th new component when c is the k-th masked one.
+            let mut sel = [0u32, 1, 2, 3];
+            for (k, &c) in comps.iter().enumerate() {
+                sel[c as usize] = 4 + k as u32;
+            }
+            self.m.vector_shuffle(uvec4, old, words.id, &sel)
+        };
+        self.m.store(ptr, new);
+        Ok(())
+    }
+
+    /// Splits doubles into their (lo, hi) words: `n` doubles → `2n` `u32`s.
+    fn f64_to_words(&mut self, v: Value) -> Value {
+        let uvec2 = self.ty(Scalar::U32, 2);
+        let u = self.ty(Scalar::U32, 1);
+        let mut parts = Vec::with_capacity(4);
+        for k in 0..v.n {
+            let d = self.extract(v, k);
+            let w = self.m.bitcast(uvec2, d.id);
+            parts.push(self.m.composite_extract(u, w, &[0]));
+            parts.push(self.m.composite_extract(u, w, &[1]));
+        }
+        self.compose(Scalar::U32, &parts)
+    }
+
+    /// The components a destination writes, in order.
+    pub fn mask_components(mask: u8) -> impl Iterator<Item = u8> {
+        (0..4u8).filter(move |c| mask & (1 << c) != 0)
+    }
+
+    /// The destination mask of destination `i` (0 for `null`).
+    pub fn dst_mask(inst: &Inst, i: usize) -> u8 {
+        match inst.dst().get(i) {
+            Some(d) if !matches!(d.reg, Reg::Null) => d.mask & 0xf,
+            _ => 0,
+        }
+    }
+}

@@ -1,0 +1,282 @@
+//! DXBC's structured control flow → SPIR-V structured control flow (SPIR-V spec §2.11).
+//!
+//! - `if`: `OpSelectionMerge`, a then block, an else block (always emitted, so the false edge
+//!   never targets the merge directly), and the merge block.
+//! - `loop`: a header with `OpLoopMerge`, the body, a continue block that only branches back to
+//!   the header, and the merge block; `break`/`continue` branch to merge/continue.
+//! - `switch`: `OpSelectionMerge` + `OpSwitch` with one label per run of case labels (tables
+//!   from the `collect_switch_cases` pass); a block that ends without `break` falls through
+//!   into the next case block.
+//! - Conditional forms (`breakc`, `continuec`, `retc`, `callc`) become a small selection.
+//! - After a terminator, emission continues lazily: the next instruction opens a fresh
+//!   (unreachable) block, and closing a construct branches only from an open block.
+
+use spirv::{LoopControl, SelectionControl};
+
+use super::context::{Emitter, Frame, Scalar};
+use crate::error::Error;
+use crate::ir::{Inst, Op, Test};
+use crate::spv::Id;
+
+impl Emitter<'_> {
+    /// Opens a new (unreachable) block when the previous one was terminated.
+    pub fn ensure_block(&mut self) {
+        if !self.m.in_block() {
+            self.m.new_block();
+        }
+    }
+
+    /// Branches to `target` when a block is open.
+    fn close_to(&mut self, target: Id) {
+        if self.m.in_block() {
+            self.m.branch(target);
+        }
+    }
+
+    /// The condition of a conditional instruction: source `i`'s first component tested by
+    /// the instruction's `_z`/`_nz`.
+    pub fn condition(&mut self, inst: &Inst, i: usize) -> Result<Id, Error> {
+        let v = self.load_src(inst, i, 1, Scalar::U32)?;
+        let b = self.ty(Scalar::Bool, 1);
+        let zero = self.u32_const(0);
+        Ok(match inst.flags.test {
+            Test::NonZero => self.m.i_not_equal(b, v.id, zero),
+            Test::Zero => self.m.i_equal(b, v.id, zero),
+        })
+    }
+
+    /// Emits `if (cond) { body }` around `body`, continuing in the merge block.
+    pub fn guarded(&mut self, cond: Id, body: impl FnOnce(&mut Self) -> Result<(), Error>) -> Result<(), Error> {
+        let then = self.m.alloc_id();
+        let merge = self.m.alloc_id();
+        self.m.selection_merge(merge, SelectionControl::NONE);
+        self.m.branch_conditional(cond, then, merge);
+        self.m.label(then);
+        body(self)?;
+        self.close_to(merge);
+        self.m.label(merge);
+        Ok(())
+    }
+
+    fn innermost_break(&self, span: u32) -> Result<Id, Error> {
+        self.frames
+            .iter()
+            .rev()
+            .find_map(|f| match f {
+                Frame::Loop { merge, .. } | Frame::Switch { merge, .. } => Some(*merge),
+                Frame::If { .. } => None,
+            })
+            .ok_or_else(|| Error::invalid(span, "break outside a loop or switch"))
+    }
+
+    fn innermost_continue(&self, span: u32) -> Result<Id, Error> {
+        self.frames
+            .iter()
+            .rev()
+            .find_map(|f| match f {
+                Frame::Loop {
+                    continue_target, ..
+                } => Some(*continue_target),
+                _ => None,
+            })
+            .ok_or_else(|| Error::invalid(span, "continue outside a loop"))
+    }
+
+    /// Emits one control-flow instruction.
+    pub fn control_flow(&mut self, inst: &Inst) -> Result<(), Error> {
+        let is_case = matches!(inst.op, Op::Case | Op::Default);
+        let after_case = std::mem::replace(&mut self.after_case, is_case);
+        match inst.op {
+            Op::If => {
+                self.ensure_block();
+                let cond = self.condition(inst, 0)?;
+                let then = self.m.alloc_id();
+                let else_label = self.m.alloc_id();
+                let merge = self.m.alloc_id();
+                self.m.selection_merge(merge, SelectionControl::NONE);
+                self.m.branch_conditional(cond, then, else_label);
+                self.m.label(then);
+                self.frames.push(Frame::If {
+                    else_label,
+                    merge,
+                    has_else: false,
+                });
+            }
+            Op::Else => {
+                let Some(Frame::If {
+                    else_label,
+                    merge,
+                    has_else,
+                }) = self.frames.last_mut()
+                else {
+                    return Err(Error::invalid(inst.span, "else without if"));
+                };
+                *has_else = true;
+                let (else_label, merge) = (*else_label, *merge);
+                self.close_to(merge);
+                self.m.label(else_label);
+            }
+            Op::EndIf => {
+                let Some(Frame::If {
+                    else_label,
+                    merge,
+                    has_else,
+                }) = self.frames.pop()
+                else {
+                    return Err(Error::invalid(inst.span, "endif without if"));
+                };
+                self.close_to(merge);
+                if !has_else {
+                    self.m.label(else_label);
+                    self.m.branch(merge);
+                }
+                self.m.label(merge);
+            }
+            Op::Loop => {
+                let header = self.m.alloc_id();
+                let body = self.m.alloc_id();
+                let continue_target = self.m.alloc_id();
+                let merge = self.m.alloc_id();
+                self.close_to(header);
+                self.m.label(header);
+                self.m.loop_merge(merge, continue_target, LoopControl::NONE);
+                self.m.branch(body);
+                self.m.label(body);
+                self.frames.push(Frame::Loop {
+                    header,
+                    continue_target,
+                    merge,
+                });
+            }
+            Op::EndLoop => {
+                let Some(Frame::Loop {
+                    header,
+                    continue_target,
+                    merge,
+                }) = self.frames.pop()
+                else {
+                    return Err(Error::invalid(inst.span, "endloop without loop"));
+                };
+                self.close_to(continue_target);
+                self.m.label(continue_target);
+                self.m.branch(header);
+                self.m.label(merge);
+            }
+            Op::Break => {
+                let target = self.innermost_break(inst.span)?;
+                self.close_to(target);
+            }
+            Op::Continue => {
+                let target = self.innermost_continue(inst.span)?;
+                self.close_to(target);
+            }
+            Op::Breakc | Op::Continuec => {
+                let target = if inst.op == Op::Breakc {
+                    self.innermost_break(inst.span)?
+                } else {
+                    self.innermost_continue(inst.span)?
+                };
+                self.ensure_block();
+                let cond = self.condition(inst, 0)?;
+                self.guarded(cond, |e| {
+                    e.m.branch(target);
+                    Ok(())
+                })?;
+            }
+            Op::Ret => {
+                if self.m.in_block() {
+                    self.m.ret();
+                }
+            }
+            Op::Retc => {
+                self.ensure_block();
+                let cond = self.condition(inst, 0)?;
+                self.guarded(cond, |e| {
+                    e.m.ret();
+                    Ok(())
+                })?;
+            }
+            Op::Call => {
+                self.ensure_block();
+                self.call(inst, 0)?;
+            }
+            Op::Callc => {
+                self.ensure_block();
+                let cond = self.condition(inst, 0)?;
+                self.guarded(cond, |e| e.call(inst, 1))?;
+            }
+            Op::Switch => self.switch(inst)?,
+            Op::Case | Op::Default => {
+                if !after_case {
+                    let Some(Frame::Switch { blocks, next, .. }) = self.frames.last_mut() else {
+                        return Err(Error::invalid(inst.span, "case outside a switch"));
+                    };
+                    let label = *blocks
+                        .get(*next)
+                        .ok_or_else(|| Error::invalid(inst.span, "more case blocks than counted"))?;
+                    *next += 1;
+                    // Fall-through from the previous case block.
+                    self.close_to(label);
+                    self.m.label(label);
+                }
+            }
+            Op::EndSwitch => {
+                let Some(Frame::Switch { merge, .. }) = self.frames.pop() else {
+                    return Err(Error::invalid(inst.span, "endswitch without switch"));
+                };
+                self.close_to(merge);
+                self.m.label(merge);
+            }
+            Op::Nop => {}
+            _ => return Err(Error::unsupported(inst.span, format!("`{}`", inst.op.name()))),
+        }
+        Ok(())
+    }
+
+    fn call(&mut self, inst: &Inst, i: usize) -> Result<(), Error> {
+        let target = inst.src().get(i).map(|s| s.reg);
+        let Some(crate::ir::Reg::Function(f)) = target else {
+            return Err(Error::invalid(inst.span, "call without a label"));
+        };
+        let id = *self
+            .functions
+            .get(f as usize)
+            .ok_or_else(|| Error::invalid(inst.span, "call to an unknown label"))?;
+        let void = self.m.type_void();
+        self.m.function_call(void, id, &[]);
+        Ok(())
+    }
+
+    fn switch(&mut self, inst: &Inst) -> Result<(), Error> {
+        self.ensure_block();
+        let selector = self.load_src(inst, 0, 1, Scalar::U32)?;
+        let table = self
+            .ir
+            .switches
+            .get(inst.aux as usize)
+            .ok_or_else(|| Error::invalid(inst.span, "switch without a case table"))?;
+        let blocks: Vec<Id> = (0..table.blocks).map(|_| self.m.alloc_id()).collect();
+        let merge = self.m.alloc_id();
+        let label_of = |b: u32| blocks.get(b as usize).copied();
+        let default = match table.default {
+            Some(b) => label_of(b).ok_or_else(|| Error::invalid(inst.span, "bad default block"))?,
+            None => merge,
+        };
+        let mut cases: Vec<(u32, Id)> = Vec::with_capacity(table.cases.len());
+        for &(value, b) in &table.cases {
+            let label = label_of(b).ok_or_else(|| Error::invalid(inst.span, "bad case block"))?;
+            if cases.iter().any(|&(v, _)| v == value) {
+                return Err(Error::invalid(inst.span, format!("duplicate case {value}")));
+            }
+            cases.push((value, label));
+        }
+        self.m.selection_merge(merge, SelectionControl::NONE);
+        self.m.switch(selector.id, default, &cases);
+        self.frames.push(Frame::Switch {
+            merge,
+            blocks,
+            next: 0,
+        });
+        Ok(())
+    }
+}

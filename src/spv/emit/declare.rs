@@ -1,0 +1,173 @@
+//! Declarations of the register files the instructions read and write: `r#`, `x#`, `icb`,
+//! constant buffers and the compute built-ins.
+
+use spirv::{BuiltIn, Decoration, StorageClass};
+
+use super::context::{Emitter, Scalar, Var};
+use crate::bindings::BindingTarget;
+use crate::error::Error;
+use crate::ir::Reg;
+use crate::spv::Id;
+
+impl Emitter<'_> {
+    /// Where `r#` and `x#` live: Private when subroutines share them, else Function.
+    fn register_storage(&self) -> StorageClass {
+        if self.ir.functions.len() > 1 {
+            StorageClass::Private
+        } else {
+            StorageClass::Function
+        }
+    }
+
+    /// Declares `r#`, `x#`, the icb and constant buffers (Function-storage registers are
+    /// created later, in the entry function, by [`Emitter::init_function_registers`]).
+    pub fn declare_registers(&mut self) -> Result<(), Error> {
+        let uvec4 = self.ty(Scalar::U32, 4);
+        if self.register_storage() == StorageClass::Private {
+            let null = self.m.constant_null(uvec4);
+            for n in 0..self.ir.temps {
+                let id = self.m.global_variable(StorageClass::Private, uvec4, Some(null));
+                self.name_indexed(id, "r", n);
+                self.temps.push(Var {
+                    id,
+                    storage: StorageClass::Private,
+                });
+            }
+            for x in &self.ir.indexable_temps {
+                let ty = self.m.type_array_len(uvec4, x.len.saturating_add(1));
+                let null = self.m.constant_null(ty);
+                let id = self.m.global_variable(StorageClass::Private, ty, Some(null));
+                self.indexable.push(Var {
+                    id,
+                    storage: StorageClass::Private,
+                });
+            }
+        }
+        if !self.ir.icb.is_empty() {
+            let mut elements = Vec::with_capacity(self.ir.icb.len() / 4);
+            let u = self.ty(Scalar::U32, 1);
+            for chunk in self.ir.icb.chunks(4) {
+                let mut parts = [self.m.constant_bits32(u, 0); 4];
+                for (k, &w) in chunk.iter().enumerate() {
+                    parts[k] = self.m.constant_bits32(u, w);
+                }
+                elements.push(self.m.constant_composite(uvec4, &parts));
+            }
+            let ty = self.m.type_array_len(uvec4, elements.len() as u32);
+            let init = self.m.constant_composite(ty, &elements);
+            let id = self.m.global_variable(StorageClass::Private, ty, Some(init));
+            self.m.name(id, "icb");
+            self.icb = Some(Var {
+                id,
+                storage: StorageClass::Private,
+            });
+        }
+        for cb in &self.ir.cbuffers {
+            let binding = descriptor(cb.binding, cb.span, "constant buffer")?;
+            let len = self.m.constant_u32(cb.size.max(1));
+            let array = self.m.type_array_unique(uvec4, len);
+            self.m.decorate_array_stride(array, 16);
+            let block = self.m.type_struct(&[array]);
+            self.m.decorate(block, Decoration::Block, &[]);
+            self.m.member_offset(block, 0, 0);
+            let id = self.m.global_variable(StorageClass::Uniform, block, None);
+            self.m.decorate_binding(id, binding.0, binding.1);
+            self.name_indexed(id, "cb", cb.id);
+            self.cbuffers.push(id);
+        }
+        Ok(())
+    }
+
+    /// In the entry function: the Function-storage `r#` and `x#` (zero-initialised).
+    pub fn init_function_registers(&mut self) {
+        if self.register_storage() != StorageClass::Function {
+            return;
+        }
+        let uvec4 = self.ty(Scalar::U32, 4);
+        let null = self.m.constant_null(uvec4);
+        for n in 0..self.ir.temps {
+            let id = self.m.variable(uvec4, Some(null));
+            self.name_indexed(id, "r", n);
+            self.temps.push(Var {
+                id,
+                storage: StorageClass::Function,
+            });
+        }
+        for i in 0..self.ir.indexable_temps.len() {
+            let x = self.ir.indexable_temps[i];
+            let ty = self.m.type_array_len(uvec4, x.len.saturating_add(1));
+            let null = self.m.constant_null(ty);
+            let id = self.m.variable(ty, Some(null));
+            self.name_indexed(id, "x", x.register);
+            self.indexable.push(Var {
+                id,
+                storage: StorageClass::Function,
+            });
+        }
+    }
+
+    /// Declares the compute built-ins the module reads.
+    pub fn declare_builtins(&mut self) -> Result<(), Error> {
+        let mut used = [false; 4];
+        for inst in &self.ir.insts {
+            for src in inst.src() {
+                match src.reg {
+                    Reg::ThreadId => used[0] = true,
+                    Reg::ThreadGroupId => used[1] = true,
+                    Reg::ThreadIdInGroup => used[2] = true,
+                    Reg::ThreadIdInGroupFlattened => used[3] = true,
+                    _ => {}
+                }
+            }
+        }
+        let uvec3 = self.ty(Scalar::U32, 3);
+        let u = self.ty(Scalar::U32, 1);
+        let table = [
+            (BuiltIn::GlobalInvocationId, uvec3, "vThreadID"),
+            (BuiltIn::WorkgroupId, uvec3, "vThreadGroupID"),
+            (BuiltIn::LocalInvocationId, uvec3, "vThreadIDInGroup"),
+            (BuiltIn::LocalInvocationIndex, u, "vThreadIDInGroupFlattened"),
+        ];
+        for (k, (builtin, ty, name)) in table.into_iter().enumerate() {
+            if used[k] {
+                let id = self.m.global_variable(StorageClass::Input, ty, None);
+                self.m.decorate_builtin(id, builtin);
+                self.m.name(id, name);
+                self.builtins[k] = Some(id);
+            }
+        }
+        Ok(())
+    }
+
+    /// Names `id` `prefix{n}` (only when debug names are on).
+    pub fn name_indexed(&mut self, id: Id, prefix: &str, n: u32) {
+        if self.m.emit_names() {
+            self.m.name(id, &format!("{prefix}{n}"));
+        }
+    }
+}
+
+/// The (set, binding) of a declaration whose binding must be one plain descriptor.
+pub(crate) fn descriptor(
+    target: Option<BindingTarget>,
+    span: u32,
+    what: &str,
+) -> Result<(u32, u32), Error> {
+    match target {
+        Some(BindingTarget::Descriptor(b)) => {
+            if b.array_offset != 0 || b.descriptor_count != crate::bindings::Count::Bounded(1) {
+                return Err(Error::unsupported(
+                    span,
+                    format!("{what} bound inside a descriptor array (array offset {}, count {})",
+                        b.array_offset, b.descriptor_count),
+                ));
+            }
+            Ok((b.set, b.binding))
+        }
+        Some(BindingTarget::PushConstants(_)) => Err(Error::unsupported(
+            span,
+            format!("{what} mapped to push constants"),
+        )),
+        None => Err(Error::invalid(span, format!("{what} without a binding"))),
+    }
+}

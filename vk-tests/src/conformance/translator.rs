@@ -1,0 +1,132 @@
+//! The real translator behind [`DxbcTranslator`]: `dxbc2spv::translate`, with the case's
+//! requested placements layered over the D3D11-style default binding map, and the translation's
+//! reflection turned into the runner's [`ShaderBinding`]s.
+
+use anyhow::{anyhow, bail, Context, Result};
+
+use dxbc2spv::bindings::{
+    BindingTarget as VkTarget, Bindings, D3d11Bindings, RegisterRange, ResourceKind, TableBindings,
+    TableEntry,
+};
+use dxbc2spv::spv::emit::DescriptorType;
+use dxbc2spv::{Options, Target};
+
+use super::shader::{
+    BindingTarget, CompiledShader, DxbcInput, DxbcTranslator, Register, RegisterClass,
+    RequestedBinding, ShaderBinding,
+};
+use crate::compute::DescriptorKind;
+
+/// `dxbc2spv::translate` as a [`DxbcTranslator`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Dxbc2Spv;
+
+impl DxbcTranslator for Dxbc2Spv {
+    fn translate(&self, input: &DxbcInput<'_>) -> Result<CompiledShader> {
+        let target = Target::from_name(input.target_env)
+            .or(match input.target_env {
+                "vulkan1.1spv1.4" => Some(Target::Vulkan1_1),
+                _ => None,
+            })
+            .ok_or_else(|| anyhow!("no dxbc2spv target for {}", input.target_env))?;
+        let options = Options {
+            bindings: binding_map(input.requested_bindings)?,
+            target,
+            ..Options::default()
+        };
+        let translation = dxbc2spv::translate(input.dxbc, &options)
+            .map_err(|e| anyhow!("dxbc2spv: {e}"))
+            .with_context(|| format!("translating {}", input.origin.display()))?;
+        let mut bindings = Vec::new();
+        for r in &translation.info.resources {
+            let VkTarget::Descriptor(b) = r.target else {
+                bail!("{:?} {} is in push constants, which the runner cannot bind", r.kind, r.register);
+            };
+            let class = match r.kind {
+                ResourceKind::ConstantBuffer => RegisterClass::Cbv,
+                ResourceKind::ShaderResource => RegisterClass::Srv,
+                ResourceKind::UnorderedAccess | ResourceKind::UavCounter => RegisterClass::Uav,
+                ResourceKind::Sampler => bail!("samplers are not supported by the compute runner"),
+            };
+            let register = Register {
+                class,
+                index: r.register,
+                space: r.space,
+            };
+            let target = if r.kind == ResourceKind::UavCounter {
+                BindingTarget::Counter(register)
+            } else {
+                BindingTarget::Resource(register)
+            };
+            let kind = match r.descriptor {
+                DescriptorType::UniformBuffer => DescriptorKind::UniformBuffer,
+                DescriptorType::StorageBuffer => DescriptorKind::StorageBuffer,
+                DescriptorType::UniformTexelBuffer => DescriptorKind::UniformTexelBuffer,
+                DescriptorType::StorageTexelBuffer => DescriptorKind::StorageTexelBuffer,
+                other => bail!("{other:?} descriptors are not supported by the compute runner"),
+            };
+            bindings.push(ShaderBinding {
+                target,
+                set: b.set,
+                binding: b.binding,
+                kind,
+                texel_format: None,
+            });
+        }
+        Ok(CompiledShader {
+            spirv: translation.spirv,
+            entry_point: translation.info.entry_point.to_owned(),
+            bindings: Some(bindings),
+        })
+    }
+}
+
+/// The D3D11-style default map, or (when the case asks for placements) a table with the
+/// requested registers where asked and every other register where the default puts it.
+fn binding_map(requested: &[RequestedBinding]) -> Result<Bindings> {
+    if requested.is_empty() {
+        return Ok(Bindings::default());
+    }
+    let kind_of = |t: &BindingTarget| {
+        let (reg, counter) = match t {
+            BindingTarget::Resource(r) => (r, false),
+            BindingTarget::Counter(r) => (r, true),
+        };
+        let kind = match (reg.class, counter) {
+            (_, true) => ResourceKind::UavCounter,
+            (RegisterClass::Cbv, _) => ResourceKind::ConstantBuffer,
+            (RegisterClass::Srv, _) => ResourceKind::ShaderResource,
+            (RegisterClass::Uav, _) => ResourceKind::UnorderedAccess,
+        };
+        (kind, reg.space, reg.index)
+    };
+    let mut entries = Vec::new();
+    let mut taken = Vec::new();
+    for r in requested {
+        let (kind, space, register) = kind_of(&r.target);
+        entries.push(TableEntry::new(
+            RegisterRange::single(kind, space, register),
+            r.set,
+            r.binding,
+            0,
+        ));
+        taken.push((kind, space, register));
+    }
+    let default = D3d11Bindings::default();
+    for (range, base) in default.ranges() {
+        let count = range.count.bounded().unwrap_or(0);
+        for register in 0..count {
+            if taken.contains(&(range.kind, 0, register)) {
+                continue;
+            }
+            entries.push(TableEntry::new(
+                RegisterRange::single(range.kind, 0, register),
+                default.set,
+                base + register,
+                0,
+            ));
+        }
+    }
+    let table = TableBindings::new(entries, Vec::new()).map_err(|e| anyhow!("binding map: {e}"))?;
+    Ok(Bindings::Table(table))
+}
