@@ -1,11 +1,187 @@
 //! DXBC → IR: declarations become [`ir::Module`] tables, executable instructions become
 //! [`ir::Inst`]s with resolved operands.
+//!
+//! Contract:
+//! - [`lower`] reads a decoded [`Program`] once, in order, and returns a module whose operands
+//!   name declarations by their position in the module's tables (`cbuffers`, `resources`,
+//!   `samplers`, `tgsm`, `indexable_temps`, `functions`), never by DXBC register number.
+//! - Every error carries the byte offset of the DXBC instruction that caused it: an operand
+//!   naming an undeclared register, a malformed declaration or a count past the D3D11 limits is
+//!   [`Error::Invalid`]; a valid construct this translator cannot translate (graphics stages for
+//!   now, class linkage, tiled resources) is [`Error::Unsupported`] naming the feature.
+//! - Lowering checks what needs the declarations (registers exist, ranges contain the indexed
+//!   register); structural rules (balanced control flow, register numbers below `dcl_temps`,
+//!   operand counts) are left to [`ir::validate`], which reports the same offsets.
+//! - Switch case tables are left empty (one per `switch`, in [`ir::Inst::aux`]); the
+//!   `collect_switch_cases` pass fills them. Bindings and UAV counters are passes too.
+//! - Nothing here panics or allocates in proportion to a count read from the input: counts are
+//!   checked against the limits below before anything is sized by them.
+//!
+//! Layout: `decl.rs` (declarations), `operand.rs` (operand resolution), `instruction.rs`
+//! (executable instructions and their controls), `control_flow.rs` (labels, calls, switches).
 
-use crate::dxbc::Program;
+mod control_flow;
+mod decl;
+mod instruction;
+mod operand;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+
+use crate::dxbc::opcodes::Opcode;
+use crate::dxbc::program::{ShaderVersion, Stage as DxbcStage};
+use crate::dxbc::{Instruction, Program};
 use crate::error::Error;
 use crate::ir;
 
+/// Most `r#` registers a program may declare (D3D11: 4096 temps, `r#` and `x#` together).
+pub const MAX_TEMPS: u32 = 4096;
+/// Most elements all `x#` arrays of a program may have together.
+pub const MAX_INDEXABLE_ELEMENTS: u64 = 4096;
+/// Most 16-byte vectors of the immediate constant buffer (D3D11: 4096).
+pub const MAX_ICB_VEC4S: usize = 4096;
+/// Most bytes of thread-group shared memory, all `g#` together (D3D11: 32 KiB).
+pub const MAX_TGSM_BYTES: u64 = 32 * 1024;
+/// Most threads in a thread group (D3D11 `cs_5_0`).
+pub const MAX_THREADS_PER_GROUP: u64 = 1024;
+
 /// Lowers a decoded shader program to the IR.
+///
+/// Only compute shaders are translated for now; other stages are [`Error::Unsupported`] at the
+/// program's first instruction.
 pub fn lower(program: &Program<'_>) -> Result<ir::Module, Error> {
-    Err(Error::unsupported(program.body_offset(), "lowering (in progress)"))
+    let at = program.body_offset();
+    let stage = match program.version.stage {
+        DxbcStage::Compute => ir::Stage::Compute,
+        DxbcStage::Pixel => return Err(Error::unsupported(at, "pixel shaders")),
+        DxbcStage::Vertex => return Err(Error::unsupported(at, "vertex shaders")),
+        DxbcStage::Geometry => return Err(Error::unsupported(at, "geometry shaders")),
+        DxbcStage::Hull => return Err(Error::unsupported(at, "hull shaders")),
+        DxbcStage::Domain => return Err(Error::unsupported(at, "domain shaders")),
+        DxbcStage::Library => return Err(Error::unsupported(at, "shader libraries (lib_*)")),
+    };
+    let mut lowerer = Lowerer::new(program.version, stage, at);
+    // A guess from the program size (instructions average well over 32 bytes), so that typical
+    // shaders grow the arena once at most; bounded by the input.
+    lowerer.module.insts.reserve(program.body().len() / 32);
+    for inst in program.instructions() {
+        lowerer.instruction(&inst?)?;
+    }
+    lowerer.finish()
+}
+
+/// A `call`/`callc` whose label is resolved once every label is known.
+#[derive(Clone, Copy, Debug)]
+struct CallFixup {
+    /// Position of the call in [`ir::Module::insts`].
+    inst: usize,
+    /// Which source names the label.
+    src: usize,
+    /// The DXBC label number.
+    label: u32,
+    /// Byte offset of the call.
+    offset: u32,
+}
+
+/// The translation state: the module being built and the lookup tables from DXBC register
+/// numbers (or SM5.1 range ids) to positions in the module's declaration tables.
+struct Lowerer {
+    version: ShaderVersion,
+    module: ir::Module,
+    lookup_cbuffer: BTreeMap<u32, u32>,
+    lookup_srv: BTreeMap<u32, u32>,
+    lookup_uav: BTreeMap<u32, u32>,
+    lookup_sampler: BTreeMap<u32, u32>,
+    lookup_tgsm: BTreeMap<u32, u32>,
+    lookup_indexable: BTreeMap<u32, u32>,
+    /// Label number → function position.
+    lookup_label: BTreeMap<u32, u32>,
+    call_fixups: Vec<CallFixup>,
+    indexable_elements: u64,
+    tgsm_bytes: u64,
+    /// Offset of the `dcl_thread_group`, once seen.
+    thread_group_at: Option<u32>,
+}
+
+impl Lowerer {
+    fn new(version: ShaderVersion, stage: ir::Stage, body_offset: u32) -> Lowerer {
+        let module = ir::Module {
+            stage: Some(stage),
+            model: (version.major, version.minor),
+            functions: vec![ir::Function {
+                label: None,
+                body: 0..0,
+                span: body_offset,
+            }],
+            ..ir::Module::default()
+        };
+        Lowerer {
+            version,
+            module,
+            lookup_cbuffer: BTreeMap::new(),
+            lookup_srv: BTreeMap::new(),
+            lookup_uav: BTreeMap::new(),
+            lookup_sampler: BTreeMap::new(),
+            lookup_tgsm: BTreeMap::new(),
+            lookup_indexable: BTreeMap::new(),
+            lookup_label: BTreeMap::new(),
+            call_fixups: Vec::new(),
+            indexable_elements: 0,
+            tgsm_bytes: 0,
+            thread_group_at: None,
+        }
+    }
+
+    /// Lowers one instruction of any kind.
+    fn instruction(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+        match inst.opcode {
+            Opcode::CustomData => self.custom_data(inst),
+            Opcode::Nop => Ok(()),
+            Opcode::Label => self.label(inst),
+            _ if decl::is_declaration(inst.opcode) => self.declare(inst),
+            _ => self.executable(inst),
+        }
+    }
+
+    /// Closes the last function, resolves call targets and checks what needs the whole program.
+    fn finish(mut self) -> Result<ir::Module, Error> {
+        let end = insts_len(&self.module)?;
+        if let Some(last) = self.module.functions.last_mut() {
+            last.body.end = end;
+        }
+        for fixup in std::mem::take(&mut self.call_fixups) {
+            let target = self
+                .lookup_label
+                .get(&fixup.label)
+                .copied()
+                .ok_or_else(|| {
+                    Error::invalid(
+                        fixup.offset,
+                        format!("call to label l{}, which is not defined", fixup.label),
+                    )
+                })?;
+            let src = self
+                .module
+                .insts
+                .get_mut(fixup.inst)
+                .and_then(|i| i.src_mut().get_mut(fixup.src));
+            if let Some(src) = src {
+                src.reg = ir::Reg::Function(target);
+            }
+        }
+        if self.module.stage == Some(ir::Stage::Compute) && self.thread_group_at.is_none() {
+            let at = self.module.functions.first().map_or(0, |f| f.span);
+            return Err(Error::invalid(
+                at,
+                "compute shader without dcl_thread_group",
+            ));
+        }
+        Ok(self.module)
+    }
+}
+
+/// The instruction count as a `u32` (function ranges are `u32`).
+fn insts_len(module: &ir::Module) -> Result<u32, Error> {
+    u32::try_from(module.insts.len()).map_err(|_| Error::invalid(0, "too many instructions"))
 }

@@ -1,11 +1,51 @@
 //! IR → IR passes, one per file, run in the order written in [`run`].
+//!
+//! Each pass is a plain function over [`Module`]. Passes run before [`crate::ir::validate`] in
+//! the pipeline, so none may assume a well-formed module: malformed input (a `case` outside a
+//! switch, a counter on the wrong kind of resource) is an [`Error`] carrying the DXBC offset,
+//! never a panic.
+//!
+//! Order and contracts:
+//! 1. [`collect_switch_cases`]: fills each `switch`'s [`SwitchTable`](crate::ir::SwitchTable)
+//!    (case values → blocks, the default block, the block count). Needs only `lower`'s output.
+//! 2. [`find_uav_counters`]: sets [`ResourceDecl::counter`](crate::ir::ResourceDecl::counter)
+//!    on every UAV that `imm_atomic_alloc`/`imm_atomic_consume` use.
+//! 3. [`assign_bindings`]: asks the binding map for every declared range, and for the counter
+//!    range of every UAV with a counter; must run after `find_uav_counters`.
+
+pub mod assign_bindings;
+pub mod collect_switch_cases;
+pub mod find_uav_counters;
 
 use crate::bindings::Bindings;
 use crate::error::Error;
 use crate::ir::Module;
 
+pub use assign_bindings::assign_bindings;
+pub use collect_switch_cases::collect_switch_cases;
+pub use find_uav_counters::find_uav_counters;
+
 /// Runs every pass, in order.
 pub fn run(module: &mut Module, bindings: &Bindings) -> Result<(), Error> {
-    let _ = (module, bindings);
+    collect_switch_cases(module)?;
+    find_uav_counters(module)?;
+    assign_bindings(module, bindings)?;
     Ok(())
+}
+
+#[cfg(test)]
+pub(crate) mod test_util {
+    //! Shared by the passes' unit tests: lower an fxc-syntax listing without running passes.
+
+    use crate::dxbc::container::{Container, ParseOptions};
+    use crate::dxbc::disasm::shader_program;
+    use crate::ir::Module;
+
+    /// Assembles, decodes and lowers `text` (no passes).
+    pub fn lowered(text: &str) -> Module {
+        let bytes = crate::dxbc::asm::assemble(text).expect("assembles");
+        let container = Container::parse(&bytes, &ParseOptions::default()).expect("container");
+        let program = shader_program(&container).expect("program");
+        crate::lower::lower(&program).expect("lowers")
+    }
 }
