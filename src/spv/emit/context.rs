@@ -87,6 +87,11 @@ pub(crate) struct ResourceVars {
     pub counter: Option<Id>,
     /// Type of the image (texel buffers and textures).
     pub image_type: Option<Id>,
+    /// Component type of a typed resource's texels (f32, u32 or i32).
+    pub texel: Option<Scalar>,
+    /// The storage texel buffer is declared `R32ui`/`R32i` (atomics use it), so its reads and
+    /// writes need no `StorageImage*WithoutFormat` capability.
+    pub r32: bool,
 }
 
 /// Everything emission needs while walking the IR.
@@ -503,8 +508,11 @@ impl<'a> Emitter<'a> {
     fn zero_if_out_of_range(&mut self, v: Id, in_range: Option<Id>) -> Id {
         let Some(ok) = in_range else { return v };
         let uvec4 = self.ty(Scalar::U32, 4);
+        let bvec4 = self.ty(Scalar::Bool, 4);
         let zero = self.splat_bits(Scalar::U32, 4, 0);
-        self.m.select(uvec4, ok, v, zero)
+        // Before SPIR-V 1.4 a vector OpSelect needs a vector condition.
+        let ok4 = self.m.composite_construct(bvec4, &[ok, ok, ok, ok]);
+        self.m.select(uvec4, ok4, v, zero)
     }
 
     /// Pointer to element `index` of indexable temp `array` (an out-of-range index points at

@@ -1,12 +1,300 @@
-//! Buffer and shared-memory access, atomics, UAV counters, barriers.
+//! Buffer and shared-memory access, atomics, UAV counters, barriers (compute shaders).
+//!
+//! Contract (D3D11 functional spec §7.13 and the `sm5 - asm` instruction pages):
+//! - Raw and structured buffers and `g#` are arrays of 32-bit words; an access addresses word
+//!   `byte offset / 4` (raw) or `(index * stride + byte offset) / 4` (structured). Loads read
+//!   the words the resource operand's swizzle selects for each destination component; stores
+//!   write the source components the destination mask selects, packed from the first word.
+//! - Out of bounds on `t#`/`u#` (bound = the view's size from `OpArrayLength`, and for
+//!   structured buffers also `index >= element count` or `byte offset >= stride`): each
+//!   word is checked on its own; reads give 0, writes and atomics are dropped, `imm_atomic_*`
+//!   return 0. No access outside the buffer is ever made (the checks are branches, so nothing
+//!   relies on `robustBufferAccess`).
+//! - `g#` out of bounds is undefined in D3D; here reads are clamped into the array and give 0,
+//!   writes and atomics are dropped, so nothing undefined happens in Vulkan either.
+//! - Typed buffers (`ld_uav_typed`, `store_uav_typed`, typed atomics, `bufinfo`) are checked
+//!   against `OpImageQuerySize`.
+//! - Atomics use scope Device on UAVs, Workgroup on `g#`, relaxed semantics (D3D atomics do
+//!   not order other accesses); `sync` maps to `OpControlBarrier`/`OpMemoryBarrier` with
+//!   acquire-release semantics over the memory it names.
+//!
+//! Files: this one (dispatch, addressing, barriers), `memory/buffer.rs` (loads, stores,
+//! `bufinfo`), `memory/typed.rs` (typed buffers), `memory/atomic.rs` (atomics, counters).
 
-use super::context::Emitter;
+mod atomic;
+mod buffer;
+#[cfg(test)]
+mod tests;
+mod typed;
+
+use spirv::{MemorySemantics, Scope, SelectionControl, StorageClass};
+
+use super::context::{Emitter, ResourceVars, Scalar};
 use crate::error::Error;
-use crate::ir::Inst;
+use crate::ir::{Index, Inst, Op, Reg, ResourceShape};
+use crate::spv::Id;
+
+/// Where a raw or structured access goes.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Target {
+    /// A raw or structured `t#`/`u#` storage buffer block.
+    Buffer {
+        /// The block variable.
+        var: Id,
+        /// Structure stride in bytes; 0 for raw buffers.
+        stride: u32,
+        /// A UAV (writable).
+        uav: bool,
+    },
+    /// Shared memory `g#`.
+    Shared {
+        /// The Workgroup `uint[words]` variable.
+        var: Id,
+        /// Its size in words.
+        words: u32,
+        /// Structure stride in bytes; 0 for raw memory.
+        stride: u32,
+    },
+}
+
+/// A located access: the word address of its first word and the bounds it is checked against.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Loc {
+    /// Word index of the access's word 0.
+    pub base: Id,
+    /// Structured accesses: `index < element count && byte offset < stride`.
+    pub elem_ok: Option<Id>,
+    /// Number of words in the target (`u32`).
+    pub len: Id,
+}
 
 impl Emitter<'_> {
     /// Emits one memory instruction.
     pub fn memory(&mut self, inst: &Inst) -> Result<(), Error> {
-        Err(Error::unsupported(inst.span, format!("`{}`", inst.op.name())))
+        use Op::*;
+        match inst.op {
+            LdRaw | LdStructured => self.load_words(inst),
+            StoreRaw | StoreStructured => self.store_words(inst),
+            LdUavTyped => self.ld_uav_typed(inst),
+            Ld => self.ld_typed_buffer(inst),
+            StoreUavTyped => self.store_uav_typed(inst),
+            Bufinfo => self.bufinfo(inst),
+            Sync => self.sync(inst),
+            ImmAtomicAlloc | ImmAtomicConsume => self.counter(inst),
+            AtomicAnd | AtomicOr | AtomicXor | AtomicCmpStore | AtomicIadd | AtomicImax
+            | AtomicImin | AtomicUmax | AtomicUmin | ImmAtomicIadd | ImmAtomicAnd | ImmAtomicOr
+            | ImmAtomicXor | ImmAtomicExch | ImmAtomicCmpExch | ImmAtomicImax | ImmAtomicImin
+            | ImmAtomicUmax | ImmAtomicUmin => self.atomic(inst),
+            _ => Err(Error::unsupported(
+                inst.span,
+                format!("`{}`", inst.op.name()),
+            )),
+        }
+    }
+
+    /// `sync`: bit 0 thread-group execution barrier, bit 1 `g#` memory, bit 2 UAV memory of
+    /// the group, bit 3 UAV memory of the device.
+    fn sync(&mut self, inst: &Inst) -> Result<(), Error> {
+        let flags = inst.flags.sync;
+        let mut semantics = MemorySemantics::empty();
+        if flags & 2 != 0 {
+            semantics |= MemorySemantics::WORKGROUP_MEMORY;
+        }
+        if flags & 0xc != 0 {
+            semantics |= MemorySemantics::UNIFORM_MEMORY | MemorySemantics::IMAGE_MEMORY;
+        }
+        if !semantics.is_empty() {
+            semantics |= MemorySemantics::ACQUIRE_RELEASE;
+        }
+        let memory_scope = if flags & 8 != 0 {
+            Scope::Device
+        } else {
+            Scope::Workgroup
+        };
+        let scope = self.u32_const(memory_scope as u32);
+        let sem = self.u32_const(semantics.bits());
+        if flags & 1 != 0 {
+            let exec = self.u32_const(Scope::Workgroup as u32);
+            self.m.control_barrier(exec, scope, sem);
+        } else if !semantics.is_empty() {
+            self.m.memory_barrier(scope, sem);
+        }
+        // `sync` without any flag orders nothing: there is nothing to emit.
+        Ok(())
+    }
+
+    /// The SPIR-V objects of resource declaration `decl`.
+    pub(super) fn resource_vars(&self, span: u32, decl: u32) -> Result<ResourceVars, Error> {
+        self.resources
+            .get(decl as usize)
+            .copied()
+            .ok_or_else(|| Error::invalid(span, format!("resource #{decl} is not declared")))
+    }
+
+    /// Refuses descriptor indices other than the range's only element.
+    pub(super) fn single_element(span: u32, element: &Index) -> Result<(), Error> {
+        if element.rel.is_some() || element.imm != 0 {
+            return Err(Error::unsupported(span, "indexing into a descriptor array"));
+        }
+        Ok(())
+    }
+
+    /// The raw/structured target a `t#`, `u#` or `g#` operand names.
+    pub(super) fn target(&self, span: u32, reg: &Reg) -> Result<Target, Error> {
+        match *reg {
+            Reg::Resource { decl, element } | Reg::Uav { decl, element } => {
+                Self::single_element(span, &element)?;
+                let d = self.ir.resources.get(decl as usize).ok_or_else(|| {
+                    Error::invalid(span, format!("resource #{decl} is not declared"))
+                })?;
+                let stride = match d.shape {
+                    ResourceShape::Raw => 0,
+                    ResourceShape::Structured { stride } => stride,
+                    ResourceShape::Typed { .. } => {
+                        return Err(Error::invalid(
+                            span,
+                            "raw or structured access to a typed resource",
+                        ))
+                    }
+                };
+                let var = self
+                    .resource_vars(span, decl)?
+                    .var
+                    .ok_or_else(|| Error::invalid(span, "resource without a variable"))?;
+                Ok(Target::Buffer {
+                    var,
+                    stride,
+                    uav: matches!(reg, Reg::Uav { .. }),
+                })
+            }
+            Reg::Tgsm(n) => {
+                let g = self
+                    .ir
+                    .tgsm
+                    .get(n as usize)
+                    .ok_or_else(|| Error::invalid(span, format!("g#{n} is not declared")))?;
+                let var = *self
+                    .tgsm
+                    .get(n as usize)
+                    .ok_or_else(|| Error::invalid(span, format!("g#{n} is not declared")))?;
+                Ok(Target::Shared {
+                    var,
+                    words: g.words,
+                    stride: g.stride,
+                })
+            }
+            _ => Err(Error::invalid(
+                span,
+                format!("{reg:?} is not a buffer or shared memory"),
+            )),
+        }
+    }
+
+    /// Locates an access: `first` is the byte offset (raw, `second == None`) or the element
+    /// index (structured, `second` = byte offset in the element).
+    pub(super) fn locate(
+        &mut self,
+        span: u32,
+        target: &Target,
+        first: Id,
+        second: Option<Id>,
+    ) -> Result<Loc, Error> {
+        let u = self.ty(Scalar::U32, 1);
+        let b = self.ty(Scalar::Bool, 1);
+        let two = self.u32_const(2);
+        let (len, stride) = match *target {
+            Target::Buffer { var, stride, .. } => (self.m.array_length(u, var, 0), stride),
+            Target::Shared { words, stride, .. } => (self.u32_const(words), stride),
+        };
+        let Some(offset) = second else {
+            let base = self.m.shift_right_logical(u, first, two);
+            return Ok(Loc {
+                base,
+                elem_ok: None,
+                len,
+            });
+        };
+        if stride == 0 || stride % 4 != 0 {
+            return Err(Error::invalid(
+                span,
+                "structured access to memory without a valid stride",
+            ));
+        }
+        let per = stride / 4;
+        let per_c = self.u32_const(per);
+        let scaled = self.m.i_mul(u, first, per_c);
+        let word = self.m.shift_right_logical(u, offset, two);
+        let base = self.m.i_add(u, scaled, word);
+        let count = match *target {
+            Target::Buffer { .. } => self.m.u_div(u, len, per_c),
+            Target::Shared { words, .. } => self.u32_const(words / per),
+        };
+        let index_ok = self.m.u_less_than(b, first, count);
+        let stride_c = self.u32_const(stride);
+        let offset_ok = self.m.u_less_than(b, offset, stride_c);
+        let elem_ok = self.m.logical_and(b, index_ok, offset_ok);
+        Ok(Loc {
+            base,
+            elem_ok: Some(elem_ok),
+            len,
+        })
+    }
+
+    /// Word `k` of an access: its address and whether it is inside the target (and, for
+    /// structured accesses, whether the element is).
+    pub(super) fn word_at(&mut self, loc: &Loc, k: u8) -> (Id, Id) {
+        let u = self.ty(Scalar::U32, 1);
+        let b = self.ty(Scalar::Bool, 1);
+        let addr = if k == 0 {
+            loc.base
+        } else {
+            let kc = self.u32_const(k as u32);
+            self.m.i_add(u, loc.base, kc)
+        };
+        let mut ok = self.m.u_less_than(b, addr, loc.len);
+        if let Some(e) = loc.elem_ok {
+            ok = self.m.logical_and(b, e, ok);
+        }
+        (addr, ok)
+    }
+
+    /// A pointer to word `addr` of `target` (the caller makes sure it is in bounds).
+    pub(super) fn word_ptr(&mut self, target: &Target, addr: Id) -> Id {
+        let u = self.ty(Scalar::U32, 1);
+        match *target {
+            Target::Buffer { var, .. } => {
+                let storage = self.buffer_storage();
+                let ptr_ty = self.m.type_pointer(storage, u);
+                let zero = self.u32_const(0);
+                self.m.access_chain(ptr_ty, var, &[zero, addr])
+            }
+            Target::Shared { var, .. } => {
+                let ptr_ty = self.m.type_pointer(StorageClass::Workgroup, u);
+                self.m.access_chain(ptr_ty, var, &[addr])
+            }
+        }
+    }
+
+    /// `cond ? body() : default` as a selection: `body` runs only when `cond` holds and must
+    /// stay in the block it starts in (no control flow of its own).
+    pub(super) fn guarded_value(
+        &mut self,
+        cond: Id,
+        ty: Id,
+        default: Id,
+        body: impl FnOnce(&mut Self) -> Result<Id, Error>,
+    ) -> Result<Id, Error> {
+        let then = self.m.alloc_id();
+        let skip = self.m.alloc_id();
+        let merge = self.m.alloc_id();
+        self.m.selection_merge(merge, SelectionControl::NONE);
+        self.m.branch_conditional(cond, then, skip);
+        self.m.label(then);
+        let value = body(self)?;
+        self.m.branch(merge);
+        self.m.label(skip);
+        self.m.branch(merge);
+        self.m.label(merge);
+        Ok(self.m.phi(ty, &[(value, then), (default, skip)]))
     }
 }

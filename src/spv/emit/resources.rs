@@ -1,15 +1,231 @@
-//! Declarations of SRVs, UAVs, UAV counters and shared memory.
+//! Declarations of SRVs, UAVs, UAV counters and shared memory (`../shared/DESIGN.md` §4).
+//!
+//! Contract: after [`Emitter::declare_resources`], `Emitter::resources[i]` holds the SPIR-V
+//! objects of `ir.resources[i]` and `Emitter::tgsm[i]` the variable of `ir.tgsm[i]`:
+//! - raw and structured buffers (`t#`, `u#`): a storage buffer block `struct { uint data[]; }`
+//!   (runtime array, `ArrayStride 4`, member `Offset 0`), `Block` in the `StorageBuffer` class
+//!   from SPIR-V 1.3 on, `BufferBlock` in the `Uniform` class before; SRVs are `NonWritable`,
+//!   `_glc` UAVs `Coherent`; [`ResourceVars::var`] is the variable.
+//! - typed buffers: a texel buffer image (`Dim Buffer`, `Sampled 1` for SRVs = uniform texel
+//!   buffer, `Sampled 2` for UAVs = storage texel buffer) of the return type's scalar
+//!   (float/unorm/snorm → f32, uint → u32, sint → i32), format `Unknown`, except a typed UAV
+//!   that atomics use, which Vulkan requires to be `R32ui`/`R32i` (D3D requires an
+//!   `R32_UINT`/`R32_SINT` view there too); [`ResourceVars::image_type`] is its type.
+//! - UAV counters: a separate storage buffer block `struct { uint counter; }` at the counter
+//!   binding ([`ResourceVars::counter`]).
+//! - `g#`: a Workgroup `uint[words]`.
+//!
+//! Typed textures are not supported yet (graphics work). Descriptor arrays and push constants
+//! are refused by [`descriptor`].
 
-use super::context::{Emitter, ResourceVars};
+use spirv::{Capability, Decoration, Dim, ImageFormat, StorageClass};
+
+use super::context::{Emitter, ResourceVars, Scalar};
+use super::declare::descriptor;
+use crate::bindings::ResourceKind;
 use crate::error::Error;
+use crate::ir::{self, Dimension, Op, Reg, ResourceShape, ReturnType};
+use crate::spv::{Id, ImageType, Version};
+
+/// The component type a typed resource's texels are read and written as.
+pub(crate) fn texel_scalar(ret: ReturnType) -> Option<Scalar> {
+    match ret {
+        ReturnType::Float | ReturnType::Unorm | ReturnType::Snorm => Some(Scalar::F32),
+        ReturnType::Uint => Some(Scalar::U32),
+        ReturnType::Sint => Some(Scalar::I32),
+        _ => None,
+    }
+}
+
+/// The resource operand an atomic operation works on (`None` for other operations).
+pub(crate) fn atomic_target(inst: &ir::Inst) -> Option<Reg> {
+    use Op::*;
+    match inst.op {
+        AtomicAnd | AtomicOr | AtomicXor | AtomicCmpStore | AtomicIadd | AtomicImax
+        | AtomicImin | AtomicUmax | AtomicUmin => inst.dst().first().map(|d| d.reg),
+        ImmAtomicIadd | ImmAtomicAnd | ImmAtomicOr | ImmAtomicXor | ImmAtomicExch
+        | ImmAtomicCmpExch | ImmAtomicImax | ImmAtomicImin | ImmAtomicUmax | ImmAtomicUmin => {
+            inst.src().first().map(|s| s.reg)
+        }
+        _ => None,
+    }
+}
 
 impl Emitter<'_> {
+    /// The storage class of raw/structured buffers and counters: `StorageBuffer` from SPIR-V
+    /// 1.3 on, `Uniform` (with `BufferBlock` blocks) before.
+    pub(crate) fn buffer_storage(&self) -> StorageClass {
+        if self.m.version() >= Version::V1_3 {
+            StorageClass::StorageBuffer
+        } else {
+            StorageClass::Uniform
+        }
+    }
+
     /// Declares every SRV, UAV (with counters) and `g#` of the module.
     pub fn declare_resources(&mut self) -> Result<(), Error> {
-        for r in &self.ir.resources {
-            let _ = r;
-            self.resources.push(ResourceVars::default());
+        let ir = self.ir;
+        let atomics = self.typed_atomic_uses()?;
+        // One runtime array type serves every buffer block.
+        let mut words_array: Option<Id> = None;
+        for (i, decl) in ir.resources.iter().enumerate() {
+            let uav = decl.range.kind == ResourceKind::UnorderedAccess;
+            let mut vars = ResourceVars::default();
+            match decl.shape {
+                ResourceShape::Raw | ResourceShape::Structured { .. } => {
+                    if let ResourceShape::Structured { stride } = decl.shape {
+                        if stride == 0 || stride % 4 != 0 {
+                            return Err(Error::invalid(
+                                decl.span,
+                                format!(
+                                    "structure stride {stride} is not a positive multiple of 4"
+                                ),
+                            ));
+                        }
+                    }
+                    let binding = descriptor(decl.binding, decl.span, "buffer")?;
+                    let array = match words_array {
+                        Some(a) => a,
+                        None => {
+                            let u = self.ty(Scalar::U32, 1);
+                            let a = self.m.type_runtime_array_unique(u);
+                            self.m.decorate_array_stride(a, 4);
+                            words_array = Some(a);
+                            a
+                        }
+                    };
+                    let block = self.buffer_block(array);
+                    if !uav {
+                        self.m
+                            .member_decorate(block, 0, Decoration::NonWritable, &[]);
+                    }
+                    if decl.coherent {
+                        self.m.member_decorate(block, 0, Decoration::Coherent, &[]);
+                    }
+                    let storage = self.buffer_storage();
+                    let var = self.m.global_variable(storage, block, None);
+                    self.m.decorate_binding(var, binding.0, binding.1);
+                    self.name_indexed(var, if uav { "u" } else { "t" }, decl.id);
+                    vars.var = Some(var);
+                }
+                ResourceShape::Typed {
+                    dim: Dimension::Buffer,
+                    ret,
+                    ..
+                } => {
+                    let scalar = texel_scalar(ret[0]).ok_or_else(|| {
+                        Error::unsupported(
+                            decl.span,
+                            format!("typed buffer of return type {}", ret[0].name()),
+                        )
+                    })?;
+                    let binding = descriptor(decl.binding, decl.span, "typed buffer")?;
+                    let r32 = uav && atomics.get(i).copied().unwrap_or(false);
+                    let format = match (r32, scalar) {
+                        (false, _) => ImageFormat::Unknown,
+                        (true, Scalar::U32) => ImageFormat::R32ui,
+                        (true, Scalar::I32) => ImageFormat::R32i,
+                        (true, _) => {
+                            return Err(Error::invalid(
+                                decl.span,
+                                "atomics on a typed UAV that is not declared uint or sint",
+                            ))
+                        }
+                    };
+                    self.m.capability(if uav {
+                        Capability::ImageBuffer
+                    } else {
+                        Capability::SampledBuffer
+                    });
+                    let sampled_type = self.ty(scalar, 1);
+                    let image = self.m.type_image(&ImageType {
+                        sampled_type,
+                        dim: Dim::DimBuffer,
+                        depth: 0,
+                        arrayed: false,
+                        multisampled: false,
+                        sampled: if uav { 2 } else { 1 },
+                        format,
+                        access: None,
+                    });
+                    let var = self
+                        .m
+                        .global_variable(StorageClass::UniformConstant, image, None);
+                    self.m.decorate_binding(var, binding.0, binding.1);
+                    if uav && decl.coherent {
+                        self.m.decorate(var, Decoration::Coherent, &[]);
+                    }
+                    self.name_indexed(var, if uav { "u" } else { "t" }, decl.id);
+                    vars.var = Some(var);
+                    vars.image_type = Some(image);
+                    vars.texel = Some(scalar);
+                    vars.r32 = r32;
+                }
+                ResourceShape::Typed { .. } => {
+                    return Err(Error::unsupported(decl.span, "textures (graphics issue)"));
+                }
+            }
+            if decl.counter {
+                if !uav {
+                    return Err(Error::invalid(
+                        decl.span,
+                        "a shader resource view with a counter",
+                    ));
+                }
+                let binding = descriptor(decl.counter_binding, decl.span, "UAV counter")?;
+                let u = self.ty(Scalar::U32, 1);
+                let block = self.buffer_block(u);
+                let storage = self.buffer_storage();
+                let var = self.m.global_variable(storage, block, None);
+                self.m.decorate_binding(var, binding.0, binding.1);
+                self.name_indexed(var, "counter_u", decl.id);
+                vars.counter = Some(var);
+            }
+            self.resources.push(vars);
+        }
+        for g in &ir.tgsm {
+            if g.words == 0 {
+                return Err(Error::invalid(g.span, "shared memory of size 0"));
+            }
+            let u = self.ty(Scalar::U32, 1);
+            let ty = self.m.type_array_len(u, g.words);
+            let var = self.m.global_variable(StorageClass::Workgroup, ty, None);
+            self.name_indexed(var, "g", g.register);
+            self.tgsm.push(var);
         }
         Ok(())
+    }
+
+    /// A fresh one-member block struct around `member` (at offset 0), decorated for the
+    /// module's buffer storage class.
+    fn buffer_block(&mut self, member: Id) -> Id {
+        let block = self.m.type_struct(&[member]);
+        let decoration = if self.buffer_storage() == StorageClass::StorageBuffer {
+            Decoration::Block
+        } else {
+            Decoration::BufferBlock
+        };
+        self.m.decorate(block, decoration, &[]);
+        self.m.member_offset(block, 0, 0);
+        block
+    }
+
+    /// For each resource declaration, whether an atomic operation uses it as a typed UAV.
+    fn typed_atomic_uses(&self) -> Result<Vec<bool>, Error> {
+        let mut used = vec![false; self.ir.resources.len()];
+        for inst in &self.ir.insts {
+            if let Some(Reg::Uav { decl, .. }) = atomic_target(inst) {
+                let Some(slot) = used.get_mut(decl as usize) else {
+                    return Err(Error::invalid(inst.span, "atomic on an undeclared UAV"));
+                };
+                if matches!(
+                    self.ir.resources[decl as usize].shape,
+                    ResourceShape::Typed { .. }
+                ) {
+                    *slot = true;
+                }
+            }
+        }
+        Ok(used)
     }
 }
