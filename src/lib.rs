@@ -40,3 +40,5 @@ pub use pipeline::{
 
 #[cfg(test)]
 mod test_support;
+#[cfg(test)]
+mod translate_tests;

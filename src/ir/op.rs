@@ -106,7 +106,8 @@ impl Op {
             If | Breakc | Continuec | Switch | Case | Retc | Call | Discard => (0, 1),
             Callc => (0, 2),
             Sync => (0, 0),
-            Sincos | Udiv | Imul | Umul | Uaddc | Usubb => (2, 2),
+            Sincos => (2, 1),
+            Udiv | Imul | Umul | Uaddc | Usubb => (2, 2),
             Swapc => (2, 3),
             Mad | Imad | Umad | Movc | Dmovc | Dfma | Ubfe | Ibfe | Msad => (1, 3),
             Bfi => (1, 4),
@@ -147,6 +148,31 @@ impl Op {
             EvalSnapped | EvalSampleIndex => (1, 2),
             EvalCentroid => (1, 1),
         }
+    }
+
+    /// Control-flow operations: constructs, jumps, returns and calls.
+    pub fn is_control_flow(self) -> bool {
+        matches!(
+            self,
+            Op::If
+                | Op::Else
+                | Op::EndIf
+                | Op::Loop
+                | Op::EndLoop
+                | Op::Break
+                | Op::Breakc
+                | Op::Continue
+                | Op::Continuec
+                | Op::Switch
+                | Op::Case
+                | Op::Default
+                | Op::EndSwitch
+                | Op::Ret
+                | Op::Retc
+                | Op::Call
+                | Op::Callc
+                | Op::Nop
+        )
     }
 
     /// Operations that open, split or close a structured control-flow construct.
@@ -205,7 +231,9 @@ pub struct Inst {
     /// Controls.
     pub flags: InstFlags,
     /// Extra operation-specific data: the switch table of `switch`; the texel offsets
-    /// (`(u,v,w)` 4-bit signed, packed `u | v << 4 | w << 8`) of texture operations.
+    /// (`(u,v,w)` 4-bit signed, packed `u | v << 4 | w << 8`) of texture operations; the
+    /// return type of `resinfo` (0 float, 1 `_rcpFloat`, 2 `_uint`) and `sampleinfo`
+    /// (0 float, 1 `_uint`).
     pub aux: u32,
     dst: [Dst; MAX_DST],
     src: [Src; MAX_SRC],

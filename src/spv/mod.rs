@@ -46,7 +46,7 @@ pub use module::Module;
 pub use types::ImageType;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 /// The largest id bound every Vulkan implementation accepts (SPIR-V spec §2.17, "Universal
 /// Limits": `Result <id>` bound 4,194,303); [`Module::alloc_id`] reports

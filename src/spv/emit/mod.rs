@@ -147,8 +147,26 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// `ld` from a typed buffer SRV (a memory operation; `ld` on textures is a texture one).
+    fn is_typed_buffer_load(&self, inst: &ir::Inst) -> bool {
+        let Some(ir::Reg::Resource { decl, .. }) = inst.src().get(1).map(|s| s.reg) else {
+            return false;
+        };
+        matches!(
+            self.ir.resources.get(decl as usize).map(|r| r.shape),
+            Some(ResourceShape::Typed {
+                dim: Dimension::Buffer,
+                ..
+            })
+        )
+    }
+
     fn instruction(&mut self, inst: &ir::Inst) -> Result<(), Error> {
         use Op::*;
+        if !inst.op.is_control_flow() {
+            // Any instruction between two case labels ends the label run.
+            self.after_case = false;
+        }
         match inst.op {
             If | Else | EndIf | Loop | EndLoop | Break | Breakc | Continue | Continuec | Switch
             | Case | Default | EndSwitch | Ret | Retc | Call | Callc | Nop => {
@@ -160,6 +178,10 @@ impl Emitter<'_> {
             | ImmAtomicConsume | ImmAtomicIadd | ImmAtomicAnd | ImmAtomicOr | ImmAtomicXor
             | ImmAtomicExch | ImmAtomicCmpExch | ImmAtomicImax | ImmAtomicImin | ImmAtomicUmax
             | ImmAtomicUmin | Sync => {
+                self.ensure_block();
+                self.memory(inst)
+            }
+            Ld if self.is_typed_buffer_load(inst) => {
                 self.ensure_block();
                 self.memory(inst)
             }

@@ -6,5 +6,5 @@ mod errors;
 mod modules;
 mod more_modules;
 mod throughput;
-mod tools;
+pub(crate) mod tools;
 mod unit;
