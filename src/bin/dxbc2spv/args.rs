@@ -14,9 +14,26 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// The command line with `translate` inserted when the first argument is not a subcommand or an
+/// option but a path (`dxbc2spv shader.dxbc -o shader.spv`).
+pub fn with_default_command(args: impl IntoIterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let mut args: Vec<_> = args.into_iter().collect();
+    if let Some(first) = args.get(1) {
+        let text = first.to_string_lossy();
+        let is_command = ["translate", "disasm", "info", "asm", "reflect", "help"]
+            .contains(&text.as_ref());
+        if !is_command && !text.starts_with('-') {
+            args.insert(1, "translate".into());
+        }
+    }
+    args
+}
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Translate DXBC containers to SPIR-V (the default when the first argument is a file).
+    Translate(TranslateArgs),
     /// Disassemble DXBC containers into fxc-syntax listings.
     Disasm(DisasmArgs),
     /// Describe DXBC containers: checksum, chunks, program, signatures, reflection, features.
@@ -25,6 +42,40 @@ pub enum Command {
     Asm(AsmArgs),
     /// Reflect DXBC programs from their declarations: resources, registers, I/O, stage state.
     Reflect(ReflectArgs),
+}
+
+/// Options of `translate`.
+#[derive(Debug, Args)]
+pub struct TranslateArgs {
+    #[command(flatten)]
+    pub inputs: Inputs,
+    /// The module to write (one input only). Default: `<input>.spv` beside each input.
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "OUT",
+        conflicts_with = "out_dir"
+    )]
+    pub output: Option<PathBuf>,
+    /// Write `DIR/<name>.spv` per input (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+    /// Check each module with `spirv-val --target-env <TARGET>`; a rejected module fails its input.
+    #[arg(long)]
+    pub validate: bool,
+    /// Also write `<output>.spvasm`, the module disassembled by `spirv-dis`.
+    #[arg(long)]
+    pub spirv_asm: bool,
+    /// The Vulkan version to write for: vulkan1.0 (SPIR-V 1.0), vulkan1.1 (1.3), vulkan1.2
+    /// (1.5), vulkan1.3 (1.6).
+    #[arg(long, value_name = "TARGET", default_value = "vulkan1.1")]
+    pub target: String,
+    /// Do not verify the container checksum.
+    #[arg(long)]
+    pub no_checksum: bool,
+    /// Name registers and resources in the SPIR-V (`OpName`).
+    #[arg(long)]
+    pub debug_names: bool,
 }
 
 /// Options of `asm`.

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = args::Cli::parse();
+    let cli = args::Cli::parse_from(args::with_default_command(std::env::args_os()));
     let mut out = BufWriter::new(io::stdout().lock());
     let mut err = io::stderr().lock();
     match commands::run(&cli.command, &mut out, &mut err) {

@@ -10,6 +10,7 @@ mod disasm;
 mod info;
 mod json;
 mod reflect;
+mod translate;
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -39,6 +40,7 @@ impl Status {
 pub fn run(command: &Command, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<Status> {
     let mut console = Console::new(out, err);
     match command {
+        Command::Translate(args) => translate::run(args, &mut console)?,
         Command::Disasm(args) => disasm::run(args, &mut console)?,
         Command::Info(args) => info::run(args, &mut console)?,
         Command::Asm(args) => asm::run(args, &mut console)?,
