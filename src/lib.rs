@@ -35,7 +35,8 @@ pub mod spv;
 
 pub use error::Error;
 pub use pipeline::{
-    translate, translate_to_ir, BoundResource, Options, ShaderInfo, Target, Translation, ENTRY_POINT,
+    translate, translate_to_ir, BoundResource, FloatControls, Options, ShaderInfo, Target,
+    Translation, ENTRY_POINT,
 };
 
 #[cfg(test)]

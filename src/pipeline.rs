@@ -59,6 +59,25 @@ impl Target {
     }
 }
 
+/// Float behaviour the target device guarantees when a module asks for it
+/// (`VK_KHR_shader_float_controls`, core in Vulkan 1.2). D3D10+ requires IEEE infinities, NaNs
+/// and signed zeros, flushes fp32 denormals and keeps fp64 ones (`../shared/DESIGN.md` §5); a
+/// runtime sets each flag its device supports (`VkPhysicalDeviceFloatControlsProperties`), and
+/// the module then declares the matching execution mode. All off (the default) gives a module
+/// that runs on any device, with the driver's default float behaviour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FloatControls {
+    /// `shaderSignedZeroInfNanPreserveFloat32`: declare `SignedZeroInfNanPreserve 32`.
+    pub preserve_inf_nan_f32: bool,
+    /// `shaderSignedZeroInfNanPreserveFloat64`: declare `SignedZeroInfNanPreserve 64` (modules
+    /// with doubles).
+    pub preserve_inf_nan_f64: bool,
+    /// `shaderDenormFlushToZeroFloat32`: declare `DenormFlushToZero 32`.
+    pub flush_denorm_f32: bool,
+    /// `shaderDenormPreserveFloat64`: declare `DenormPreserve 64` (modules with doubles).
+    pub preserve_denorm_f64: bool,
+}
+
 /// How to translate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
@@ -70,6 +89,8 @@ pub struct Options {
     pub verify_checksum: bool,
     /// Emit `OpName`s for registers and resources (default false: smaller output).
     pub debug_names: bool,
+    /// Float execution modes the device supports.
+    pub float_controls: FloatControls,
 }
 
 impl Default for Options {
@@ -79,6 +100,7 @@ impl Default for Options {
             target: Target::default(),
             verify_checksum: true,
             debug_names: false,
+            float_controls: FloatControls::default(),
         }
     }
 }
@@ -137,6 +159,7 @@ pub fn translate(bytes: &[u8], options: &Options) -> Result<Translation, Error> 
         &EmitOptions {
             version: options.target.spirv_version(),
             debug_names: options.debug_names,
+            float_controls: options.float_controls,
         },
     )?;
     Ok(Translation {

@@ -3,12 +3,12 @@
 
 use std::collections::BTreeMap;
 
+use crate::bindings::{Bindings, RegisterRange, TableBindings};
 use crate::dxbc::container::{Container, ParseOptions};
 use crate::dxbc::disasm::shader_program;
 use crate::dxbc::Stage;
 use crate::spv::tests::tools;
 use crate::test_support::corpus_blobs;
-use crate::bindings::{Bindings, RegisterRange, TableBindings};
 use crate::{lower, translate, Error, Options, Target};
 
 /// A binding map with one binding per declared range (and per possible UAV counter), in set 0:
@@ -107,5 +107,9 @@ fn corpus_compute_shaders_translate_and_validate() {
     for f in failures.iter().take(20) {
         eprintln!("  FAILED {f}");
     }
-    assert!(failures.is_empty(), "{} compute shaders failed", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} compute shaders failed",
+        failures.len()
+    );
 }

@@ -236,7 +236,7 @@ pub struct ResourceDecl {
     pub shape: ResourceShape,
     /// UAV declared `_glc` (globally coherent).
     pub coherent: bool,
-    /// UAV declared `_opc` (rasterizer ordered).
+    /// UAV declared `_rov` (rasterizer ordered).
     pub rasterizer_ordered: bool,
     /// UAV with a hidden counter (`imm_atomic_alloc/consume` use it; set by a pass).
     pub counter: bool,

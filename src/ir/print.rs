@@ -18,7 +18,11 @@ pub fn print(module: &Module) -> String {
         let _ = writeln!(s, "temps {}", module.temps);
     }
     for (i, x) in module.indexable_temps.iter().enumerate() {
-        let _ = writeln!(s, "indexable #{i} x{}[{}], {}", x.register, x.len, x.components);
+        let _ = writeln!(
+            s,
+            "indexable #{i} x{}[{}], {}",
+            x.register, x.len, x.components
+        );
     }
     if !module.icb.is_empty() {
         let _ = writeln!(s, "icb {} elements", module.icb.len() / 4);
@@ -59,7 +63,11 @@ pub fn print(module: &Module) -> String {
         );
     }
     for (i, smp) in module.samplers.iter().enumerate() {
-        let _ = writeln!(s, "sampler #{i} s{} space{}", smp.range.first, smp.range.space);
+        let _ = writeln!(
+            s,
+            "sampler #{i} s{} space{}",
+            smp.range.first, smp.range.space
+        );
     }
     for (i, g) in module.tgsm.iter().enumerate() {
         let _ = writeln!(

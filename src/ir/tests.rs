@@ -82,7 +82,38 @@ fn wrong_arity_is_rejected() {
 
 #[test]
 fn printer_indents_constructs_and_shows_offsets() {
-    let m = module_with(vec![inst(Op::Loop, 0), inst(Op::Break, 4), inst(Op::EndLoop, 8)]);
+    let m = module_with(vec![
+        inst(Op::Loop, 0),
+        inst(Op::Break, 4),
+        inst(Op::EndLoop, 8),
+    ]);
     let text = print(&m);
-    assert!(text.contains("0000:   loop\n0004:     break\n0008:   endloop\n"), "{text}");
+    assert!(
+        text.contains("0000:   loop\n0004:     break\n0008:   endloop\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn recursion_is_rejected_at_the_call() {
+    let mut call0 = Inst::new(Op::Call, 0x10);
+    call0.push_src(Src::new(Reg::Function(1)));
+    let mut call1 = Inst::new(Op::Call, 0x40);
+    call1.push_src(Src::new(Reg::Function(1)));
+    let mut m = module_with(vec![call0, inst(Op::Ret, 0x14), call1, inst(Op::Ret, 0x44)]);
+    m.functions = vec![
+        Function {
+            label: None,
+            body: 0..2,
+            span: 0,
+        },
+        Function {
+            label: Some(0),
+            body: 2..4,
+            span: 0x3c,
+        },
+    ];
+    let e = validate(&m).unwrap_err();
+    assert_eq!(e.offset, 0x40);
+    assert!(e.message.contains("recursive"), "{e}");
 }

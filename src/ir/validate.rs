@@ -34,16 +34,23 @@ pub fn validate(module: &Module) -> Result<(), ValidationError> {
     let mut end = 0u32;
     for (i, f) in module.functions.iter().enumerate() {
         if f.body.start != end || f.body.end < f.body.start {
-            return fail(f.span, format!("function #{i} does not follow the previous one"));
+            return fail(
+                f.span,
+                format!("function #{i} does not follow the previous one"),
+            );
         }
         end = f.body.end;
         if (i == 0) != f.label.is_none() {
-            return fail(f.span, format!("function #{i}: only function 0 is unlabelled"));
+            return fail(
+                f.span,
+                format!("function #{i}: only function 0 is unlabelled"),
+            );
         }
     }
     if end as usize != module.insts.len() {
         return fail(0, "instructions outside every function".into());
     }
+    check_no_recursion(module)?;
     let mut stack: Vec<Construct> = Vec::new();
     for (fi, f) in module.functions.iter().enumerate() {
         stack.clear();
@@ -75,33 +82,31 @@ pub fn validate(module: &Module) -> Result<(), ValidationError> {
                     }
                     stack.push(Construct::Switch);
                 }
-                Op::Case | Op::Default => {
-                    if stack.last() != Some(&Construct::Switch) {
-                        return fail(at, format!("{} outside a switch", inst.op.name()));
-                    }
+                Op::Case | Op::Default if stack.last() != Some(&Construct::Switch) => {
+                    return fail(at, format!("{} outside a switch", inst.op.name()));
                 }
                 Op::EndSwitch => match stack.pop() {
                     Some(Construct::Switch) => {}
                     _ => return fail(at, "endswitch without a matching switch".into()),
                 },
-                Op::Break | Op::Breakc => {
+                Op::Break | Op::Breakc
                     if !stack
                         .iter()
-                        .any(|c| matches!(c, Construct::Loop | Construct::Switch))
-                    {
-                        return fail(at, "break outside a loop or switch".into());
-                    }
+                        .any(|c| matches!(c, Construct::Loop | Construct::Switch)) =>
+                {
+                    return fail(at, "break outside a loop or switch".into());
                 }
-                Op::Continue | Op::Continuec => {
-                    if !stack.contains(&Construct::Loop) {
-                        return fail(at, "continue outside a loop".into());
-                    }
+                Op::Continue | Op::Continuec if !stack.contains(&Construct::Loop) => {
+                    return fail(at, "continue outside a loop".into());
                 }
                 _ => {}
             }
         }
         if !stack.is_empty() {
-            return fail(f.span, format!("function #{fi} ends inside an open construct"));
+            return fail(
+                f.span,
+                format!("function #{fi} ends inside an open construct"),
+            );
         }
     }
     Ok(())
@@ -155,9 +160,10 @@ fn check_rel(module: &Module, rel: &Rel) -> Result<(), String> {
 fn check_index(module: &Module, index: &Index, len: Option<u32>, what: &str) -> Result<(), String> {
     match (&index.rel, len) {
         (Some(rel), _) => check_rel(module, rel),
-        (None, Some(len)) if index.imm >= len => {
-            Err(format!("{what} index {} past its {len} elements", index.imm))
-        }
+        (None, Some(len)) if index.imm >= len => Err(format!(
+            "{what} index {} past its {len} elements",
+            index.imm
+        )),
         _ => Ok(()),
     }
 }
@@ -177,7 +183,12 @@ fn check_reg(module: &Module, reg: &Reg) -> Result<(), String> {
         } => match module.cbuffers.get(*decl as usize) {
             None => Err(format!("constant buffer #{decl} is not declared")),
             Some(cb) => {
-                check_index(module, element, cb.range.count.bounded(), "constant buffer range")?;
+                check_index(
+                    module,
+                    element,
+                    cb.range.count.bounded(),
+                    "constant buffer range",
+                )?;
                 check_index(module, slot, None, "constant buffer")
             }
         },
@@ -213,4 +224,55 @@ fn check_reg(module: &Module, reg: &Reg) -> Result<(), String> {
         }
         _ => Ok(()),
     }
+}
+
+/// Subroutine calls must form no cycle: Vulkan forbids recursion (SPIR-V "Universal
+/// Validation Rules": static function call graph is acyclic).
+fn check_no_recursion(module: &Module) -> Result<(), ValidationError> {
+    let n = module.functions.len();
+    let callees = |f: usize| {
+        module.body(f).iter().filter_map(|inst| {
+            inst.src().iter().find_map(|s| match s.reg {
+                Reg::Function(g) if matches!(inst.op, Op::Call | Op::Callc) => {
+                    Some((g as usize, inst.span))
+                }
+                _ => None,
+            })
+        })
+    };
+    // Iterative DFS with colours: 0 unvisited, 1 on the stack, 2 done.
+    let mut colour = vec![0u8; n];
+    for root in 0..n {
+        if colour[root] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(usize, Vec<(usize, u32)>)> = vec![(root, callees(root).collect())];
+        colour[root] = 1;
+        while let Some((f, pending)) = stack.last_mut() {
+            match pending.pop() {
+                Some((g, span)) if g < n => match colour[g] {
+                    1 => {
+                        return Err(ValidationError {
+                            offset: span,
+                            message: format!(
+                                "recursive call into function #{g} (Vulkan forbids recursion)"
+                            ),
+                        })
+                    }
+                    0 => {
+                        colour[g] = 1;
+                        let next = callees(g).collect();
+                        stack.push((g, next));
+                    }
+                    _ => {}
+                },
+                Some(_) => {}
+                None => {
+                    colour[*f] = 2;
+                    stack.pop();
+                }
+            }
+        }
+    }
+    Ok(())
 }

@@ -25,7 +25,8 @@ use crate::dxbc::Instruction;
 use crate::error::Error;
 use crate::ir;
 
-/// Custom-data class of an immediate constant buffer (`D3D10_SB_CUSTOMDATA_DCL_IMMEDIATE_CONSTANT_BUFFER`).
+/// Custom-data class of an immediate constant buffer
+/// (`D3D10_SB_CUSTOMDATA_DCL_IMMEDIATE_CONSTANT_BUFFER`).
 const ICB_CLASS: u32 = 3;
 
 /// The bits of the `dcl_globalFlags` opcode token that hold flags (11–23), kept in place as the
@@ -238,7 +239,8 @@ impl Lowerer {
             return Err(Error::invalid(
                 inst.offset,
                 format!(
-                    "immediate constant buffer of {vec4s} vectors is over the limit of {MAX_ICB_VEC4S}"
+                    "immediate constant buffer of {vec4s} vectors is over the limit of \
+                     {MAX_ICB_VEC4S}"
                 ),
             ));
         }
@@ -268,7 +270,8 @@ impl Lowerer {
             return Err(Error::invalid(
                 at,
                 format!(
-                    "indexable temps of {} elements in all, over the limit of {MAX_INDEXABLE_ELEMENTS}",
+                    "indexable temps of {} elements in all, over the limit of \
+                     {MAX_INDEXABLE_ELEMENTS}",
                     self.indexable_elements
                 ),
             ));

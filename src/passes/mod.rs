@@ -6,11 +6,11 @@
 //! never a panic.
 //!
 //! Order and contracts:
-//! 1. [`collect_switch_cases`]: fills each `switch`'s [`SwitchTable`](crate::ir::SwitchTable)
+//! 1. [`collect_switch_cases()`]: fills each `switch`'s [`SwitchTable`](crate::ir::SwitchTable)
 //!    (case values → blocks, the default block, the block count). Needs only `lower`'s output.
-//! 2. [`find_uav_counters`]: sets [`ResourceDecl::counter`](crate::ir::ResourceDecl::counter)
+//! 2. [`find_uav_counters()`]: sets [`ResourceDecl::counter`](crate::ir::ResourceDecl::counter)
 //!    on every UAV that `imm_atomic_alloc`/`imm_atomic_consume` use.
-//! 3. [`assign_bindings`]: asks the binding map for every declared range, and for the counter
+//! 3. [`assign_bindings()`]: asks the binding map for every declared range, and for the counter
 //!    range of every UAV with a counter; must run after `find_uav_counters`.
 
 pub mod assign_bindings;

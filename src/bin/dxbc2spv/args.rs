@@ -16,12 +16,14 @@ pub struct Cli {
 
 /// The command line with `translate` inserted when the first argument is not a subcommand or an
 /// option but a path (`dxbc2spv shader.dxbc -o shader.spv`).
-pub fn with_default_command(args: impl IntoIterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+pub fn with_default_command(
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+) -> Vec<std::ffi::OsString> {
     let mut args: Vec<_> = args.into_iter().collect();
     if let Some(first) = args.get(1) {
         let text = first.to_string_lossy();
-        let is_command = ["translate", "disasm", "info", "asm", "reflect", "help"]
-            .contains(&text.as_ref());
+        let is_command =
+            ["translate", "disasm", "info", "asm", "reflect", "help"].contains(&text.as_ref());
         if !is_command && !text.starts_with('-') {
             args.insert(1, "translate".into());
         }

@@ -22,7 +22,10 @@ struct Run {
 
 /// Runs `dxbc2spv ARGS...` in-process; panics on a usage error.
 fn run(args: &[&str]) -> Run {
-    let cli = Cli::try_parse_from(std::iter::once("dxbc2spv").chain(args.iter().copied()))
+    let argv = std::iter::once("dxbc2spv")
+        .chain(args.iter().copied())
+        .map(std::ffi::OsString::from);
+    let cli = Cli::try_parse_from(crate::args::with_default_command(argv))
         .unwrap_or_else(|e| panic!("usage error for {args:?}: {e}"));
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let status = commands::run(&cli.command, &mut out, &mut err).expect("writing to a Vec");
@@ -421,6 +424,57 @@ fn quick_start_disassembles_the_samples() {
     let r = run(&["disasm", &path_str(&samples)]);
     assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
     assert!(r.stdout.starts_with("==> "), "{}", r.stdout);
+}
+
+/// The README's main command: translate the compute sample and validate it.
+#[test]
+fn translate_writes_a_valid_module_for_the_compute_sample() {
+    let sample =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/samples/cs50_structured_tgsm.dxbc");
+    let tmp = TempDir::new("translate");
+    let out = tmp.path("cs.spv");
+    let r = run(&[
+        "translate",
+        &path_str(&sample),
+        "-o",
+        &path_str(&out),
+        "--validate",
+    ]);
+    assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+    assert!(r.stdout.contains("spirv-val ok"), "{}", r.stdout);
+    let bytes = std::fs::read(&out).expect("the module was written");
+    assert_eq!(&bytes[..4], &0x0723_0203u32.to_le_bytes(), "SPIR-V magic");
+    // `translate` is the default command when the first argument is a file.
+    let out2 = tmp.path("cs2.spv");
+    let r = run(&[&path_str(&sample), "-o", &path_str(&out2)]);
+    assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+    assert_eq!(std::fs::read(&out2).expect("written"), bytes);
+}
+
+#[test]
+fn translate_reports_unsupported_stages_with_their_offset_and_goes_on() {
+    let tmp = TempDir::new("translate-unsupported");
+    let ps = tmp.file(
+        "ps.asm",
+        b"ps_5_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(1,1,1,1)\nret\n",
+    );
+    let ps_dxbc = path_str(&tmp.path("ps.dxbc"));
+    assert_eq!(run(&["asm", &ps, "-o", &ps_dxbc]).status, Status::Success);
+    let cs = tmp.file(
+        "cs.asm",
+        b"cs_5_0\ndcl_uav_raw u0\ndcl_thread_group 1, 1, 1\nstore_raw u0.x, l(0), l(7)\nret\n",
+    );
+    let cs_dxbc = path_str(&tmp.path("cs.dxbc"));
+    assert_eq!(run(&["asm", &cs, "-o", &cs_dxbc]).status, Status::Success);
+    let dir = path_str(&tmp.path("out"));
+    let r = run(&["translate", &ps_dxbc, &cs_dxbc, "--out-dir", &dir]);
+    assert_eq!(r.status, Status::InputsFailed);
+    assert!(r.stderr.contains("ps.dxbc: unsupported: "), "{}", r.stderr);
+    assert!(r.stderr.contains(" at 0x"), "{}", r.stderr);
+    assert!(
+        tmp.path("out/cs.spv").is_file(),
+        "the good input was still translated"
+    );
 }
 
 #[test]

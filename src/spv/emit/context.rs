@@ -100,8 +100,6 @@ pub(crate) struct Emitter<'a> {
     pub ir: &'a ir::Module,
     /// The SPIR-V being written.
     pub m: Module,
-    /// GLSL.std.450 import.
-    pub glsl: Id,
     /// `r#` variables (`uvec4`).
     pub temps: Vec<Var>,
     /// `x#` arrays (`uvec4[len + 1]`: the extra element absorbs out-of-range writes).
@@ -154,7 +152,8 @@ impl<'a> Emitter<'a> {
             Scalar::Bool => self.m.constant_bool(bits != 0),
             Scalar::F64 => {
                 let ty = self.ty(Scalar::F64, 1);
-                self.m.constant_bits64(ty, f64::from(f32::from_bits(bits)).to_bits())
+                self.m
+                    .constant_bits64(ty, f64::from(f32::from_bits(bits)).to_bits())
             }
             _ => {
                 let ty = self.ty(s, 1);
@@ -235,7 +234,13 @@ impl<'a> Emitter<'a> {
     /// order, one per set bit), through the source's swizzle, as `ty`, with its modifier applied.
     /// For F64 the mask is the 32-bit mask of the double destination (`.xy` = one double):
     /// the result has one f64 per set pair.
-    pub fn load_src(&mut self, inst: &Inst, i: usize, mask: u8, ty: Scalar) -> Result<Value, Error> {
+    pub fn load_src(
+        &mut self,
+        inst: &Inst,
+        i: usize,
+        mask: u8,
+        ty: Scalar,
+    ) -> Result<Value, Error> {
         let src = *inst
             .src()
             .get(i)
@@ -257,11 +262,6 @@ impl<'a> Emitter<'a> {
         }
         let raw = self.read_components(span, &src.reg, &comps, ty)?;
         Ok(self.apply_modifier(raw, src.modifier))
-    }
-
-    /// Reads one register component (`component` of the register, no swizzle) as `u32`.
-    pub fn load_scalar(&mut self, span: u32, src: &Src, dst_component: u8, ty: Scalar) -> Result<Value, Error> {
-        self.load(span, src, 1 << (dst_component & 3), ty)
     }
 
     fn load_f64(&mut self, span: u32, src: &Src, mask: u8) -> Result<Value, Error> {
@@ -317,7 +317,13 @@ impl<'a> Emitter<'a> {
     }
 
     /// Reads components `comps` (register components, 0 = x) of `reg` as `ty`.
-    pub fn read_components(&mut self, span: u32, reg: &Reg, comps: &[u8], ty: Scalar) -> Result<Value, Error> {
+    pub fn read_components(
+        &mut self,
+        span: u32,
+        reg: &Reg,
+        comps: &[u8],
+        ty: Scalar,
+    ) -> Result<Value, Error> {
         let n = comps.len() as u8;
         // Immediates become constants directly.
         if let Reg::Imm32(v) = reg {
@@ -333,7 +339,11 @@ impl<'a> Emitter<'a> {
                 .iter()
                 .map(|&c| {
                     let d = v[(c as usize >> 1) & 1];
-                    let word = if c & 1 == 0 { d as u32 } else { (d >> 32) as u32 };
+                    let word = if c & 1 == 0 {
+                        d as u32
+                    } else {
+                        (d >> 32) as u32
+                    };
                     self.splat_bits(ty, 1, word)
                 })
                 .collect();
@@ -414,7 +424,10 @@ impl<'a> Emitter<'a> {
                 slot,
             } => {
                 if element.rel.is_some() || element.imm != 0 {
-                    return Err(Error::unsupported(span, "constant buffer arrays (SM5.1 ranges)"));
+                    return Err(Error::unsupported(
+                        span,
+                        "constant buffer arrays (SM5.1 ranges)",
+                    ));
                 }
                 let cb = self.ir.cbuffers.get(decl as usize).copied();
                 let var = self.cbuffers.get(decl as usize).copied();
@@ -434,14 +447,16 @@ impl<'a> Emitter<'a> {
                     Reg::ThreadGroupId => 1,
                     _ => 2,
                 };
-                let var = self.builtins[which]
-                    .ok_or_else(|| Error::invalid(span, "thread id read without its declaration"))?;
+                let var = self.builtins[which].ok_or_else(|| {
+                    Error::invalid(span, "thread id read without its declaration")
+                })?;
                 let uvec3 = self.ty(Scalar::U32, 3);
                 Ok((self.m.load(uvec3, var), 3))
             }
             Reg::ThreadIdInGroupFlattened => {
-                let var = self.builtins[3]
-                    .ok_or_else(|| Error::invalid(span, "thread id read without its declaration"))?;
+                let var = self.builtins[3].ok_or_else(|| {
+                    Error::invalid(span, "thread id read without its declaration")
+                })?;
                 let u = self.ty(Scalar::U32, 1);
                 Ok((self.m.load(u, var), 1))
             }
@@ -485,7 +500,12 @@ impl<'a> Emitter<'a> {
 
     /// An index clamped into `0..len`, and (for dynamic indices) a bool that says whether the
     /// original was in range.
-    pub fn bounded_index(&mut self, span: u32, index: &Index, len: u32) -> Result<(Id, Option<Id>), Error> {
+    pub fn bounded_index(
+        &mut self,
+        span: u32,
+        index: &Index,
+        len: u32,
+    ) -> Result<(Id, Option<Id>), Error> {
         if index.rel.is_none() {
             if index.imm >= len {
                 // A constant index past the end reads zeros (D3D10+ out-of-range rule).
@@ -517,7 +537,12 @@ impl<'a> Emitter<'a> {
 
     /// Pointer to element `index` of indexable temp `array` (an out-of-range index points at
     /// the spare element past the end) and the in-range condition.
-    fn indexable_ptr(&mut self, span: u32, array: u32, index: &Index) -> Result<(Id, Option<Id>), Error> {
+    fn indexable_ptr(
+        &mut self,
+        span: u32,
+        array: u32,
+        index: &Index,
+    ) -> Result<(Id, Option<Id>), Error> {
         let decl = self
             .ir
             .indexable_temps
@@ -564,7 +589,10 @@ impl<'a> Emitter<'a> {
             let t = self.ty(Scalar::F64, 1);
             let z = self.m.constant_bits64(t, 0f64.to_bits());
             let o = self.m.constant_bits64(t, 1f64.to_bits());
-            (self.splat(Scalar::F64, v.n, z), self.splat(Scalar::F64, v.n, o))
+            (
+                self.splat(Scalar::F64, v.n, z),
+                self.splat(Scalar::F64, v.n, o),
+            )
         } else {
             (
                 self.splat_bits(Scalar::F32, v.n, 0),
@@ -614,7 +642,10 @@ impl<'a> Emitter<'a> {
             acc
         } else {
             if words.n as usize != comps.len() {
-                return Err(Error::invalid(span, "value width does not match the write mask"));
+                return Err(Error::invalid(
+                    span,
+                    "value width does not match the write mask",
+                ));
             }
             // Shuffle: component c takes the k-th new component when c is the k-th masked one.
             let mut sel = [0u32, 1, 2, 3];

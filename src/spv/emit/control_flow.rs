@@ -46,7 +46,11 @@ impl Emitter<'_> {
     }
 
     /// Emits `if (cond) { body }` around `body`, continuing in the merge block.
-    pub fn guarded(&mut self, cond: Id, body: impl FnOnce(&mut Self) -> Result<(), Error>) -> Result<(), Error> {
+    pub fn guarded(
+        &mut self,
+        cond: Id,
+        body: impl FnOnce(&mut Self) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         let then = self.m.alloc_id();
         let merge = self.m.alloc_id();
         self.m.selection_merge(merge, SelectionControl::NONE);
@@ -211,9 +215,9 @@ impl Emitter<'_> {
                     let Some(Frame::Switch { blocks, next, .. }) = self.frames.last_mut() else {
                         return Err(Error::invalid(inst.span, "case outside a switch"));
                     };
-                    let label = *blocks
-                        .get(*next)
-                        .ok_or_else(|| Error::invalid(inst.span, "more case blocks than counted"))?;
+                    let label = *blocks.get(*next).ok_or_else(|| {
+                        Error::invalid(inst.span, "more case blocks than counted")
+                    })?;
                     *next += 1;
                     // Fall-through from the previous case block.
                     self.close_to(label);
@@ -228,7 +232,12 @@ impl Emitter<'_> {
                 self.m.label(merge);
             }
             Op::Nop => {}
-            _ => return Err(Error::unsupported(inst.span, format!("`{}`", inst.op.name()))),
+            _ => {
+                return Err(Error::unsupported(
+                    inst.span,
+                    format!("`{}`", inst.op.name()),
+                ))
+            }
         }
         Ok(())
     }

@@ -26,7 +26,9 @@ impl Emitter<'_> {
         if self.register_storage() == StorageClass::Private {
             let null = self.m.constant_null(uvec4);
             for n in 0..self.ir.temps {
-                let id = self.m.global_variable(StorageClass::Private, uvec4, Some(null));
+                let id = self
+                    .m
+                    .global_variable(StorageClass::Private, uvec4, Some(null));
                 self.name_indexed(id, "r", n);
                 self.temps.push(Var {
                     id,
@@ -36,7 +38,9 @@ impl Emitter<'_> {
             for x in &self.ir.indexable_temps {
                 let ty = self.m.type_array_len(uvec4, x.len.saturating_add(1));
                 let null = self.m.constant_null(ty);
-                let id = self.m.global_variable(StorageClass::Private, ty, Some(null));
+                let id = self
+                    .m
+                    .global_variable(StorageClass::Private, ty, Some(null));
                 self.indexable.push(Var {
                     id,
                     storage: StorageClass::Private,
@@ -55,7 +59,9 @@ impl Emitter<'_> {
             }
             let ty = self.m.type_array_len(uvec4, elements.len() as u32);
             let init = self.m.constant_composite(ty, &elements);
-            let id = self.m.global_variable(StorageClass::Private, ty, Some(init));
+            let id = self
+                .m
+                .global_variable(StorageClass::Private, ty, Some(init));
             self.m.name(id, "icb");
             self.icb = Some(Var {
                 id,
@@ -126,7 +132,11 @@ impl Emitter<'_> {
             (BuiltIn::GlobalInvocationId, uvec3, "vThreadID"),
             (BuiltIn::WorkgroupId, uvec3, "vThreadGroupID"),
             (BuiltIn::LocalInvocationId, uvec3, "vThreadIDInGroup"),
-            (BuiltIn::LocalInvocationIndex, u, "vThreadIDInGroupFlattened"),
+            (
+                BuiltIn::LocalInvocationIndex,
+                u,
+                "vThreadIDInGroupFlattened",
+            ),
         ];
         for (k, (builtin, ty, name)) in table.into_iter().enumerate() {
             if used[k] {
@@ -158,8 +168,10 @@ pub(crate) fn descriptor(
             if b.array_offset != 0 || b.descriptor_count != crate::bindings::Count::Bounded(1) {
                 return Err(Error::unsupported(
                     span,
-                    format!("{what} bound inside a descriptor array (array offset {}, count {})",
-                        b.array_offset, b.descriptor_count),
+                    format!(
+                        "{what} bound inside a descriptor array (array offset {}, count {})",
+                        b.array_offset, b.descriptor_count
+                    ),
                 ));
             }
             Ok((b.set, b.binding))

@@ -14,7 +14,9 @@ mod declare;
 mod memory;
 mod resources;
 
-use spirv::{AddressingModel, Capability, ExecutionModel, FunctionControl, MemoryModel};
+use spirv::{
+    AddressingModel, Capability, ExecutionMode, ExecutionModel, FunctionControl, MemoryModel,
+};
 
 use crate::error::Error;
 use crate::ir::{self, Dimension, Op, ResourceShape, Stage};
@@ -29,6 +31,8 @@ pub struct EmitOptions {
     pub version: Version,
     /// Emit `OpName`s.
     pub debug_names: bool,
+    /// Float execution modes to declare.
+    pub float_controls: crate::FloatControls,
 }
 
 /// The Vulkan descriptor type of a binding the module declares.
@@ -86,11 +90,9 @@ pub fn emit(module: &ir::Module, options: &EmitOptions) -> Result<Vec<u32>, Erro
     m.set_emit_names(options.debug_names);
     m.capability(Capability::Shader);
     m.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
-    let glsl = m.glsl_std_450();
     let mut e = Emitter {
         ir: module,
         m,
-        glsl,
         temps: Vec::new(),
         indexable: Vec::new(),
         icb: None,
@@ -116,16 +118,65 @@ pub fn emit(module: &ir::Module, options: &EmitOptions) -> Result<Vec<u32>, Erro
     }
     let main = e.functions[0];
     let interface: Vec<_> = e.m.interface_variables().collect();
-    e.m.entry_point(ExecutionModel::GLCompute, main, crate::ENTRY_POINT, &interface);
+    e.m.entry_point(
+        ExecutionModel::GLCompute,
+        main,
+        crate::ENTRY_POINT,
+        &interface,
+    );
     let [x, y, z] = module.thread_group;
     e.m.local_size(main, x.max(1), y.max(1), z.max(1));
+    e.float_modes(main, &options.float_controls);
     Ok(e.m.finish()?)
 }
 
 impl Emitter<'_> {
+    /// Declares the float execution modes the device supports (SPIR-V 1.4 core, else the
+    /// `SPV_KHR_float_controls` extension); 64-bit modes only in modules that use doubles.
+    fn float_modes(&mut self, main: crate::spv::Id, fc: &crate::FloatControls) {
+        let doubles = self.m.has_capability(Capability::Float64);
+        let modes = [
+            (
+                fc.preserve_inf_nan_f32,
+                ExecutionMode::SignedZeroInfNanPreserve,
+                Capability::SignedZeroInfNanPreserve,
+                32,
+            ),
+            (
+                fc.preserve_inf_nan_f64 && doubles,
+                ExecutionMode::SignedZeroInfNanPreserve,
+                Capability::SignedZeroInfNanPreserve,
+                64,
+            ),
+            (
+                fc.flush_denorm_f32,
+                ExecutionMode::DenormFlushToZero,
+                Capability::DenormFlushToZero,
+                32,
+            ),
+            (
+                fc.preserve_denorm_f64 && doubles,
+                ExecutionMode::DenormPreserve,
+                Capability::DenormPreserve,
+                64,
+            ),
+        ];
+        for (on, mode, cap, width) in modes {
+            if !on {
+                continue;
+            }
+            if self.m.version() < Version::V1_4 {
+                self.m.extension("SPV_KHR_float_controls");
+            }
+            self.m.capability(cap);
+            self.m.execution_mode(main, mode, &[width]);
+        }
+    }
+
     fn function(&mut self, index: usize, fn_ty: crate::spv::Id) -> Result<(), Error> {
         let id = self.functions[index];
-        self.m.begin_function_with_id(id, fn_ty, FunctionControl::NONE);
+        self.m
+            .begin_function_with_id(id, fn_ty, FunctionControl::NONE);
         self.m.new_block();
         if index == 0 {
             self.init_function_registers();
@@ -138,7 +189,10 @@ impl Emitter<'_> {
         }
         if !self.frames.is_empty() {
             let span = body.last().map_or(0, |i| i.span);
-            return Err(Error::invalid(span, "function ends inside an open construct"));
+            return Err(Error::invalid(
+                span,
+                "function ends inside an open construct",
+            ));
         }
         if self.m.in_block() {
             self.m.ret();

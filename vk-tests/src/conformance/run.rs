@@ -349,6 +349,7 @@ fn execute(gpu: &Gpu, translator: &dyn DxbcTranslator, case: &Case) -> Result<Ex
         translator,
         &requested,
         &case.target_env,
+        Some(gpu.features()),
     )?;
     validate(&shader.spirv, &case.target_env)?;
 

@@ -175,6 +175,8 @@ pub struct DxbcInput<'a> {
     pub requested_bindings: &'a [RequestedBinding],
     /// The SPIR-V target environment the result must validate for, e.g. `vulkan1.1`.
     pub target_env: &'a str,
+    /// What the device supports (float controls decide execution modes), when known.
+    pub features: Option<&'a crate::features::DeviceFeatures>,
 }
 
 /// DXBC → SPIR-V, as the conformance runner sees it.
@@ -253,6 +255,7 @@ pub fn compile(
     translator: &dyn DxbcTranslator,
     requested_bindings: &[RequestedBinding],
     target_env: &str,
+    features: Option<&crate::features::DeviceFeatures>,
 ) -> Result<CompiledShader> {
     let spirv = |spirv| CompiledShader {
         spirv,
@@ -296,6 +299,7 @@ pub fn compile(
         origin,
         requested_bindings,
         target_env,
+        features,
     })
 }
 
@@ -381,6 +385,7 @@ mod tests {
             origin: Path::new("x.dxbc"),
             requested_bindings: &[],
             target_env: "vulkan1.1",
+            features: None,
         };
         let e = format!("{:#}", NotImplemented.translate(&input).unwrap_err());
         assert!(e.starts_with("translation not implemented yet"), "{e}");
@@ -401,7 +406,8 @@ mod tests {
             case_file: PathBuf::from("c.toml"),
             first_line: 3,
         };
-        let out = compile(&src, None, &t, &[], "vulkan1.1").unwrap_or_else(|e| panic!("{e:#}"));
+        let out =
+            compile(&src, None, &t, &[], "vulkan1.1", None).unwrap_or_else(|e| panic!("{e:#}"));
         assert_eq!(out.spirv, [0x0723_0203]);
     }
 
@@ -414,7 +420,7 @@ mod tests {
         };
         let e = format!(
             "{:#}",
-            compile(&src, None, &NotImplemented, &[], "vulkan1.1").unwrap_err()
+            compile(&src, None, &NotImplemented, &[], "vulkan1.1", None).unwrap_err()
         );
         assert!(e.starts_with("c.toml:12:"), "{e}");
         // A well-formed listing gets as far as the translator.
@@ -425,7 +431,7 @@ mod tests {
         };
         let e = format!(
             "{:#}",
-            compile(&src, None, &NotImplemented, &[], "vulkan1.1").unwrap_err()
+            compile(&src, None, &NotImplemented, &[], "vulkan1.1", None).unwrap_err()
         );
         assert!(e.starts_with("translation not implemented yet"), "{e}");
     }

@@ -9,7 +9,7 @@ use dxbc2spv::bindings::{
     TableEntry,
 };
 use dxbc2spv::spv::emit::DescriptorType;
-use dxbc2spv::{Options, Target};
+use dxbc2spv::{FloatControls, Options, Target};
 
 use super::shader::{
     BindingTarget, CompiledShader, DxbcInput, DxbcTranslator, Register, RegisterClass,
@@ -29,9 +29,18 @@ impl DxbcTranslator for Dxbc2Spv {
                 _ => None,
             })
             .ok_or_else(|| anyhow!("no dxbc2spv target for {}", input.target_env))?;
+        // What a D3D runtime asks of the device: IEEE specials, fp32 denormal flush, fp64
+        // denormals kept, wherever the device can promise them.
+        let has = |name: &str| input.features.is_some_and(|f| f.supports(name));
         let options = Options {
             bindings: binding_map(input.requested_bindings)?,
             target,
+            float_controls: FloatControls {
+                preserve_inf_nan_f32: has("shaderSignedZeroInfNanPreserveFloat32"),
+                preserve_inf_nan_f64: has("shaderSignedZeroInfNanPreserveFloat64"),
+                flush_denorm_f32: has("shaderDenormFlushToZeroFloat32"),
+                preserve_denorm_f64: has("shaderDenormPreserveFloat64"),
+            },
             ..Options::default()
         };
         let translation = dxbc2spv::translate(input.dxbc, &options)
@@ -40,7 +49,11 @@ impl DxbcTranslator for Dxbc2Spv {
         let mut bindings = Vec::new();
         for r in &translation.info.resources {
             let VkTarget::Descriptor(b) = r.target else {
-                bail!("{:?} {} is in push constants, which the runner cannot bind", r.kind, r.register);
+                bail!(
+                    "{:?} {} is in push constants, which the runner cannot bind",
+                    r.kind,
+                    r.register
+                );
             };
             let class = match r.kind {
                 ResourceKind::ConstantBuffer => RegisterClass::Cbv,

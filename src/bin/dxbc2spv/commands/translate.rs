@@ -19,7 +19,10 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
     let target = match Target::from_name(&args.target) {
         Some(t) => t,
         None => {
-            let e = anyhow!("unknown target {:?}: use vulkan1.0 … vulkan1.3", args.target);
+            let e = anyhow!(
+                "unknown target {:?}: use vulkan1.0 … vulkan1.3",
+                args.target
+            );
             return console.failed(Path::new("--target"), &e);
         }
     };
@@ -67,8 +70,21 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
             if args.spirv_asm {
                 disassemble(&out)?;
             }
-            Ok(())
+            Ok((out, words.len()))
         });
+        let result = match result {
+            Ok((out, bytes)) => {
+                let checked = if args.validate { ", spirv-val ok" } else { "" };
+                let line = format!(
+                    "{} -> {} ({bytes} bytes{checked})",
+                    input.path.display(),
+                    out.display()
+                );
+                writeln!(console.out(), "{line}")?;
+                Ok(())
+            }
+            Err(e) => Err(e),
+        };
         match result {
             Ok(()) => console.succeeded(),
             Err(e) => console.failed(&input.path, &e)?,
@@ -102,7 +118,11 @@ fn tool(name: &str, args: &[&std::ffi::OsStr]) -> Result<std::process::Output> {
 fn validate(spv: &Path, target: Target) -> Result<()> {
     let out = tool(
         "spirv-val",
-        &["--target-env".as_ref(), target.name().as_ref(), spv.as_os_str()],
+        &[
+            "--target-env".as_ref(),
+            target.name().as_ref(),
+            spv.as_os_str(),
+        ],
     )?;
     if !out.status.success() {
         let text = String::from_utf8_lossy(&out.stderr);

@@ -72,9 +72,16 @@ fn module(insts: Vec<Inst>) -> ir::Module {
 }
 
 fn translate(insts: Vec<Inst>) -> Result<Vec<u32>, Error> {
+    // Every float execution mode on: the modes must validate with any ALU content.
     let options = EmitOptions {
         version: Version::V1_3,
         debug_names: false,
+        float_controls: crate::FloatControls {
+            preserve_inf_nan_f32: true,
+            preserve_inf_nan_f64: true,
+            flush_denorm_f32: true,
+            preserve_denorm_f64: true,
+        },
     };
     emit(&module(insts), &options)
 }

@@ -126,6 +126,7 @@ fn check(m: &Module) -> String {
         let options = EmitOptions {
             version,
             debug_names: true,
+            float_controls: Default::default(),
         };
         let words = emit(m, &options).unwrap_or_else(|e| panic!("{version}: {e}"));
         validate(&words, env);
@@ -140,6 +141,7 @@ fn emit_err(m: &Module) -> Error {
     let options = EmitOptions {
         version: Version::V1_3,
         debug_names: false,
+        float_controls: Default::default(),
     };
     emit(m, &options).expect_err("emission should fail")
 }
@@ -258,6 +260,7 @@ fn buffer_blocks_before_spirv_1_3_use_buffer_block() {
         &EmitOptions {
             version: Version::V1_0,
             debug_names: false,
+            float_controls: Default::default(),
         },
     )
     .expect("emits");
