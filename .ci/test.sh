@@ -31,7 +31,9 @@ cargo clippy --workspace --all-targets -- -D warnings
 echo "[test] cargo build --release (CLI)"
 cargo build --release --bin dxbc2spv
 
-echo "[test] README sample: dxbc2spv disasm fixtures/samples"
+echo "[test] README sample: dxbc2spv translate fixtures/samples/cs50_structured_tgsm.dxbc"
+target/release/dxbc2spv translate fixtures/samples/cs50_structured_tgsm.dxbc \
+    -o target/sample.spv --spirv-asm --validate
 target/release/dxbc2spv disasm fixtures/samples > /dev/null
 
 if [ -f "$CORPUS/index.tsv" ]; then
