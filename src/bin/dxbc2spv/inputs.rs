@@ -67,6 +67,15 @@ pub fn read(path: &Path) -> Result<Vec<u8>> {
     fs::read(path).context("cannot read")
 }
 
+/// Writes `bytes` to `path`, creating its parent directories.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+}
+
 /// True when exactly one file was named, so its output needs no label.
 pub fn is_single_file(found: &[Found]) -> bool {
     matches!(found, [Found::File(Input { relative: None, .. })])

@@ -2,9 +2,8 @@
 
 use std::fs;
 use std::io;
-use std::path::Path;
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, Context};
 use dxbc2spv::dxbc::asm::assemble;
 
 use super::Console;
@@ -52,18 +51,10 @@ pub fn run(args: &AsmArgs, console: &mut Console<'_>) -> io::Result<()> {
             (None, Some(outputs)) => outputs.claim(&input),
             (None, None) => Ok(input.path.with_extension("dxbc")),
         };
-        match target.and_then(|out| write(&out, &bytes)) {
+        match target.and_then(|out| inputs::write_file(&out, &bytes)) {
             Ok(()) => console.succeeded(),
             Err(e) => console.failed(&input.path, &e)?,
         }
     }
     Ok(())
-}
-
-fn write(path: &Path, bytes: &[u8]) -> Result<()> {
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
-    }
-    fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
 }

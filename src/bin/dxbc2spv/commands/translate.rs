@@ -2,12 +2,11 @@
 //! `<input>.spv` beside each input), optionally checked with `spirv-val` and disassembled with
 //! `spirv-dis`.
 
-use std::fs;
 use std::io;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use dxbc2spv::{translate, Options, Target};
 
 use super::Console;
@@ -63,7 +62,7 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
                 .iter()
                 .flat_map(|w| w.to_le_bytes())
                 .collect();
-            write(&out, &words)?;
+            inputs::write_file(&out, &words)?;
             if args.validate {
                 validate(&out, target)?;
             }
@@ -91,14 +90,6 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
         }
     }
     Ok(())
-}
-
-fn write(path: &Path, bytes: &[u8]) -> Result<()> {
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
-    }
-    fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Runs a SPIR-V tool, turning "not installed" into a clear message.

@@ -119,9 +119,22 @@ impl Emitter<'_> {
             ImageOperands::NONE,
             &[],
         );
+        self.store_texel(inst, &res, tb.scalar, texel, mask)
+    }
+
+    /// Writes the components of a loaded 4-component `texel` that destination 0's `mask`
+    /// selects through the resource operand's swizzle.
+    fn store_texel(
+        &mut self,
+        inst: &Inst,
+        res: &crate::ir::Src,
+        scalar: Scalar,
+        texel: Id,
+        mask: u8,
+    ) -> Result<(), Error> {
         let texel = Value {
             id: texel,
-            scalar: tb.scalar,
+            scalar,
             n: 4,
         };
         let mut parts = [texel.id; 4];
@@ -130,7 +143,7 @@ impl Emitter<'_> {
             parts[n] = self.extract(texel, res.swizzle[c as usize] & 3).id;
             n += 1;
         }
-        let value = self.compose(tb.scalar, &parts[..n]);
+        let value = self.compose(scalar, &parts[..n]);
         self.store_dst(inst, 0, value)
     }
 
@@ -195,19 +208,7 @@ impl Emitter<'_> {
                 &[],
             ))
         })?;
-        let texel = Value {
-            id: texel,
-            scalar: tb.scalar,
-            n: 4,
-        };
-        let mut parts = [texel.id; 4];
-        let mut n = 0;
-        for c in Self::mask_components(mask) {
-            parts[n] = self.extract(texel, res.swizzle[c as usize] & 3).id;
-            n += 1;
-        }
-        let value = self.compose(tb.scalar, &parts[..n]);
-        self.store_dst(inst, 0, value)
+        self.store_texel(inst, &res, tb.scalar, texel, mask)
     }
 
     /// `store_uav_typed u#.xyzw, address, value`.
