@@ -39,6 +39,20 @@ mod tests;
 pub use check::{check, Outcome, LISTING_BYTES_PER_DWORD};
 pub use mutate::{build_container, mutate, seed_container, words_to_bytes, Rng};
 
+/// Translates `data` to SPIR-V with the default options (checksum not verified, so mutated
+/// inputs reach the later stages). Errors are fine; a panic is a bug, and so is a success whose
+/// words do not start with the SPIR-V header.
+pub fn translate(data: &[u8]) {
+    let options = crate::Options {
+        verify_checksum: false,
+        ..crate::Options::default()
+    };
+    if let Ok(t) = crate::translate(data, &options) {
+        assert_eq!(t.spirv.first(), Some(&0x0723_0203), "SPIR-V magic");
+        assert!(t.spirv.len() >= 5, "SPIR-V header");
+    }
+}
+
 /// Decodes and disassembles `data` in every way the crate can, ignoring errors. This is the
 /// fuzz targets' entry point: it must never panic (see [`check()`]).
 pub fn decode_and_disassemble(data: &[u8]) {

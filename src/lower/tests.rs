@@ -534,8 +534,8 @@ fn nops_and_comments_are_dropped() {
     assert_eq!(m.insts[0].op, ir::Op::Ret);
 }
 
-/// Mutated corpus compute shaders go through lowering, the passes and validation without
-/// panicking (a smoke test in the spirit of the fuzz targets).
+/// Mutated corpus compute shaders go through lowering, the passes, validation and the whole
+/// translation without panicking (the seeded smoke run of the `translate` fuzz target).
 #[test]
 fn mutated_compute_shaders_never_panic() {
     use crate::fuzzing::{mutate, Rng};
@@ -565,6 +565,7 @@ fn mutated_compute_shaders_never_panic() {
                 continue;
             };
             runs += 1;
+            crate::fuzzing::translate(&bytes);
             if let Ok(mut module) = super::lower(&program) {
                 if crate::passes::run(&mut module, &Bindings::default()).is_ok() {
                     let _ = ir::validate(&module);
@@ -572,5 +573,5 @@ fn mutated_compute_shaders_never_panic() {
             }
         }
     }
-    println!("{runs} mutated compute shaders lowered without a panic");
+    println!("{runs} mutated compute shaders lowered and translated without a panic");
 }
