@@ -1,7 +1,7 @@
 //! The one place that orders the stages: container → program → IR → passes → SPIR-V, plus the
 //! reflection the caller needs to bind the result.
 
-use crate::bindings::{BindingTarget, Bindings, Count, ResourceKind};
+use crate::bindings::{BindingTarget, Bindings, Count, RegisterRange, ResourceKind};
 use crate::dxbc::container::{Container, ParseOptions};
 use crate::dxbc::disasm::shader_program;
 use crate::error::Error;
@@ -187,55 +187,40 @@ fn shader_info(module: &ir::Module) -> Result<ShaderInfo, Error> {
     let stage = module
         .stage
         .ok_or_else(|| Error::invalid(0, "module without a stage"))?;
+    let entry = |range: RegisterRange,
+                 id: u32,
+                 shape: Option<ResourceShape>,
+                 descriptor: DescriptorType,
+                 target: Option<BindingTarget>,
+                 span: u32|
+     -> Result<BoundResource, Error> {
+        Ok(BoundResource {
+            kind: range.kind,
+            space: range.space,
+            register: range.first,
+            count: range.count,
+            id,
+            shape,
+            descriptor,
+            target: target.ok_or_else(|| Error::invalid(span, "declaration without a binding"))?,
+        })
+    };
     let mut resources = Vec::new();
-    let missing = |span| Error::invalid(span, "declaration without a binding");
     for cb in &module.cbuffers {
-        resources.push(BoundResource {
-            kind: cb.range.kind,
-            space: cb.range.space,
-            register: cb.range.first,
-            count: cb.range.count,
-            id: cb.id,
-            shape: None,
-            descriptor: DescriptorType::UniformBuffer,
-            target: cb.binding.ok_or_else(|| missing(cb.span))?,
-        });
+        let d = DescriptorType::UniformBuffer;
+        resources.push(entry(cb.range, cb.id, None, d, cb.binding, cb.span)?);
     }
     for r in &module.resources {
-        resources.push(BoundResource {
-            kind: r.range.kind,
-            space: r.range.space,
-            register: r.range.first,
-            count: r.range.count,
-            id: r.id,
-            shape: Some(r.shape),
-            descriptor: emit::descriptor_type(r),
-            target: r.binding.ok_or_else(|| missing(r.span))?,
-        });
+        let d = emit::descriptor_type(r);
+        resources.push(entry(r.range, r.id, Some(r.shape), d, r.binding, r.span)?);
         if r.counter {
-            resources.push(BoundResource {
-                kind: ResourceKind::UavCounter,
-                space: r.range.space,
-                register: r.range.first,
-                count: r.range.count,
-                id: r.id,
-                shape: None,
-                descriptor: DescriptorType::StorageBuffer,
-                target: r.counter_binding.ok_or_else(|| missing(r.span))?,
-            });
+            let (range, d) = (r.range.counter(), DescriptorType::StorageBuffer);
+            resources.push(entry(range, r.id, None, d, r.counter_binding, r.span)?);
         }
     }
-    for s in &module.samplers {
-        resources.push(BoundResource {
-            kind: s.range.kind,
-            space: s.range.space,
-            register: s.range.first,
-            count: s.range.count,
-            id: s.id,
-            shape: None,
-            descriptor: DescriptorType::Sampler,
-            target: s.binding.ok_or_else(|| missing(s.span))?,
-        });
+    for smp in &module.samplers {
+        let d = DescriptorType::Sampler;
+        resources.push(entry(smp.range, smp.id, None, d, smp.binding, smp.span)?);
     }
     Ok(ShaderInfo {
         entry_point: ENTRY_POINT,

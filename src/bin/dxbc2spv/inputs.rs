@@ -162,3 +162,44 @@ impl<'a> OutputPaths<'a> {
         Ok(out)
     }
 }
+
+/// Where a command writes one output per input: `-o OUT` (one input file only), `--out-dir DIR`,
+/// or beside each input with the output extension.
+pub enum Destinations<'a> {
+    /// `-o OUT`.
+    One(PathBuf),
+    /// `--out-dir DIR`.
+    Dir(OutputPaths<'a>),
+    /// Beside each input: the input's path with this extension.
+    Beside(&'a str),
+}
+
+impl<'a> Destinations<'a> {
+    /// The destinations for `found`; `-o` with anything but one named file is an error, given
+    /// as the path to report it on and the message.
+    pub fn new(
+        output: Option<&Path>,
+        out_dir: Option<&'a Path>,
+        extension: &'a str,
+        found: &[Found],
+    ) -> std::result::Result<Self, (PathBuf, anyhow::Error)> {
+        match (output, out_dir) {
+            (Some(path), _) if !is_single_file(found) => Err((
+                path.to_path_buf(),
+                anyhow!("-o takes exactly one input file; use --out-dir"),
+            )),
+            (Some(path), _) => Ok(Self::One(path.to_path_buf())),
+            (None, Some(dir)) => Ok(Self::Dir(OutputPaths::new(dir, extension))),
+            (None, None) => Ok(Self::Beside(extension)),
+        }
+    }
+
+    /// The output path for `input` (an error when an earlier input already has it).
+    pub fn claim(&mut self, input: &Input) -> Result<PathBuf> {
+        match self {
+            Self::One(path) => Ok(path.clone()),
+            Self::Dir(outputs) => outputs.claim(input),
+            Self::Beside(extension) => Ok(input.path.with_extension(extension)),
+        }
+    }
+}

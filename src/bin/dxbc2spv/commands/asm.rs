@@ -3,27 +3,25 @@
 use std::fs;
 use std::io;
 
-use anyhow::{anyhow, Context};
+use anyhow::Context;
 use dxbc2spv::dxbc::asm::assemble;
 
 use super::Console;
 use crate::args::AsmArgs;
-use crate::inputs::{self, Found, OutputPaths};
+use crate::inputs::{self, Destinations, Found};
 
 /// Assembles every input; see `docs/cli.md`. Errors read `PATH:LINE:COLUMN: message`.
 pub fn run(args: &AsmArgs, console: &mut Console<'_>) -> io::Result<()> {
     let found = inputs::expand_with(&args.paths, inputs::ASM_EXTENSIONS);
-    if args.output.is_some() && !inputs::is_single_file(&found) {
-        let path = args.output.clone().unwrap_or_default();
-        return console.failed(
-            &path,
-            &anyhow!("-o takes exactly one input file; use --out-dir"),
-        );
-    }
-    let mut outputs = args
-        .out_dir
-        .as_deref()
-        .map(|dir| OutputPaths::new(dir, "dxbc"));
+    let mut destinations = match Destinations::new(
+        args.output.as_deref(),
+        args.out_dir.as_deref(),
+        "dxbc",
+        &found,
+    ) {
+        Ok(d) => d,
+        Err((path, e)) => return console.failed(&path, &e),
+    };
     for item in found {
         let input = match item {
             Found::File(input) => input,
@@ -46,11 +44,7 @@ pub fn run(args: &AsmArgs, console: &mut Console<'_>) -> io::Result<()> {
                 continue;
             }
         };
-        let target = match (&args.output, &mut outputs) {
-            (Some(path), _) => Ok(path.clone()),
-            (None, Some(outputs)) => outputs.claim(&input),
-            (None, None) => Ok(input.path.with_extension("dxbc")),
-        };
+        let target = destinations.claim(&input);
         match target.and_then(|out| inputs::write_file(&out, &bytes)) {
             Ok(()) => console.succeeded(),
             Err(e) => console.failed(&input.path, &e)?,

@@ -11,7 +11,7 @@ use dxbc2spv::{translate, Options, Target};
 
 use super::Console;
 use crate::args::TranslateArgs;
-use crate::inputs::{self, Found, OutputPaths};
+use crate::inputs::{self, Destinations, Found};
 
 /// Translates every input; see `docs/cli.md`.
 pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
@@ -32,15 +32,15 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
         ..Options::default()
     };
     let found = inputs::expand(&args.inputs.paths);
-    if args.output.is_some() && !inputs::is_single_file(&found) {
-        let path = args.output.clone().unwrap_or_default();
-        let e = anyhow!("-o takes exactly one input file; use --out-dir");
-        return console.failed(&path, &e);
-    }
-    let mut outputs = args
-        .out_dir
-        .as_deref()
-        .map(|dir| OutputPaths::new(dir, "spv"));
+    let mut destinations = match Destinations::new(
+        args.output.as_deref(),
+        args.out_dir.as_deref(),
+        "spv",
+        &found,
+    ) {
+        Ok(d) => d,
+        Err((path, e)) => return console.failed(&path, &e),
+    };
     for item in found {
         let input = match item {
             Found::File(input) => input,
@@ -49,11 +49,7 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
                 continue;
             }
         };
-        let target_path = match (&args.output, &mut outputs) {
-            (Some(path), _) => Ok(path.clone()),
-            (None, Some(outputs)) => outputs.claim(&input),
-            (None, None) => Ok(input.path.with_extension("spv")),
-        };
+        let target_path = destinations.claim(&input);
         let result = target_path.and_then(|out| {
             let bytes = inputs::read(&input.path)?;
             let translation = translate(&bytes, &options).map_err(|e| anyhow!("{e}"))?;
