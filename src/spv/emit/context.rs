@@ -253,21 +253,23 @@ impl<'a> Emitter<'a> {
         if ty == Scalar::F64 {
             return self.load_f64(span, src, mask);
         }
-        let comps: Vec<u8> = (0..4u8)
-            .filter(|c| mask & (1 << c) != 0)
-            .map(|c| src.swizzle[c as usize] & 3)
-            .collect();
-        if comps.is_empty() {
+        let mut comps = [0u8; 4];
+        let mut n = 0;
+        for c in Self::mask_components(mask) {
+            comps[n] = src.swizzle[c as usize] & 3;
+            n += 1;
+        }
+        if n == 0 {
             return Err(Error::invalid(span, "empty write mask"));
         }
-        let raw = self.read_components(span, &src.reg, &comps, ty)?;
+        let raw = self.read_components(span, &src.reg, &comps[..n], ty)?;
         Ok(self.apply_modifier(raw, src.modifier))
     }
 
     fn load_f64(&mut self, span: u32, src: &Src, mask: u8) -> Result<Value, Error> {
         // Each double takes components (2k, 2k+1) of the destination; the source swizzle picks
         // the register's lo and hi words for them.
-        let mut parts = Vec::with_capacity(2);
+        let mut parts = [None; 2];
         for pair in 0..2u8 {
             if mask & (3 << (2 * pair)) == 0 {
                 continue;
@@ -276,13 +278,13 @@ impl<'a> Emitter<'a> {
             let hi = src.swizzle[(2 * pair + 1) as usize] & 3;
             let words = self.read_components(span, &src.reg, &[lo, hi], Scalar::U32)?;
             let f64_ty = self.ty(Scalar::F64, 1);
-            let d = self.m.bitcast(f64_ty, words.id);
-            parts.push(d);
+            parts[pair as usize] = Some(self.m.bitcast(f64_ty, words.id));
         }
-        if parts.is_empty() {
-            return Err(Error::invalid(span, "empty double write mask"));
-        }
-        let v = self.compose(Scalar::F64, &parts);
+        let v = match parts {
+            [Some(a), Some(b)] => self.compose(Scalar::F64, &[a, b]),
+            [Some(a), None] | [None, Some(a)] => self.compose(Scalar::F64, &[a]),
+            [None, None] => return Err(Error::invalid(span, "empty double write mask")),
+        };
         Ok(self.apply_modifier(v, src.modifier))
     }
 
@@ -324,30 +326,17 @@ impl<'a> Emitter<'a> {
         comps: &[u8],
         ty: Scalar,
     ) -> Result<Value, Error> {
+        let comps = &comps[..comps.len().min(4)];
         let n = comps.len() as u8;
         // Immediates become constants directly.
-        if let Reg::Imm32(v) = reg {
-            let parts: Vec<Id> = comps
-                .iter()
-                .map(|&c| self.splat_bits(ty, 1, v[c as usize & 3]))
-                .collect();
-            return Ok(self.constant_compose(ty, &parts));
-        }
-        if let Reg::Imm64(v) = reg {
-            // A 64-bit immediate read as 32-bit words: component 2k/2k+1 = lo/hi of v[k].
-            let parts: Vec<Id> = comps
-                .iter()
-                .map(|&c| {
-                    let d = v[(c as usize >> 1) & 1];
-                    let word = if c & 1 == 0 {
-                        d as u32
-                    } else {
-                        (d >> 32) as u32
-                    };
-                    self.splat_bits(ty, 1, word)
-                })
-                .collect();
-            return Ok(self.constant_compose(ty, &parts));
+        let immediate = immediate_words(reg, comps).filter(|_| !comps.is_empty());
+        if let Some(words) = immediate {
+            let one = self.splat_bits(ty, 1, words[0]);
+            let mut parts = [one; 4];
+            for (part, &w) in parts.iter_mut().zip(&words[..comps.len()]).skip(1) {
+                *part = self.splat_bits(ty, 1, w);
+            }
+            return Ok(self.constant_compose(ty, &parts[..comps.len()]));
         }
         let (vec, width) = self.read_register(span, reg)?;
         let u = self.ty(Scalar::U32, 1);
@@ -357,16 +346,24 @@ impl<'a> Emitter<'a> {
                 vec
             } else {
                 let t = self.ty(Scalar::U32, n);
-                let parts = vec![vec; n as usize];
-                self.m.composite_construct(t, &parts)
+                self.m.composite_construct(t, &[vec; 4][..n as usize])
             }
         } else if n == 1 {
             let c = comps[0].min(width - 1);
             self.m.composite_extract(u, vec, &[c as u32])
         } else {
-            let t = self.ty(Scalar::U32, n);
-            let sel: Vec<u32> = comps.iter().map(|&c| c.min(width - 1) as u32).collect();
-            self.m.vector_shuffle(t, vec, vec, &sel)
+            let mut sel = [0u32; 4];
+            for (s, &c) in sel.iter_mut().zip(comps) {
+                *s = c.min(width - 1) as u32;
+            }
+            let sel = &sel[..n as usize];
+            if n == width && sel.iter().enumerate().all(|(k, &c)| c == k as u32) {
+                // The whole register in order: no shuffle.
+                vec
+            } else {
+                let t = self.ty(Scalar::U32, n);
+                self.m.vector_shuffle(t, vec, vec, sel)
+            }
         };
         let v = Value {
             id: raw,
@@ -613,7 +610,13 @@ impl<'a> Emitter<'a> {
         } else {
             self.bitcast(value, Scalar::U32)
         };
-        let comps: Vec<u8> = (0..4u8).filter(|c| dst.mask & (1 << c) != 0).collect();
+        let mut comps = [0u8; 4];
+        let mut count = 0;
+        for c in Self::mask_components(dst.mask) {
+            comps[count] = c;
+            count += 1;
+        }
+        let comps = &comps[..count];
         let uvec4 = self.ty(Scalar::U32, 4);
         let (ptr, storage_ok) = match dst.reg {
             Reg::Temp(n) => (self.temp(span, n)?.id, None),
@@ -636,7 +639,7 @@ impl<'a> Emitter<'a> {
         let old = self.m.load(uvec4, ptr);
         let new = if words.n == 1 {
             let mut acc = old;
-            for &c in &comps {
+            for &c in comps {
                 acc = self.m.composite_insert(uvec4, words.id, acc, &[c as u32]);
             }
             acc
@@ -684,4 +687,26 @@ impl<'a> Emitter<'a> {
             _ => 0,
         }
     }
+}
+
+/// The 32-bit words an immediate operand gives for register components `comps` (a 64-bit
+/// immediate read as words: component 2k/2k+1 = lo/hi of value k); `None` for other registers.
+fn immediate_words(reg: &Reg, comps: &[u8]) -> Option<[u32; 4]> {
+    let word = |c: u8| match reg {
+        Reg::Imm32(v) => Some(v[c as usize & 3]),
+        Reg::Imm64(v) => {
+            let d = v[(c as usize >> 1) & 1];
+            Some(if c & 1 == 0 {
+                d as u32
+            } else {
+                (d >> 32) as u32
+            })
+        }
+        _ => None,
+    };
+    let mut out = [0; 4];
+    for (o, &c) in out.iter_mut().zip(comps) {
+        *o = word(c)?;
+    }
+    Some(out)
 }
