@@ -177,7 +177,13 @@ pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Er
         },
     )?;
     let program = shader_program(&container)?;
-    let mut module = lower::lower(&program)?;
+    let input = container.input_signature().transpose()?;
+    let output = container.output_signature().transpose()?;
+    let signatures = lower::Signatures {
+        input: input.as_ref(),
+        output: output.as_ref(),
+    };
+    let mut module = lower::lower_with_signatures(&program, signatures)?;
     passes::run(&mut module, &options.bindings)?;
     ir::validate(&module)?;
     Ok(module)

@@ -25,11 +25,12 @@ mod print;
 mod validate;
 
 pub use module::{
-    CbDecl, Dimension, Function, IndexableTemp, IoDecl, Module, ResourceDecl, ResourceShape,
-    ReturnType, SamplerDecl, Stage, SwitchTable, Tgsm,
+    CbDecl, ComponentType, Dimension, Function, GeometryInfo, IndexableTemp, IoDecl, Module,
+    ResourceDecl, ResourceShape, ReturnType, SamplerDecl, SignatureElement, Stage, SwitchTable,
+    Tgsm,
 };
 pub use op::{Inst, InstFlags, Op, Test};
-pub use operand::{Dst, Index, Modifier, Reg, Rel, RelFile, Src};
+pub use operand::{DepthOutput, Dst, Index, Modifier, Reg, Rel, RelFile, Src};
 pub use print::print;
 pub use validate::{validate, ValidationError};
 

@@ -64,6 +64,13 @@ pub struct Module {
     pub inputs: Vec<IoDecl>,
     /// Declared outputs (`dcl_output*`).
     pub outputs: Vec<IoDecl>,
+    /// The input signature (`ISGN`/`ISG1`): what the previous stage or the input layout
+    /// provides, per register and component.
+    pub input_signature: Vec<SignatureElement>,
+    /// The output signature (`OSGN`/`OSG5`/`OSG1`).
+    pub output_signature: Vec<SignatureElement>,
+    /// Geometry-shader declarations (geometry shaders only).
+    pub geometry: GeometryInfo,
     /// `dcl_thread_group x, y, z` (compute only; 0s otherwise).
     pub thread_group: [u32; 3],
     /// Function 0 is the entry point, then one per `label`.
@@ -287,8 +294,70 @@ pub struct IoDecl {
     pub system_value: u32,
     /// Interpolation mode (pixel shader inputs), 0 when none.
     pub interpolation: u8,
+    /// Geometry-shader output stream (the last `dcl_stream` before it), else 0.
+    pub stream: u8,
     /// Byte offset of the declaration.
     pub span: u32,
+}
+
+/// The data type of a signature element's components.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ComponentType {
+    /// 32-bit float (also what an unknown type is read as).
+    #[default]
+    Float,
+    /// 32-bit unsigned integer.
+    Uint,
+    /// 32-bit signed integer.
+    Sint,
+}
+
+/// One element of an input or output signature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SignatureElement {
+    /// Register (`v#`/`o#`); `u32::MAX` for registers without a number (`oDepth`).
+    pub register: u32,
+    /// Components of the register the element occupies.
+    pub mask: u8,
+    /// System value (`D3D_NAME`: 0 none, 1 position, 2 clip distance, 3 cull distance, ...,
+    /// 64 target, 65 depth, 66 coverage, ...).
+    pub system_value: u32,
+    /// Semantic index (`SV_Target3` → 3, `TEXCOORD1` → 1).
+    pub semantic_index: u32,
+    /// Component data type.
+    pub component_type: ComponentType,
+    /// Geometry-shader output stream.
+    pub stream: u8,
+}
+
+/// Geometry-shader declarations: `dcl_inputprimitive`, `dcl_outputtopology`,
+/// `dcl_maxout`, `dcl_gsinstances` (`D3D10_SB_PRIMITIVE` / `D3D10_SB_PRIMITIVE_TOPOLOGY`
+/// numbering).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GeometryInfo {
+    /// Input primitive: 1 point, 2 line, 3 triangle, 6 line with adjacency, 7 triangle with
+    /// adjacency; 0 when undeclared.
+    pub input_primitive: u32,
+    /// Output topology: 1 point list, 3 line strip, 5 triangle strip; 0 when undeclared.
+    pub output_topology: u32,
+    /// `dcl_maxout`.
+    pub max_output_vertices: u32,
+    /// `dcl_gsinstances` (0 when undeclared: one instance).
+    pub instances: u32,
+}
+
+impl GeometryInfo {
+    /// Vertices per input primitive, when the primitive is known.
+    pub fn input_vertices(&self) -> Option<u32> {
+        match self.input_primitive {
+            1 => Some(1),
+            2 => Some(2),
+            3 => Some(3),
+            6 => Some(4),
+            7 => Some(6),
+            _ => None,
+        }
+    }
 }
 
 /// The case labels of one `switch`: which block each value starts, and where `default` is.

@@ -233,7 +233,7 @@ pub struct Inst {
     /// Extra operation-specific data: the switch table of `switch`; the texel offsets
     /// (`(u,v,w)` 4-bit signed, packed `u | v << 4 | w << 8`) of texture operations; the
     /// return type of `resinfo` (0 float, 1 `_rcpFloat`, 2 `_uint`) and `sampleinfo`
-    /// (0 float, 1 `_uint`).
+    /// (0 float, 1 `_uint`); the stream of `emit`, `cut` and `emit_then_cut`.
     pub aux: u32,
     dst: [Dst; MAX_DST],
     src: [Src; MAX_SRC],

@@ -76,6 +76,28 @@ pub enum Reg {
     },
     /// `v#` (1-D inputs).
     Input(Index),
+    /// `v[vertex][register]`: per-vertex inputs of geometry shaders.
+    VertexInput {
+        /// The vertex of the input primitive.
+        vertex: Index,
+        /// The register.
+        register: Index,
+    },
+    /// `vPrim`: the primitive id (geometry shaders).
+    PrimitiveId,
+    /// `vGSInstanceID`: the geometry-shader instance.
+    GsInstanceId,
+    /// `vCoverage`: the pixel's input coverage mask.
+    InputCoverage,
+    /// `vInnerCoverage`: whether the pixel is fully covered by the primitive (conservative
+    /// rasterization).
+    InnerCoverage,
+    /// `oDepth` / `oDepthGE` / `oDepthLE`.
+    OutputDepth(DepthOutput),
+    /// `oMask`: the pixel's output coverage mask.
+    OutputCoverage,
+    /// `oStencilRef`.
+    OutputStencilRef,
     /// `o#`
     Output(Index),
     /// `cb#[slot]` (SM5.1: `CB#[element][slot]`).
@@ -126,6 +148,18 @@ pub enum Reg {
     Tgsm(u32),
     /// `l#` of `call`: position in [`Module::functions`](super::Module::functions).
     Function(u32),
+}
+
+/// Which depth output a pixel shader writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DepthOutput {
+    /// `oDepth`: any value.
+    #[default]
+    Any,
+    /// `oDepthGE`: never less than the rasterized depth.
+    GreaterEqual,
+    /// `oDepthLE`: never greater than the rasterized depth.
+    LessEqual,
 }
 
 /// A source modifier.

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use super::module::{Module, ResourceShape};
 use super::op::{Inst, Op, Test};
-use super::operand::{Dst, Index, Modifier, Reg, Rel, RelFile, Src};
+use super::operand::{DepthOutput, Dst, Index, Modifier, Reg, Rel, RelFile, Src};
 
 const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
 
@@ -235,6 +235,20 @@ fn write_reg(s: &mut String, r: &Reg) {
             s.push('o');
             write_index(s, i);
         }
+        Reg::VertexInput { vertex, register } => {
+            s.push('v');
+            write_index(s, vertex);
+            write_index(s, register);
+        }
+        Reg::PrimitiveId => s.push_str("vPrim"),
+        Reg::GsInstanceId => s.push_str("vGSInstanceID"),
+        Reg::InputCoverage => s.push_str("vCoverage"),
+        Reg::InnerCoverage => s.push_str("vInnerCoverage"),
+        Reg::OutputDepth(DepthOutput::Any) => s.push_str("oDepth"),
+        Reg::OutputDepth(DepthOutput::GreaterEqual) => s.push_str("oDepthGE"),
+        Reg::OutputDepth(DepthOutput::LessEqual) => s.push_str("oDepthLE"),
+        Reg::OutputCoverage => s.push_str("oMask"),
+        Reg::OutputStencilRef => s.push_str("oStencilRef"),
         Reg::ConstantBuffer {
             decl,
             element,

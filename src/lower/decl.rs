@@ -19,7 +19,7 @@ use super::{
 };
 use crate::bindings::{Count, RegisterRange, ResourceKind};
 use crate::dxbc::opcodes::{Class, Opcode};
-use crate::dxbc::operand::{Components, Operand, RegisterType};
+use crate::dxbc::operand::Operand;
 use crate::dxbc::reflect::{ResourceDimension, SamplerMode};
 use crate::dxbc::Instruction;
 use crate::error::Error;
@@ -189,7 +189,7 @@ impl Lowerer {
             | Opcode::DclOutputTopology
             | Opcode::DclMaxOutputVertexCount
             | Opcode::DclGsInstanceCount
-            | Opcode::DclStream => return Err(Error::unsupported(at, "geometry shaders")),
+            | Opcode::DclStream => self.geometry_declaration(inst)?,
             Opcode::HsDecls
             | Opcode::HsControlPointPhase
             | Opcode::HsForkPhase
@@ -479,53 +479,6 @@ impl Lowerer {
             words: (bytes / 4) as u32,
             span: at,
         });
-        Ok(())
-    }
-
-    /// `dcl_input*`/`dcl_output*` of `v#`/`o#`; special registers (`vThreadID`, `vPrim`,
-    /// `oDepth`, ...) need no declaration in the IR and are accepted as they are.
-    fn io(&mut self, inst: &Instruction<'_>, output: bool) -> Result<(), Error> {
-        let op = declared(inst)?;
-        let expected = if output {
-            RegisterType::Output
-        } else {
-            RegisterType::Input
-        };
-        if op.ty != expected {
-            return Ok(());
-        }
-        let Some(last) = op.indices().last() else {
-            return Err(Error::invalid(inst.offset, "i/o register without an index"));
-        };
-        if last.rel.is_some() {
-            return Err(Error::invalid(
-                inst.offset,
-                "relative index in a declaration",
-            ));
-        }
-        let register = u32::try_from(last.imm)
-            .map_err(|_| Error::invalid(inst.offset, "register index over 32 bits"))?;
-        let interpolation = match inst.opcode {
-            Opcode::DclInputPs | Opcode::DclInputPsSgv | Opcode::DclInputPsSiv => {
-                inst.token.interpolation() as u8
-            }
-            _ => 0,
-        };
-        let decl = ir::IoDecl {
-            register,
-            mask: match op.components {
-                Components::Mask(m) => m,
-                _ => 0,
-            },
-            system_value: inst.name.unwrap_or(0),
-            interpolation,
-            span: inst.offset,
-        };
-        if output {
-            self.module.outputs.push(decl);
-        } else {
-            self.module.inputs.push(decl);
-        }
         Ok(())
     }
 }

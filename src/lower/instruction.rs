@@ -67,9 +67,6 @@ same_name_ops! {
 /// The feature an executable opcode without an IR operation needs.
 fn unsupported_feature(opcode: Opcode) -> String {
     match opcode {
-        Opcode::EmitStream | Opcode::CutStream | Opcode::EmitThenCutStream => {
-            "geometry shader streams".into()
-        }
         Opcode::InterfaceCall => "class linkage (interfaces)".into(),
         Opcode::Abort => "abort".into(),
         Opcode::DebugBreak => "debug_break".into(),
@@ -151,6 +148,18 @@ impl Lowerer {
     /// Lowers one executable instruction and appends it to the current function.
     pub(super) fn executable(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
         let at = inst.offset;
+        let stream_op = match inst.opcode {
+            Opcode::EmitStream => Some(Op::Emit),
+            Opcode::CutStream => Some(Op::Cut),
+            Opcode::EmitThenCutStream => Some(Op::EmitThenCut),
+            _ => None,
+        };
+        if let Some(op) = stream_op {
+            let mut out = ir::Inst::new(op, at);
+            out.aux = u32::from(self.stream_operand(inst)?);
+            self.module.insts.push(out);
+            return Ok(());
+        }
         let Some(op) = executable_op(inst.opcode) else {
             return Err(Error::unsupported(at, unsupported_feature(inst.opcode)));
         };

@@ -23,6 +23,7 @@
 mod control_flow;
 mod decl;
 mod instruction;
+mod io;
 mod operand;
 #[cfg(test)]
 mod tests;
@@ -31,6 +32,7 @@ use std::collections::BTreeMap;
 
 use crate::dxbc::opcodes::Opcode;
 use crate::dxbc::program::{ShaderVersion, Stage as DxbcStage};
+use crate::dxbc::signature::Signature;
 use crate::dxbc::{Instruction, Program};
 use crate::error::Error;
 use crate::ir;
@@ -46,22 +48,45 @@ pub const MAX_TGSM_BYTES: u64 = 32 * 1024;
 /// Most threads in a thread group (D3D11 `cs_5_0`).
 pub const MAX_THREADS_PER_GROUP: u64 = 1024;
 
-/// Lowers a decoded shader program to the IR.
-///
-/// Only compute shaders are translated for now; other stages are [`Error::Unsupported`] at the
-/// program's first instruction.
+/// The signatures of a shader's container, decoded.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Signatures<'s, 'a> {
+    /// `ISGN`/`ISG1`, when the container has one.
+    pub input: Option<&'s Signature<'a>>,
+    /// `OSGN`/`OSG5`/`OSG1`, when the container has one.
+    pub output: Option<&'s Signature<'a>>,
+}
+
+/// Lowers a decoded shader program to the IR (no signatures: every component reads as float).
 pub fn lower(program: &Program<'_>) -> Result<ir::Module, Error> {
+    lower_with_signatures(program, Signatures::default())
+}
+
+/// Lowers a decoded shader program and its container's signatures to the IR.
+///
+/// Hull and domain shaders and function libraries are [`Error::Unsupported`] at the program's
+/// first instruction.
+pub fn lower_with_signatures(
+    program: &Program<'_>,
+    signatures: Signatures<'_, '_>,
+) -> Result<ir::Module, Error> {
     let at = program.body_offset();
     let stage = match program.version.stage {
         DxbcStage::Compute => ir::Stage::Compute,
-        DxbcStage::Pixel => return Err(Error::unsupported(at, "pixel shaders")),
-        DxbcStage::Vertex => return Err(Error::unsupported(at, "vertex shaders")),
-        DxbcStage::Geometry => return Err(Error::unsupported(at, "geometry shaders")),
+        DxbcStage::Pixel => ir::Stage::Pixel,
+        DxbcStage::Vertex => ir::Stage::Vertex,
+        DxbcStage::Geometry => ir::Stage::Geometry,
         DxbcStage::Hull => return Err(Error::unsupported(at, "hull shaders")),
         DxbcStage::Domain => return Err(Error::unsupported(at, "domain shaders")),
         DxbcStage::Library => return Err(Error::unsupported(at, "shader libraries (lib_*)")),
     };
     let mut lowerer = Lowerer::new(program.version, stage, at);
+    if let Some(sig) = signatures.input {
+        lowerer.module.input_signature = io::signature(sig);
+    }
+    if let Some(sig) = signatures.output {
+        lowerer.module.output_signature = io::signature(sig);
+    }
     // A guess from the program size (instructions average well over 32 bytes), so that typical
     // shaders grow the arena once at most; bounded by the input.
     lowerer.module.insts.reserve(program.body().len() / 32);
@@ -102,6 +127,8 @@ struct Lowerer {
     tgsm_bytes: u64,
     /// Offset of the `dcl_thread_group`, once seen.
     thread_group_at: Option<u32>,
+    /// The stream of the last `dcl_stream` (geometry shaders).
+    stream: u8,
 }
 
 impl Lowerer {
@@ -130,6 +157,7 @@ impl Lowerer {
             indexable_elements: 0,
             tgsm_bytes: 0,
             thread_group_at: None,
+            stream: 0,
         }
     }
 

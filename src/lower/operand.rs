@@ -115,6 +115,9 @@ impl Lowerer {
                 | ir::Reg::Temp(_)
                 | ir::Reg::IndexableTemp { .. }
                 | ir::Reg::Output(_)
+                | ir::Reg::OutputDepth(_)
+                | ir::Reg::OutputCoverage
+                | ir::Reg::OutputStencilRef
                 | ir::Reg::Uav { .. }
                 | ir::Reg::Tgsm(_)
         );
@@ -144,8 +147,28 @@ impl Lowerer {
             R::Temp => ir::Reg::Temp(immediate(&indices(op, 1, at)?[0], at)?),
             R::Input => match op.indices() {
                 [i] => ir::Reg::Input(self.index(i, at)?),
-                _ => return Err(Error::unsupported(at, "multi-dimensional input registers")),
+                [vertex, register] if self.module.stage == Some(ir::Stage::Geometry) => {
+                    ir::Reg::VertexInput {
+                        vertex: self.index(vertex, at)?,
+                        register: self.index(register, at)?,
+                    }
+                }
+                _ => {
+                    return Err(Error::invalid(
+                        at,
+                        format!("v# with {} indices", op.indices().len()),
+                    ))
+                }
             },
+            R::InputPrimitiveId => ir::Reg::PrimitiveId,
+            R::InputGsInstanceId => ir::Reg::GsInstanceId,
+            R::InputCoverageMask => ir::Reg::InputCoverage,
+            R::InnerCoverage => ir::Reg::InnerCoverage,
+            R::OutputDepth => ir::Reg::OutputDepth(ir::DepthOutput::Any),
+            R::OutputDepthGreaterEqual => ir::Reg::OutputDepth(ir::DepthOutput::GreaterEqual),
+            R::OutputDepthLessEqual => ir::Reg::OutputDepth(ir::DepthOutput::LessEqual),
+            R::OutputCoverageMask => ir::Reg::OutputCoverage,
+            R::OutputStencilRef => ir::Reg::OutputStencilRef,
             R::Output => ir::Reg::Output(self.index(&indices(op, 1, at)?[0], at)?),
             R::IndexableTemp => {
                 let idx = indices(op, 2, at)?;

@@ -503,11 +503,11 @@ fn limits_are_checked_before_anything_is_sized() {
 
 #[test]
 fn other_stages_and_untranslated_features_are_unsupported() {
-    let ps = "ps_5_0\ndcl_input_ps linear v0.xy\ndcl_output o0.xyzw\nmov o0.xyzw, v0.xyxx\nret\n";
-    match error(ps) {
+    let ds = "ds_5_0\ndcl_input vDomain.xy\ndcl_output o0.xyzw\nmov o0.xyzw, vDomain.xyxx\nret\n";
+    match error(ds) {
         Error::Unsupported { feature, offset } => {
-            assert_eq!(feature, "pixel shaders");
-            assert_eq!(offset, offset_of(ps, 0));
+            assert_eq!(feature, "domain shaders");
+            assert_eq!(offset, offset_of(ds, 0));
         }
         e => panic!("{e}"),
     }

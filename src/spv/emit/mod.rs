@@ -13,6 +13,8 @@ mod control_flow;
 mod declare;
 mod memory;
 mod resources;
+mod stage;
+mod texture;
 
 use spirv::{
     AddressingModel, Capability, ExecutionMode, ExecutionModel, FunctionControl, MemoryModel,
@@ -239,14 +241,17 @@ impl Emitter<'_> {
                 self.ensure_block();
                 self.memory(inst)
             }
-            Discard | Ld | LdMs | Sample | SampleB | SampleL | SampleD | SampleC | SampleCLz
-            | Gather4 | Gather4C | Gather4Po | Gather4PoC | Resinfo | Lod | SampleInfo
-            | SamplePos | EvalSnapped | EvalSampleIndex | EvalCentroid | Emit | Cut
-            | EmitThenCut | DerivRtx | DerivRty | DerivRtxCoarse | DerivRtxFine
-            | DerivRtyCoarse | DerivRtyFine => Err(Error::unsupported(
-                inst.span,
-                format!("`{}` (graphics stages)", inst.op.name()),
-            )),
+            Ld | LdMs | Sample | SampleB | SampleL | SampleD | SampleC | SampleCLz | Gather4
+            | Gather4C | Gather4Po | Gather4PoC | Resinfo | Lod | SampleInfo | SamplePos => {
+                self.ensure_block();
+                self.texture(inst)
+            }
+            Discard | EvalSnapped | EvalSampleIndex | EvalCentroid | Emit | Cut | EmitThenCut
+            | DerivRtx | DerivRty | DerivRtxCoarse | DerivRtxFine | DerivRtyCoarse
+            | DerivRtyFine => {
+                self.ensure_block();
+                self.stage_op(inst)
+            }
             _ => {
                 self.ensure_block();
                 self.alu(inst)

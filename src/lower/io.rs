@@ -1,0 +1,179 @@
+//! Stage inputs and outputs: signatures, `dcl_input*`/`dcl_output*`, geometry-shader
+//! declarations (`dcl_inputprimitive`, `dcl_outputtopology`, `dcl_maxout`, `dcl_gsinstances`,
+//! `dcl_stream`).
+//!
+//! Contract: signature elements are copied as they are (register, mask, `D3D_NAME` system value,
+//! semantic index, component type, stream); declarations record which registers the program
+//! reads and writes and how inputs are interpolated. Special registers (`vPrim`, `oDepth`, ...)
+//! need no table entry and are accepted as they are. Limits: 32 `v#`/`o#` registers
+//! (D3D11's `D3D11_PS_INPUT_REGISTER_COUNT`; vertex shaders also have 32), 1024 output vertices
+//! times components, 32 instances, 4 streams (D3D11.0 functional spec §13.4, §18).
+
+use super::Lowerer;
+use crate::dxbc::opcodes::Opcode;
+use crate::dxbc::operand::{Components, RegisterType};
+use crate::dxbc::signature::{ComponentType, Signature};
+use crate::dxbc::Instruction;
+use crate::error::Error;
+use crate::ir;
+
+/// Most `v#`/`o#` registers a stage has.
+pub const MAX_IO_REGISTERS: u32 = 32;
+/// Most vertices a geometry shader may emit per invocation (`D3D11_GS_MAX_OUTPUT_VERTEX_COUNT_ACROSS_INSTANCES`).
+pub const MAX_GS_OUTPUT_VERTICES: u32 = 1024;
+/// Most geometry-shader instances (`D3D11_GS_MAX_INSTANCE_COUNT`).
+pub const MAX_GS_INSTANCES: u32 = 32;
+/// Geometry-shader output streams (`D3D11_SO_STREAM_COUNT`).
+pub const MAX_STREAMS: u32 = 4;
+
+/// A decoded signature as the IR keeps it.
+pub fn signature(sig: &Signature<'_>) -> Vec<ir::SignatureElement> {
+    sig.elements
+        .iter()
+        .map(|e| ir::SignatureElement {
+            register: e.register,
+            mask: e.mask & 0xf,
+            system_value: e.effective_system_value().raw(),
+            semantic_index: e.semantic_index,
+            component_type: match e.component_type {
+                ComponentType::Uint32 => ir::ComponentType::Uint,
+                ComponentType::Sint32 => ir::ComponentType::Sint,
+                _ => ir::ComponentType::Float,
+            },
+            stream: (e.stream & 3) as u8,
+        })
+        .collect()
+}
+
+impl Lowerer {
+    /// `dcl_input*`/`dcl_output*` of `v#`/`o#` (in geometry shaders `v[n][#]`).
+    pub(super) fn io(&mut self, inst: &Instruction<'_>, output: bool) -> Result<(), Error> {
+        let op = inst
+            .operands()
+            .first()
+            .ok_or_else(|| Error::invalid(inst.offset, "declaration without an operand"))?;
+        let expected = if output {
+            RegisterType::Output
+        } else {
+            RegisterType::Input
+        };
+        if op.ty != expected {
+            return Ok(());
+        }
+        let Some(last) = op.indices().last() else {
+            return Err(Error::invalid(inst.offset, "i/o register without an index"));
+        };
+        if last.rel.is_some() {
+            return Err(Error::invalid(
+                inst.offset,
+                "relative index in a declaration",
+            ));
+        }
+        let register = u32::try_from(last.imm)
+            .ok()
+            .filter(|r| *r < MAX_IO_REGISTERS)
+            .ok_or_else(|| {
+                Error::invalid(
+                    inst.offset,
+                    format!(
+                        "{}{} is past the {MAX_IO_REGISTERS} registers of a stage",
+                        op.ty.prefix(),
+                        last.imm
+                    ),
+                )
+            })?;
+        let interpolation = match inst.opcode {
+            Opcode::DclInputPs | Opcode::DclInputPsSgv | Opcode::DclInputPsSiv => {
+                inst.token.interpolation() as u8
+            }
+            _ => 0,
+        };
+        let decl = ir::IoDecl {
+            register,
+            mask: match op.components {
+                Components::Mask(m) => m & 0xf,
+                _ => 0xf,
+            },
+            system_value: inst.name.unwrap_or(0),
+            interpolation,
+            stream: if output { self.stream } else { 0 },
+            span: inst.offset,
+        };
+        if output {
+            self.module.outputs.push(decl);
+        } else {
+            self.module.inputs.push(decl);
+        }
+        Ok(())
+    }
+
+    /// The geometry-shader declarations.
+    pub(super) fn geometry_declaration(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+        let at = inst.offset;
+        let value = inst.imms().first().copied().unwrap_or(0);
+        let g = &mut self.module.geometry;
+        match inst.opcode {
+            Opcode::DclInputPrimitive => {
+                g.input_primitive = inst.token.primitive();
+                if g.input_vertices().is_none() {
+                    return Err(Error::unsupported(
+                        at,
+                        format!("geometry-shader input primitive {}", g.input_primitive),
+                    ));
+                }
+            }
+            Opcode::DclOutputTopology => {
+                g.output_topology = inst.token.topology();
+                if !matches!(g.output_topology, 1 | 3 | 5) {
+                    return Err(Error::invalid(
+                        at,
+                        format!("geometry-shader output topology {}", g.output_topology),
+                    ));
+                }
+            }
+            Opcode::DclMaxOutputVertexCount => {
+                if value > MAX_GS_OUTPUT_VERTICES {
+                    return Err(Error::invalid(
+                        at,
+                        format!("dcl_maxout {value} is over the limit of {MAX_GS_OUTPUT_VERTICES}"),
+                    ));
+                }
+                g.max_output_vertices = value;
+            }
+            Opcode::DclGsInstanceCount => {
+                if value == 0 || value > MAX_GS_INSTANCES {
+                    return Err(Error::invalid(
+                        at,
+                        format!("dcl_gsinstances {value} is not in 1..={MAX_GS_INSTANCES}"),
+                    ));
+                }
+                g.instances = value;
+            }
+            Opcode::DclStream => self.stream = self.stream_operand(inst)?,
+            other => {
+                return Err(Error::invalid(
+                    at,
+                    format!("{} is not a geometry declaration", other.name()),
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// The `m#` operand of `dcl_stream` and `emit_stream`/`cut_stream`.
+    pub(super) fn stream_operand(&self, inst: &Instruction<'_>) -> Result<u8, Error> {
+        let stream = inst
+            .operands()
+            .first()
+            .filter(|op| op.ty == RegisterType::Stream)
+            .and_then(|op| op.indices().first())
+            .filter(|i| i.rel.is_none() && i.imm < u64::from(MAX_STREAMS))
+            .ok_or_else(|| {
+                Error::invalid(
+                    inst.offset,
+                    format!("{} needs a stream m0..m3", inst.opcode.name()),
+                )
+            })?;
+        Ok(stream.imm as u8)
+    }
+}
