@@ -91,6 +91,45 @@ pub struct Options {
     pub debug_names: bool,
     /// Float execution modes the device supports.
     pub float_controls: FloatControls,
+    /// Stream output (transform feedback) of the last stage before the rasterizer (vertex or
+    /// geometry shader); `None`: nothing is captured and stream 0 is rasterized.
+    pub stream_output: Option<StreamOutput>,
+    /// Translate `discard` to `OpDemoteToHelperInvocation` (D3D semantics: the discarded pixel
+    /// keeps running as a helper for derivatives; Vulkan 1.3 or
+    /// `VK_EXT_shader_demote_to_helper_invocation`). `false`: `OpKill`, which ends the
+    /// invocation (default true).
+    pub demote_to_helper: bool,
+}
+
+/// Stream output as the D3D runtime declares it (`D3D11_SO_DECLARATION_ENTRY` list, buffer
+/// strides, rasterized stream): which output components are written to which transform-feedback
+/// buffer. Byte offsets follow D3D: within one buffer, entries are packed in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StreamOutput {
+    /// The entries, in declaration order.
+    pub entries: Vec<StreamOutputEntry>,
+    /// Byte stride of each of the four buffers (0: the packed size of its entries).
+    pub strides: [u32; 4],
+    /// The stream sent to the rasterizer (`None`: `D3D11_SO_NO_RASTERIZED_STREAM`).
+    pub rasterized_stream: Option<u32>,
+}
+
+/// One `D3D11_SO_DECLARATION_ENTRY`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StreamOutputEntry {
+    /// The stream (0–3).
+    pub stream: u32,
+    /// Output semantic (`SV_Position`, `TEXCOORD`, case-insensitive); `None` is a gap of
+    /// `component_count` components that only advances the offset.
+    pub semantic_name: Option<String>,
+    /// Semantic index.
+    pub semantic_index: u32,
+    /// First component written (0–3).
+    pub start_component: u8,
+    /// Components written (1–4).
+    pub component_count: u8,
+    /// Buffer (0–3).
+    pub output_slot: u8,
 }
 
 impl Default for Options {
@@ -101,6 +140,8 @@ impl Default for Options {
             verify_checksum: true,
             debug_names: false,
             float_controls: FloatControls::default(),
+            stream_output: None,
+            demote_to_helper: true,
         }
     }
 }
