@@ -42,4 +42,6 @@ pub use pipeline::{
 #[cfg(test)]
 mod test_support;
 #[cfg(test)]
+mod translate_graphics_tests;
+#[cfg(test)]
 mod translate_tests;

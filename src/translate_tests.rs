@@ -14,7 +14,7 @@ use crate::{lower, translate, Error, Options, Target};
 /// A binding map with one binding per declared range (and per possible UAV counter), in set 0:
 /// what a D3D12-style runtime derives from the shader's own reflection. Used for shaders whose
 /// registers the D3D11 default layout does not cover (register spaces, ranges).
-fn own_bindings(bytes: &[u8]) -> Option<Bindings> {
+pub(crate) fn own_bindings(bytes: &[u8]) -> Option<Bindings> {
     let opts = ParseOptions {
         verify_checksum: false,
     };

@@ -26,8 +26,8 @@ mod validate;
 
 pub use module::{
     CbDecl, ComponentType, Dimension, Function, GeometryInfo, IndexableTemp, IoDecl, Module,
-    ResourceDecl, ResourceShape, ReturnType, SamplerDecl, SignatureElement, Stage, SwitchTable,
-    Tgsm,
+    ResourceDecl, ResourceShape, ReturnType, SamplerDecl, SignatureElement, Stage, StreamOutput,
+    StreamOutputEntry, SwitchTable, Tgsm,
 };
 pub use op::{Inst, InstFlags, Op, Test};
 pub use operand::{DepthOutput, Dst, Index, Modifier, Reg, Rel, RelFile, Src};

@@ -71,6 +71,8 @@ pub struct Module {
     pub output_signature: Vec<SignatureElement>,
     /// Geometry-shader declarations (geometry shaders only).
     pub geometry: GeometryInfo,
+    /// Stream output requested by the caller, resolved to registers.
+    pub stream_output: Option<StreamOutput>,
     /// `dcl_thread_group x, y, z` (compute only; 0s otherwise).
     pub thread_group: [u32; 3],
     /// Function 0 is the entry point, then one per `label`.
@@ -358,6 +360,34 @@ impl GeometryInfo {
             _ => None,
         }
     }
+}
+
+/// Stream output (transform feedback), resolved against the output signature.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StreamOutput {
+    /// What is captured.
+    pub entries: Vec<StreamOutputEntry>,
+    /// Byte stride of each buffer.
+    pub strides: [u32; 4],
+    /// The stream the rasterizer sees; `None`: rasterization is off.
+    pub rasterized_stream: Option<u8>,
+}
+
+/// One captured run of output components.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamOutputEntry {
+    /// Stream.
+    pub stream: u8,
+    /// Output register (`o#`); the system values are captured from their registers too.
+    pub register: u32,
+    /// First component.
+    pub first: u8,
+    /// Components (1–4).
+    pub count: u8,
+    /// Buffer.
+    pub buffer: u8,
+    /// Byte offset in the buffer's vertex record.
+    pub offset: u32,
 }
 
 /// The case labels of one `switch`: which block each value starts, and where `default` is.

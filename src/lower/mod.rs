@@ -24,6 +24,7 @@ mod control_flow;
 mod decl;
 mod instruction;
 mod io;
+pub use io::MAX_IO_REGISTERS;
 mod operand;
 #[cfg(test)]
 mod tests;

@@ -100,6 +100,8 @@ pub(crate) struct Emitter<'a> {
     pub ir: &'a ir::Module,
     /// The SPIR-V being written.
     pub m: Module,
+    /// How to emit.
+    pub options: super::EmitOptions,
     /// `r#` variables (`uvec4`).
     pub temps: Vec<Var>,
     /// `x#` arrays (`uvec4[len + 1]`: the extra element absorbs out-of-range writes).
@@ -121,6 +123,8 @@ pub(crate) struct Emitter<'a> {
     pub frames: Vec<Frame>,
     /// The previous instruction was a `case`/`default` label.
     pub after_case: bool,
+    /// Stage inputs and outputs (graphics stages).
+    pub io: super::io::Io,
 }
 
 impl<'a> Emitter<'a> {
@@ -457,6 +461,13 @@ impl<'a> Emitter<'a> {
                 let u = self.ty(Scalar::U32, 1);
                 Ok((self.m.load(u, var), 1))
             }
+            Reg::Input(_)
+            | Reg::Output(_)
+            | Reg::VertexInput { .. }
+            | Reg::PrimitiveId
+            | Reg::GsInstanceId
+            | Reg::InputCoverage
+            | Reg::InnerCoverage => self.read_io_register(span, reg),
             Reg::Null => Err(Error::invalid(span, "null used as a source")),
             _ => Err(Error::unsupported(
                 span,
@@ -623,6 +634,9 @@ impl<'a> Emitter<'a> {
             Reg::IndexableTemp { array, index } => {
                 let (p, _ok) = self.indexable_ptr(span, array, &index)?;
                 (p, None)
+            }
+            Reg::Output(_) | Reg::OutputDepth(_) | Reg::OutputCoverage | Reg::OutputStencilRef => {
+                (self.output_ptr(span, &dst.reg)?, None)
             }
             _ => {
                 return Err(Error::unsupported(

@@ -11,6 +11,7 @@ mod alu;
 mod context;
 mod control_flow;
 mod declare;
+mod io;
 mod memory;
 mod resources;
 mod stage;
@@ -26,9 +27,14 @@ use crate::spv::{Module, Version};
 
 use context::Emitter;
 
+/// `D3D11_SB_GLOBAL_FLAG_FORCE_EARLY_DEPTH_STENCIL` in the `dcl_globalFlags` token.
+const FORCE_EARLY_DEPTH_STENCIL: u32 = 1 << 13;
+
 /// How to emit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EmitOptions {
+    /// `discard` demotes to a helper invocation (else `OpKill`).
+    pub demote_to_helper: bool,
     /// SPIR-V version of the module.
     pub version: Version,
     /// Emit `OpName`s.
@@ -85,7 +91,7 @@ pub fn emit(module: &ir::Module, options: &EmitOptions) -> Result<Vec<u32>, Erro
     let stage = module
         .stage
         .ok_or_else(|| Error::invalid(0, "module without a stage"))?;
-    if stage != Stage::Compute {
+    if matches!(stage, Stage::Hull | Stage::Domain) {
         return Err(Error::unsupported(0, format!("{stage:?} shaders")));
     }
     let mut m = Module::new(options.version);
@@ -95,6 +101,7 @@ pub fn emit(module: &ir::Module, options: &EmitOptions) -> Result<Vec<u32>, Erro
     let mut e = Emitter {
         ir: module,
         m,
+        options: *options,
         temps: Vec::new(),
         indexable: Vec::new(),
         icb: None,
@@ -105,9 +112,11 @@ pub fn emit(module: &ir::Module, options: &EmitOptions) -> Result<Vec<u32>, Erro
         functions: Vec::new(),
         frames: Vec::new(),
         after_case: false,
+        io: io::Io::default(),
     };
     e.declare_registers()?;
     e.declare_builtins()?;
+    e.declare_io()?;
     e.declare_resources()?;
     let void = e.m.type_void();
     let fn_ty = e.m.type_function(void, &[]);
@@ -118,21 +127,77 @@ pub fn emit(module: &ir::Module, options: &EmitOptions) -> Result<Vec<u32>, Erro
     for index in 0..module.functions.len() {
         e.function(index, fn_ty)?;
     }
-    let main = e.functions[0];
+    let main = if stage == Stage::Compute {
+        e.functions[0]
+    } else {
+        e.wrapper(fn_ty)
+    };
+    let model = match stage {
+        Stage::Vertex => ExecutionModel::Vertex,
+        Stage::Pixel => ExecutionModel::Fragment,
+        Stage::Geometry => ExecutionModel::Geometry,
+        _ => ExecutionModel::GLCompute,
+    };
     let interface: Vec<_> = e.m.interface_variables().collect();
-    e.m.entry_point(
-        ExecutionModel::GLCompute,
-        main,
-        crate::ENTRY_POINT,
-        &interface,
-    );
-    let [x, y, z] = module.thread_group;
-    e.m.local_size(main, x.max(1), y.max(1), z.max(1));
+    e.m.entry_point(model, main, crate::ENTRY_POINT, &interface);
+    e.execution_modes(stage, main)?;
     e.float_modes(main, &options.float_controls);
     Ok(e.m.finish()?)
 }
 
 impl Emitter<'_> {
+    /// The entry point of a graphics stage: copy the inputs in, run the shader, copy the
+    /// outputs out (geometry shaders copy at each `emit`).
+    fn wrapper(&mut self, fn_ty: crate::spv::Id) -> crate::spv::Id {
+        let void = self.m.type_void();
+        let id = self.m.begin_function(fn_ty, FunctionControl::NONE);
+        self.m.new_block();
+        self.copy_inputs();
+        self.m.function_call(void, self.functions[0], &[]);
+        if self.ir.stage != Some(Stage::Geometry) {
+            self.copy_outputs(None);
+        }
+        self.m.ret();
+        self.m.end_function();
+        self.m.name(id, "main");
+        id
+    }
+
+    /// The stage's execution modes.
+    fn execution_modes(&mut self, stage: Stage, main: crate::spv::Id) -> Result<(), Error> {
+        match stage {
+            Stage::Compute => {
+                let [x, y, z] = self.ir.thread_group;
+                self.m.local_size(main, x.max(1), y.max(1), z.max(1));
+            }
+            Stage::Pixel => {
+                self.m
+                    .execution_mode(main, ExecutionMode::OriginUpperLeft, &[]);
+                if self.ir.global_flags & FORCE_EARLY_DEPTH_STENCIL != 0 {
+                    self.m
+                        .execution_mode(main, ExecutionMode::EarlyFragmentTests, &[]);
+                }
+                if let Some(depth) = self.depth_output() {
+                    self.m
+                        .execution_mode(main, ExecutionMode::DepthReplacing, &[]);
+                    match depth {
+                        ir::DepthOutput::Any => {}
+                        ir::DepthOutput::GreaterEqual => {
+                            self.m
+                                .execution_mode(main, ExecutionMode::DepthGreater, &[])
+                        }
+                        ir::DepthOutput::LessEqual => {
+                            self.m.execution_mode(main, ExecutionMode::DepthLess, &[])
+                        }
+                    }
+                }
+            }
+            Stage::Geometry => self.geometry_modes(main)?,
+            _ => {}
+        }
+        Ok(())
+    }
+
     /// Declares the float execution modes the device supports (SPIR-V 1.4 core, else the
     /// `SPV_KHR_float_controls` extension); 64-bit modes only in modules that use doubles.
     fn float_modes(&mut self, main: crate::spv::Id, fc: &crate::FloatControls) {

@@ -1,16 +1,270 @@
-//! Stage-specific operations: discard, derivatives, pull-model interpolation, geometry emits.
+//! Stage-specific operations: `discard`, derivatives, pull-model interpolation (`eval_*`),
+//! geometry-shader `emit`/`cut` on streams, and the geometry execution modes.
+//!
+//! Contract:
+//! - `discard` demotes the invocation to a helper (`OpDemoteToHelperInvocation`: D3D keeps the
+//!   pixel running for derivatives and drops its outputs and UAV writes), or ends it with
+//!   `OpKill` when the caller asked for that; pixel shaders only.
+//! - `deriv_rtx/rty` are `OpDPdx/OpDPdy`; `_coarse`/`_fine` need `DerivativeControl`.
+//! - `eval_centroid`, `eval_sample_index`, `eval_snapped` interpolate the input variables that
+//!   carry the register's components (`InterpolateAtCentroid/Sample/Offset`); `eval_snapped`'s
+//!   offset is in 1/16 pixel, 4-bit signed per axis (D3D11.3 §16.5.3).
+//! - `emit`/`cut`/`emit_then_cut` copy the outputs of their stream and call
+//!   `OpEmitVertex`/`OpEndPrimitive`, or the `Stream` forms when the module uses streams.
 
+use spirv::{Capability, ExecutionMode, GlslStd450Op, Op as SpvOp};
+
+use super::context::{Emitter, Scalar};
+use super::io::{Home, LinkKind};
 use crate::error::Error;
-use crate::ir::Inst;
-
-use super::context::Emitter;
+use crate::ir::{Inst, Op, Reg, Stage};
+use crate::spv::Version;
 
 impl Emitter<'_> {
     /// One stage-specific operation.
     pub(super) fn stage_op(&mut self, inst: &Inst) -> Result<(), Error> {
-        Err(Error::unsupported(
-            inst.span,
-            format!("`{}` (graphics stages)", inst.op.name()),
-        ))
+        let stage = self.ir.stage.unwrap_or(Stage::Compute);
+        let pixel_only = |what: &str| {
+            Error::invalid(
+                inst.span,
+                format!("{what} outside a pixel shader ({} shader)", stage.prefix()),
+            )
+        };
+        match inst.op {
+            Op::Discard => {
+                if stage != Stage::Pixel {
+                    return Err(pixel_only("discard"));
+                }
+                let cond = self.condition(inst, 0)?;
+                self.guarded(cond, |e| {
+                    e.discard();
+                    Ok(())
+                })
+            }
+            Op::DerivRtx
+            | Op::DerivRty
+            | Op::DerivRtxCoarse
+            | Op::DerivRtxFine
+            | Op::DerivRtyCoarse
+            | Op::DerivRtyFine => {
+                if stage != Stage::Pixel {
+                    return Err(pixel_only("a derivative"));
+                }
+                let op = match inst.op {
+                    Op::DerivRtx => SpvOp::DPdx,
+                    Op::DerivRty => SpvOp::DPdy,
+                    Op::DerivRtxCoarse => SpvOp::DPdxCoarse,
+                    Op::DerivRtxFine => SpvOp::DPdxFine,
+                    Op::DerivRtyCoarse => SpvOp::DPdyCoarse,
+                    _ => SpvOp::DPdyFine,
+                };
+                if !matches!(op, SpvOp::DPdx | SpvOp::DPdy) {
+                    self.m.capability(Capability::DerivativeControl);
+                }
+                let mask = Self::dst_mask(inst, 0);
+                if mask == 0 {
+                    return Ok(());
+                }
+                let v = self.load_src(inst, 0, mask, Scalar::F32)?;
+                let ty = self.ty(Scalar::F32, v.n);
+                let id = self.m.emit(op, ty, &[v.id]);
+                self.store_dst(inst, 0, super::context::Value { id, ..v })
+            }
+            Op::EvalCentroid | Op::EvalSampleIndex | Op::EvalSnapped => {
+                if stage != Stage::Pixel {
+                    return Err(pixel_only("pull-model interpolation"));
+                }
+                self.eval(inst)
+            }
+            Op::Emit | Op::Cut | Op::EmitThenCut => {
+                if stage != Stage::Geometry {
+                    return Err(Error::invalid(
+                        inst.span,
+                        format!("{} outside a geometry shader", inst.op.name()),
+                    ));
+                }
+                let stream = inst.aux.min(3) as u8;
+                let streams = self.io.streams;
+                let s = self.u32_const(u32::from(stream));
+                if matches!(inst.op, Op::Emit | Op::EmitThenCut) {
+                    self.copy_outputs(Some(stream));
+                    if streams {
+                        self.m
+                            .inst(SpvOp::EmitStreamVertex, None, None, &[s.word()]);
+                    } else {
+                        self.m.inst(SpvOp::EmitVertex, None, None, &[]);
+                    }
+                }
+                if matches!(inst.op, Op::Cut | Op::EmitThenCut) {
+                    if streams {
+                        self.m
+                            .inst(SpvOp::EndStreamPrimitive, None, None, &[s.word()]);
+                    } else {
+                        self.m.inst(SpvOp::EndPrimitive, None, None, &[]);
+                    }
+                }
+                Ok(())
+            }
+            _ => Err(Error::invalid(
+                inst.span,
+                format!("{} is not a stage operation", inst.op.name()),
+            )),
+        }
+    }
+
+    /// Demote or kill (the block stays open after a demote; a kill ends it).
+    fn discard(&mut self) {
+        if self.options.demote_to_helper {
+            if self.m.version() < Version::V1_6 {
+                self.m.extension("SPV_EXT_demote_to_helper_invocation");
+            }
+            self.m.capability(Capability::DemoteToHelperInvocation);
+            self.m
+                .inst(SpvOp::DemoteToHelperInvocation, None, None, &[]);
+        } else {
+            self.m.kill();
+        }
+    }
+
+    /// `eval_*`: interpolates the inputs that carry register `v#` and stores the swizzled
+    /// result.
+    fn eval(&mut self, inst: &Inst) -> Result<(), Error> {
+        let mask = Self::dst_mask(inst, 0);
+        if mask == 0 {
+            return Ok(());
+        }
+        let src = *inst
+            .src()
+            .first()
+            .ok_or_else(|| Error::invalid(inst.span, "eval without a source"))?;
+        let Reg::Input(index) = src.reg else {
+            return Err(Error::invalid(
+                inst.span,
+                "eval of a register that is not v#",
+            ));
+        };
+        let register = index
+            .constant()
+            .ok_or_else(|| Error::unsupported(inst.span, "eval_* of a relatively indexed input"))?;
+        self.m.capability(Capability::InterpolationFunction);
+        let extra = match inst.op {
+            Op::EvalSampleIndex => Some(self.load_src(inst, 1, 1, Scalar::I32)?.id),
+            Op::EvalSnapped => {
+                // Offsets: low 4 bits signed, in 1/16 pixel.
+                let v = self.load_src(inst, 1, 0b11, Scalar::I32)?;
+                let i2 = self.ty(Scalar::I32, 2);
+                let shift = self.splat_bits(Scalar::I32, 2, 28);
+                let up = self.m.shift_left_logical(i2, v.id, shift);
+                let signed = self.m.shift_right_arithmetic(i2, up, shift);
+                let f2 = self.ty(Scalar::F32, 2);
+                let f = self.m.convert_s_to_f(f2, signed);
+                let sixteenth = self.splat_bits(Scalar::F32, 2, (1.0f32 / 16.0).to_bits());
+                Some(self.m.f_mul(f2, f, sixteenth))
+            }
+            _ => None,
+        };
+        let glsl_op = match inst.op {
+            Op::EvalCentroid => GlslStd450Op::InterpolateAtCentroid,
+            Op::EvalSampleIndex => GlslStd450Op::InterpolateAtSample,
+            _ => GlslStd450Op::InterpolateAtOffset,
+        };
+        // Gather the register's four words; components no interpolable input carries read 0.
+        let u = self.ty(Scalar::U32, 1);
+        let zero = self.u32_const(0);
+        let mut words = [zero; 4];
+        let links: Vec<_> = self
+            .io
+            .input_links
+            .iter()
+            .filter(|l| l.home == Home::Register(register))
+            .copied()
+            .collect();
+        for link in links {
+            let value = if link.scalar == Scalar::F32 && link.kind == LinkKind::Plain {
+                let ty = self.ty(Scalar::F32, link.width);
+                let mut args = vec![link.var];
+                args.extend(extra);
+                let id = self.glsl(ty, glsl_op, &args);
+                let v = super::context::Value {
+                    id,
+                    scalar: Scalar::F32,
+                    n: link.width,
+                };
+                self.bitcast(v, Scalar::U32)
+            } else {
+                // Flat and built-in inputs do not vary over the pixel.
+                self.read_link(&link, None)
+            };
+            for c in 0..4u8 {
+                if link.mask & (1 << c) == 0 || c < link.first || c - link.first >= value.n {
+                    continue;
+                }
+                words[c as usize] = if value.n == 1 {
+                    value.id
+                } else {
+                    self.m
+                        .composite_extract(u, value.id, &[u32::from(c - link.first)])
+                };
+            }
+        }
+        let mut parts = [zero; 4];
+        let mut n = 0;
+        for c in Self::mask_components(mask) {
+            parts[n] = words[(src.swizzle[c as usize] & 3) as usize];
+            n += 1;
+        }
+        let v = self.compose(Scalar::U32, &parts[..n]);
+        let v = self.bitcast(v, Scalar::F32);
+        let v = match src.modifier {
+            crate::ir::Modifier::None => v,
+            _ => {
+                return Err(Error::unsupported(
+                    inst.span,
+                    "a modifier on the source of eval_*",
+                ))
+            }
+        };
+        self.store_dst(inst, 0, v)
+    }
+
+    /// Geometry-shader execution modes: input primitive, output topology, vertex count,
+    /// instances.
+    pub(super) fn geometry_modes(&mut self, main: crate::spv::Id) -> Result<(), Error> {
+        let g = self.ir.geometry;
+        self.m.capability(Capability::Geometry);
+        let input = match g.input_primitive {
+            1 => ExecutionMode::InputPoints,
+            2 => ExecutionMode::InputLines,
+            3 => ExecutionMode::Triangles,
+            6 => ExecutionMode::InputLinesAdjacency,
+            7 => ExecutionMode::InputTrianglesAdjacency,
+            _ => {
+                return Err(Error::invalid(
+                    0,
+                    "geometry shader without an input primitive",
+                ))
+            }
+        };
+        let output = match g.output_topology {
+            1 => ExecutionMode::OutputPoints,
+            3 => ExecutionMode::OutputLineStrip,
+            5 => ExecutionMode::OutputTriangleStrip,
+            _ => {
+                return Err(Error::invalid(
+                    0,
+                    "geometry shader without an output topology",
+                ))
+            }
+        };
+        self.m.execution_mode(main, input, &[]);
+        self.m.execution_mode(main, output, &[]);
+        self.m.execution_mode(
+            main,
+            ExecutionMode::OutputVertices,
+            &[g.max_output_vertices.max(1)],
+        );
+        self.m
+            .execution_mode(main, ExecutionMode::Invocations, &[g.instances.max(1)]);
+        Ok(())
     }
 }

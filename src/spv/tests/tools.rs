@@ -79,6 +79,17 @@ pub fn is_valid(words: &[u32], env: &str) -> Option<bool> {
     run_tool("spirv-val", &["--target-env", env], words).map(|(ok, _, _)| ok)
 }
 
+/// The first line of `spirv-val`'s complaint about `words`, or `None` when it accepts them
+/// (or the check is skipped).
+pub fn validation_error(words: &[u32], env: &str) -> Option<String> {
+    let (ok, stdout, stderr) = run_tool("spirv-val", &["--target-env", env], words)?;
+    if ok {
+        return None;
+    }
+    let text = format!("{stdout}{stderr}");
+    Some(text.lines().next().unwrap_or("").to_owned())
+}
+
 /// Compares the disassembly of `words` with `fixtures/spv/<name>.spvasm` (`BLESS=1` rewrites
 /// it).
 pub fn check_snapshot(name: &str, words: &[u32]) {

@@ -124,6 +124,7 @@ fn check(m: &Module) -> String {
     let mut listing = String::new();
     for (version, env) in VERSIONS {
         let options = EmitOptions {
+            demote_to_helper: true,
             version,
             debug_names: true,
             float_controls: Default::default(),
@@ -139,6 +140,7 @@ fn check(m: &Module) -> String {
 
 fn emit_err(m: &Module) -> Error {
     let options = EmitOptions {
+        demote_to_helper: true,
         version: Version::V1_3,
         debug_names: false,
         float_controls: Default::default(),
@@ -258,6 +260,7 @@ fn buffer_blocks_before_spirv_1_3_use_buffer_block() {
     let words = emit(
         &m,
         &EmitOptions {
+            demote_to_helper: true,
             version: Version::V1_0,
             debug_names: false,
             float_controls: Default::default(),

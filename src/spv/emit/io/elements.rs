@@ -1,0 +1,151 @@
+//! Which user (non-system-value) interface variables a stage declares: signature elements
+//! covered by declarations, split so that no two overlap.
+
+use crate::ir;
+
+/// One user input or output variable to declare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Element {
+    /// Register.
+    pub register: u32,
+    /// Components (contiguous, non-empty).
+    pub mask: u8,
+    /// Component type.
+    pub component_type: ir::ComponentType,
+    /// Interpolation mode of the declaration (pixel-shader inputs).
+    pub interpolation: u8,
+    /// Geometry-shader stream.
+    pub stream: u8,
+}
+
+/// Signature system values that are plain registers to the shader (`SV_Target`, and
+/// `D3D_NAME_UNDEFINED`).
+fn is_user(system_value: u32) -> bool {
+    system_value == 0 || system_value == 64
+}
+
+/// The user elements of one side. Each declaration without a system value claims the signature
+/// elements of its register that it touches (whole elements, so both sides of a stage boundary
+/// declare the same variables); components no element covers become float elements of their own.
+/// Components claimed twice are dropped from the later element, and every element is split into
+/// contiguous runs.
+pub(crate) fn user_elements(
+    decls: &[ir::IoDecl],
+    sig: &[ir::SignatureElement],
+    input: bool,
+) -> Vec<Element> {
+    let mut out: Vec<Element> = Vec::new();
+    // Claimed components per (register, stream).
+    let mut claimed: Vec<(u32, u8, u8)> = Vec::new();
+    let mut claim = |register: u32, stream: u8, mask: u8| -> u8 {
+        if let Some(c) = claimed
+            .iter_mut()
+            .find(|c| c.0 == register && c.1 == stream)
+        {
+            let free = mask & !c.2;
+            c.2 |= free;
+            free
+        } else {
+            claimed.push((register, stream, mask));
+            mask
+        }
+    };
+    for d in decls {
+        if d.system_value != 0 {
+            continue;
+        }
+        let stream = if input { 0 } else { d.stream };
+        let matching = sig.iter().filter(|e| {
+            e.register == d.register
+                && e.mask & d.mask != 0
+                && is_user(e.system_value)
+                && (input || e.stream == stream)
+        });
+        let mut covered = 0u8;
+        for e in matching {
+            covered |= e.mask;
+            let free = claim(d.register, stream, e.mask & 0xf);
+            push_runs(&mut out, d, free, e.component_type, stream);
+        }
+        let rest = claim(d.register, stream, d.mask & !covered & 0xf);
+        push_runs(&mut out, d, rest, ir::ComponentType::Float, stream);
+    }
+    out
+}
+
+/// Appends one element per contiguous run of `mask`.
+fn push_runs(
+    out: &mut Vec<Element>,
+    d: &ir::IoDecl,
+    mask: u8,
+    component_type: ir::ComponentType,
+    stream: u8,
+) {
+    let mut c = 0;
+    while c < 4 {
+        if mask & (1 << c) == 0 {
+            c += 1;
+            continue;
+        }
+        let start = c;
+        while c < 4 && mask & (1 << c) != 0 {
+            c += 1;
+        }
+        let run = ((1u8 << (c - start)) - 1) << start;
+        out.push(Element {
+            register: d.register,
+            mask: run,
+            component_type,
+            interpolation: d.interpolation,
+            stream,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decl(register: u32, mask: u8, interpolation: u8) -> ir::IoDecl {
+        ir::IoDecl {
+            register,
+            mask,
+            system_value: 0,
+            interpolation,
+            stream: 0,
+            span: 0,
+        }
+    }
+
+    fn sig(register: u32, mask: u8, t: ir::ComponentType) -> ir::SignatureElement {
+        ir::SignatureElement {
+            register,
+            mask,
+            system_value: 0,
+            semantic_index: 0,
+            component_type: t,
+            stream: 0,
+        }
+    }
+
+    #[test]
+    fn declarations_claim_whole_signature_elements() {
+        use ir::ComponentType::*;
+        // TEXCOORD0 v1.xy float and TEXCOORD1 v1.z uint; the shader reads v1.x and v1.z.
+        let sigs = [sig(1, 0b0011, Float), sig(1, 0b0100, Uint)];
+        let decls = [decl(1, 0b0001, 2), decl(1, 0b0100, 1)];
+        let got = user_elements(&decls, &sigs, true);
+        assert_eq!(got.len(), 2);
+        assert_eq!((got[0].mask, got[0].component_type), (0b0011, Float));
+        assert_eq!((got[1].mask, got[1].component_type), (0b0100, Uint));
+        assert_eq!(got[1].interpolation, 1);
+    }
+
+    #[test]
+    fn without_signature_declarations_are_float_runs_without_overlap() {
+        let decls = [decl(0, 0b1011, 2), decl(0, 0b0011, 2)];
+        let got = user_elements(&decls, &[], false);
+        let masks: Vec<u8> = got.iter().map(|e| e.mask).collect();
+        assert_eq!(masks, [0b0011, 0b1000]);
+    }
+}

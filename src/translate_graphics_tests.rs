@@ -1,0 +1,118 @@
+//! End-to-end translation tests over the real corpus for the graphics stages: every vertex,
+//! pixel and geometry shader translates and passes `spirv-val`, or the translator names a
+//! feature owed to a later issue.
+
+use std::collections::BTreeMap;
+
+use crate::dxbc::container::{Container, ParseOptions};
+use crate::dxbc::disasm::shader_program;
+use crate::dxbc::Stage;
+use crate::spv::tests::tools;
+use crate::test_support::corpus_blobs;
+use crate::translate_tests::own_bindings;
+use crate::{translate, Error, Options, Target};
+
+/// The corpus blobs whose program is one of `stages`.
+fn blobs_of(stages: &[Stage]) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let opts = ParseOptions {
+        verify_checksum: false,
+    };
+    corpus_blobs()
+        .into_iter()
+        .filter_map(|path| {
+            let bytes = std::fs::read(&path).ok()?;
+            let stage = Container::parse(&bytes, &opts)
+                .ok()
+                .and_then(|c| shader_program(&c).ok().map(|p| p.version.stage))?;
+            stages.contains(&stage).then_some((path, bytes))
+        })
+        .collect()
+}
+
+/// Features a later issue delivers: anything else unsupported is a failure.
+fn owed_to_later_issue(feature: &str) -> bool {
+    feature.contains("descriptor array") || feature.contains("constant buffer arrays")
+}
+
+#[test]
+fn corpus_graphics_shaders_translate_and_validate() {
+    let blobs = blobs_of(&[Stage::Vertex, Stage::Pixel, Stage::Geometry]);
+    if blobs.is_empty() {
+        eprintln!("no vertex/pixel/geometry shaders found (corpus absent?); test did not run");
+        return;
+    }
+    let target = Target::Vulkan1_1;
+    let options = Options {
+        target,
+        verify_checksum: false,
+        ..Options::default()
+    };
+    let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
+    let mut failures = Vec::new();
+    let mut reasons: BTreeMap<String, (usize, String)> = BTreeMap::new();
+    let mut reason = |why: String, path: &std::path::Path| {
+        let e = reasons
+            .entry(why)
+            .or_insert((0, path.display().to_string()));
+        e.0 += 1;
+    };
+    let mut valid = 0usize;
+    for (path, bytes) in &blobs {
+        let mut result = translate(bytes, &options);
+        if let Err(Error::Binding { .. }) = result {
+            if let Some(bindings) = own_bindings(bytes) {
+                let options = Options {
+                    bindings,
+                    ..options.clone()
+                };
+                result = translate(bytes, &options);
+            }
+        }
+        match result {
+            Ok(t) => match tools::validation_error(&t.spirv, target.name()) {
+                None => valid += 1,
+                Some(why) => {
+                    failures.push(format!("{}: spirv-val: {why}", path.display()));
+                    reason(format!("spirv-val: {why}"), path);
+                }
+            },
+            Err(Error::Unsupported { feature, .. }) => {
+                if !owed_to_later_issue(&feature) {
+                    failures.push(format!("{}: unsupported {feature}", path.display()));
+                }
+                *unsupported.entry(feature).or_default() += 1;
+            }
+            // Inputs of the negative tests of vkd3d: an error is the right answer.
+            Err(Error::Invalid { .. }) if path.to_string_lossy().contains("invalid_shaders") => {}
+            Err(e) => {
+                failures.push(format!("{}: {e}", path.display()));
+                let why = e.to_string();
+                reason(
+                    why.split_once(": ")
+                        .map_or(why.clone(), |(_, m)| m.to_owned()),
+                    path,
+                );
+            }
+        }
+    }
+    eprintln!(
+        "vertex/pixel/geometry shaders: {} in the corpus, {valid} translated and valid ({}), {} \
+         unsupported",
+        blobs.len(),
+        target.name(),
+        unsupported.values().sum::<usize>()
+    );
+    for (feature, n) in &unsupported {
+        eprintln!("  unsupported: {n} × {feature}");
+    }
+    let mut by_count: Vec<_> = reasons.into_iter().collect();
+    by_count.sort_by(|a, b| b.1 .0.cmp(&a.1 .0));
+    for (why, (n, example)) in by_count.iter().take(40) {
+        eprintln!("  FAILED {n} × {why} (e.g. {example})");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} graphics shaders failed",
+        failures.len()
+    );
+}
