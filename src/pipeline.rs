@@ -226,6 +226,15 @@ pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Er
         output: output.as_ref(),
     };
     let mut module = lower::lower_with_signatures(&program, signatures)?;
+    if let Some(so) = &options.stream_output {
+        if !matches!(module.stage, Some(Stage::Vertex | Stage::Geometry)) {
+            return Err(Error::invalid(
+                0,
+                "stream output is for vertex and geometry shaders",
+            ));
+        }
+        module.stream_output = Some(lower::stream_output::resolve(so, output.as_ref())?);
+    }
     passes::run(&mut module, &options.bindings)?;
     ir::validate(&module)?;
     Ok(module)

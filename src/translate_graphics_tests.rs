@@ -106,7 +106,7 @@ fn corpus_graphics_shaders_translate_and_validate() {
         eprintln!("  unsupported: {n} × {feature}");
     }
     let mut by_count: Vec<_> = reasons.into_iter().collect();
-    by_count.sort_by(|a, b| b.1 .0.cmp(&a.1 .0));
+    by_count.sort_by_key(|e| std::cmp::Reverse(e.1 .0));
     for (why, (n, example)) in by_count.iter().take(40) {
         eprintln!("  FAILED {n} × {why} (e.g. {example})");
     }

@@ -26,6 +26,7 @@ mod instruction;
 mod io;
 pub use io::MAX_IO_REGISTERS;
 mod operand;
+pub mod stream_output;
 #[cfg(test)]
 mod tests;
 

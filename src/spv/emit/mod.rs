@@ -195,6 +195,9 @@ impl Emitter<'_> {
             Stage::Geometry => self.geometry_modes(main)?,
             _ => {}
         }
+        if self.ir.stream_output.is_some() {
+            self.m.execution_mode(main, ExecutionMode::Xfb, &[]);
+        }
         Ok(())
     }
 

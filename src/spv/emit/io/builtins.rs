@@ -68,28 +68,6 @@ fn distance_slots(decls: &[ir::IoDecl], sig: &[ir::SignatureElement], sv: u32) -
 }
 
 impl Emitter<'_> {
-    fn link(
-        &mut self,
-        var: Id,
-        register: u32,
-        first: u8,
-        mask: u8,
-        scalar: Scalar,
-        width: u8,
-        kind: LinkKind,
-    ) -> Link {
-        Link {
-            var,
-            home: Home::Register(register),
-            first,
-            mask,
-            scalar,
-            width,
-            kind,
-            stream: 0,
-        }
-    }
-
     /// The clip or cull distance array of one side, with one link per component.
     fn distances(&mut self, storage: StorageClass, sv: u32) -> Vec<Link> {
         let ir = self.ir;
@@ -118,7 +96,7 @@ impl Emitter<'_> {
             .iter()
             .enumerate()
             .map(|(n, &(register, c))| {
-                self.link(
+                link(
                     var,
                     register,
                     c,
@@ -160,22 +138,22 @@ impl Emitter<'_> {
                     let i = self.ty(Scalar::I32, 1);
                     let var = self.builtin_var(StorageClass::Input, i, index);
                     let base = self.builtin_var(StorageClass::Input, i, base);
-                    self.link(var, r, 0, mask, Scalar::I32, 1, LinkKind::MinusBase(base))
+                    link(var, r, 0, mask, Scalar::I32, 1, LinkKind::MinusBase(base))
                 }
                 (Stage::Geometry, name::POSITION) => {
                     let v4 = self.ty(Scalar::F32, 4);
                     let var = self.builtin_var(StorageClass::Input, v4, BuiltIn::Position);
-                    self.link(var, r, 0, mask, Scalar::F32, 4, LinkKind::Plain)
+                    link(var, r, 0, mask, Scalar::F32, 4, LinkKind::Plain)
                 }
                 (Stage::Pixel, name::POSITION) => {
                     let v4 = self.ty(Scalar::F32, 4);
                     let var = self.builtin_var(StorageClass::Input, v4, BuiltIn::FragCoord);
-                    self.link(var, r, 0, mask, Scalar::F32, 4, LinkKind::FragCoord)
+                    link(var, r, 0, mask, Scalar::F32, 4, LinkKind::FragCoord)
                 }
                 (Stage::Pixel, name::IS_FRONT_FACE) => {
                     let b = self.ty(Scalar::Bool, 1);
                     let var = self.builtin_var(StorageClass::Input, b, BuiltIn::FrontFacing);
-                    self.link(var, r, first(mask), mask, Scalar::Bool, 1, LinkKind::Bool)
+                    link(var, r, first(mask), mask, Scalar::Bool, 1, LinkKind::Bool)
                 }
                 (Stage::Pixel, name::SAMPLE_INDEX) => {
                     self.m.capability(Capability::SampleRateShading);
@@ -213,7 +191,7 @@ impl Emitter<'_> {
         if self.ir.stage == Some(Stage::Pixel) {
             self.m.decorate(var, Decoration::Flat, &[]);
         }
-        self.link(
+        link(
             var,
             register,
             first(mask),
@@ -250,7 +228,7 @@ impl Emitter<'_> {
                 (Stage::Vertex | Stage::Geometry, name::POSITION) => {
                     let v4 = self.ty(Scalar::F32, 4);
                     let var = self.builtin_var(StorageClass::Output, v4, BuiltIn::Position);
-                    self.link(var, r, 0, mask, Scalar::F32, 4, LinkKind::Plain)
+                    link(var, r, 0, mask, Scalar::F32, 4, LinkKind::Plain)
                 }
                 (Stage::Vertex | Stage::Geometry, name::CLIP_DISTANCE | name::CULL_DISTANCE) => {
                     if first_of_kind {
@@ -265,16 +243,16 @@ impl Emitter<'_> {
                 (Stage::Vertex | Stage::Geometry, name::RENDER_TARGET_ARRAY_INDEX) => {
                     self.layer_capability(stage, Capability::ShaderLayer);
                     let var = self.builtin_var(StorageClass::Output, i, BuiltIn::Layer);
-                    self.link(var, r, first(mask), mask, Scalar::I32, 1, LinkKind::Plain)
+                    link(var, r, first(mask), mask, Scalar::I32, 1, LinkKind::Plain)
                 }
                 (Stage::Vertex | Stage::Geometry, name::VIEWPORT_ARRAY_INDEX) => {
                     self.layer_capability(stage, Capability::ShaderViewportIndex);
                     let var = self.builtin_var(StorageClass::Output, i, BuiltIn::ViewportIndex);
-                    self.link(var, r, first(mask), mask, Scalar::I32, 1, LinkKind::Plain)
+                    link(var, r, first(mask), mask, Scalar::I32, 1, LinkKind::Plain)
                 }
                 (Stage::Geometry, name::PRIMITIVE_ID) => {
                     let var = self.builtin_var(StorageClass::Output, i, BuiltIn::PrimitiveId);
-                    self.link(var, r, first(mask), mask, Scalar::I32, 1, LinkKind::Plain)
+                    link(var, r, first(mask), mask, Scalar::I32, 1, LinkKind::Plain)
                 }
                 _ => {
                     return Err(Error::unsupported(
@@ -422,6 +400,28 @@ impl Emitter<'_> {
                 _ => None,
             })
         })
+    }
+}
+
+/// A link carried by `register`.
+fn link(
+    var: Id,
+    register: u32,
+    first: u8,
+    mask: u8,
+    scalar: Scalar,
+    width: u8,
+    kind: LinkKind,
+) -> Link {
+    Link {
+        var,
+        home: Home::Register(register),
+        first,
+        mask,
+        scalar,
+        width,
+        kind,
+        stream: 0,
     }
 }
 

@@ -98,6 +98,19 @@ impl Emitter<'_> {
             };
             for &vertex in &vertices {
                 let words = self.read_link(link, vertex);
+                if link.first == 0 && link.mask == 0xf && words.n == 4 {
+                    // The whole register at once.
+                    let uvec4 = self.ty(Scalar::U32, 4);
+                    let ptr_v = self.m.type_pointer(StorageClass::Private, uvec4);
+                    let mut idx = Vec::with_capacity(2);
+                    if let Some(v) = vertex {
+                        idx.push(self.u32_const(v));
+                    }
+                    idx.push(self.u32_const(register));
+                    let p = self.m.access_chain(ptr_v, file, &idx);
+                    self.m.store(p, words.id);
+                    continue;
+                }
                 for c in 0..4u8 {
                     if link.mask & (1 << c) == 0 || c < link.first {
                         continue;
@@ -144,12 +157,30 @@ impl Emitter<'_> {
             let one_value = matches!(link.kind, LinkKind::ArrayElement(_) | LinkKind::MaskArray);
             let width = if one_value { 1 } else { link.width };
             let u = self.ty(Scalar::U32, 1);
-            let mut parts = [vec; 4];
-            for (k, part) in parts.iter_mut().enumerate().take(width as usize) {
-                let c = (link.first as usize + k).min(3) as u32;
-                *part = self.m.composite_extract(u, vec, &[c]);
-            }
-            let words = self.compose(Scalar::U32, &parts[..width as usize]);
+            let words = if link.first == 0 && width == 4 {
+                Value {
+                    id: vec,
+                    scalar: Scalar::U32,
+                    n: 4,
+                }
+            } else if width == 1 {
+                let c = u32::from(link.first.min(3));
+                Value {
+                    id: self.m.composite_extract(u, vec, &[c]),
+                    scalar: Scalar::U32,
+                    n: 1,
+                }
+            } else {
+                let t = self.ty(Scalar::U32, width);
+                let sel: Vec<u32> = (0..u32::from(width))
+                    .map(|k| (u32::from(link.first) + k).min(3))
+                    .collect();
+                Value {
+                    id: self.m.vector_shuffle(t, vec, vec, &sel),
+                    scalar: Scalar::U32,
+                    n: width,
+                }
+            };
             let value = self.bitcast(words, link.scalar);
             let (ptr, _) = self.link_ptr(link, StorageClass::Output, None);
             self.m.store(ptr, value.id);

@@ -278,7 +278,51 @@ impl Emitter<'_> {
                 stream: e.stream,
             });
         }
+        self.declare_stream_output(spare_location);
         self.declare_output_builtins(stage)
+    }
+
+    /// Transform feedback: one output variable per captured run of components, at locations
+    /// past every other output, decorated with its buffer, stride and offset.
+    fn declare_stream_output(&mut self, mut location: u32) {
+        let Some(so) = self.ir.stream_output.as_ref() else {
+            return;
+        };
+        self.m.capability(Capability::TransformFeedback);
+        for entry in &so.entries {
+            let scalar = self
+                .ir
+                .output_signature
+                .iter()
+                .find(|e| e.register == entry.register && e.mask & (1 << entry.first) != 0)
+                .map_or(Scalar::F32, |e| scalar_of(e.component_type));
+            let ty = self.ty(scalar, entry.count);
+            let var = self.m.global_variable(StorageClass::Output, ty, None);
+            self.m.decorate_location(var, location);
+            location += 1;
+            let buffer = usize::from(entry.buffer);
+            self.m
+                .decorate(var, Decoration::XfbBuffer, &[u32::from(entry.buffer)]);
+            self.m
+                .decorate(var, Decoration::XfbStride, &[so.strides[buffer]]);
+            self.m.decorate(var, Decoration::Offset, &[entry.offset]);
+            if self.io.streams {
+                self.m
+                    .decorate(var, Decoration::Stream, &[u32::from(entry.stream)]);
+            }
+            self.name_indexed(var, "xfb", entry.register);
+            let mask = ((1u8 << entry.count) - 1) << entry.first;
+            self.io.output_links.push(Link {
+                var,
+                home: Home::Register(entry.register),
+                first: entry.first,
+                mask,
+                scalar,
+                width: entry.count,
+                kind: LinkKind::Plain,
+                stream: entry.stream,
+            });
+        }
     }
 
     /// The stream the rasterizer sees (0 unless the caller's stream output says otherwise).
@@ -344,3 +388,6 @@ pub(crate) fn scalar_of(t: ir::ComponentType) -> Scalar {
         ir::ComponentType::Sint => Scalar::I32,
     }
 }
+
+#[cfg(test)]
+mod tests;

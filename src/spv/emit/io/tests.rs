@@ -1,0 +1,281 @@
+//! Stage I/O tests: fxc-syntax shaders with signatures, translated, checked with `spirv-val`
+//! for the oldest and newest targets, and inspected for the interface they declare.
+
+use crate::spv::tests::tools;
+use crate::{translate, Error, Options, StreamOutput, StreamOutputEntry, Target};
+
+/// Translates `text` for `target` and validates the result; returns the disassembly.
+fn spirv_text(text: &str, options: &Options) -> String {
+    let bytes = crate::dxbc::asm::assemble(text).expect("assembles");
+    let t = translate(&bytes, options).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    tools::validate(&t.spirv, options.target.name());
+    tools::disassemble(&t.spirv).unwrap_or_default()
+}
+
+/// [`spirv_text`] for Vulkan 1.0 and 1.3 (debug names on); returns the 1.3 text.
+fn both_targets(text: &str) -> String {
+    let mut out = String::new();
+    for target in [Target::Vulkan1_0, Target::Vulkan1_3] {
+        let options = Options {
+            target,
+            debug_names: true,
+            ..Options::default()
+        };
+        out = spirv_text(text, &options);
+    }
+    out
+}
+
+const VS: &str = "
+// Input signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// POSITION                 0   xyzw        0     NONE   float   xyzw
+// BLENDINDICES             0   xyzw        1     NONE    uint   xyzw
+// SV_VertexID              0   x           2   VERTID    uint   x
+// SV_InstanceID            0   x           3   INSTID    uint   x
+//
+// Output signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Position              0   xyzw        0      POS   float   xyzw
+// TEXCOORD                 0   xy          1     NONE   float   xy
+// TEXCOORD                 1     z         1     NONE    uint     z
+// SV_ClipDistance          0      w        1  CLIPDST   float      w
+// SV_CullDistance          0   x           2  CULLDST   float   x
+// SV_ClipDistance          1    y          2  CLIPDST   float    y
+//
+vs_5_0
+dcl_input v0.xyzw
+dcl_input v1.xyzw
+dcl_input_sgv v2.x, vertex_id
+dcl_input_sgv v3.x, instance_id
+dcl_output_siv o0.xyzw, position
+dcl_output o1.xy
+dcl_output o1.z
+dcl_output_siv o1.w, clip_distance
+dcl_output_siv o2.x, cull_distance
+dcl_output_siv o2.y, clip_distance
+mov o0.xyzw, v0.xyzw
+utof o1.xy, v1.xyxx
+iadd o1.z, v2.x, v3.x
+mov o1.w, v0.x
+mov o2.xy, v0.yzyy
+ret
+";
+
+#[test]
+fn vertex_shader_interface() {
+    let text = both_targets(VS);
+    // Attributes: a float vec4 at 0, a uint vec4 at 1.
+    assert!(text.contains("OpDecorate %in0 Location 0"), "{text}");
+    assert!(text.contains("OpDecorate %in1 Location 1"), "{text}");
+    // Packed outputs: vec2 float at 1.x, uint at 1.z; clip distances as a 2-element array.
+    assert!(
+        text.contains("OpDecorate %out1_0 Component 2") || text.contains("Component 2"),
+        "{text}"
+    );
+    assert!(text.contains("BuiltIn ClipDistance"), "{text}");
+    assert!(text.contains("BuiltIn CullDistance"), "{text}");
+    assert!(text.contains("BuiltIn BaseVertex"), "{text}");
+    assert!(text.contains("BuiltIn BaseInstance"), "{text}");
+    assert!(text.contains("_arr_float_uint_2"), "{text}");
+}
+
+const PS: &str = "
+// Input signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Position              0   xyzw        0      POS   float   xyzw
+// TEXCOORD                 0   xy          1     NONE   float   xy
+// TEXCOORD                 1     z         1     NONE    uint     z
+// COLOR                    0   xyzw        2     NONE   float   xyzw
+// SV_IsFrontFace           0   x           3    FFACE    uint   x
+// SV_SampleIndex           0    y          3   SAMPLE    uint    y
+//
+// Output signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Target                0   xyzw        0   TARGET   float   xyzw
+// SV_Target                1   xyzw        1   TARGET    uint   xyzw
+// SV_Coverage              0    N/A   oMask    COVERAGE    uint    YES
+// SV_DepthGreaterEqual     0    N/A oDepthGE  DEPTHGE   float    YES
+//
+ps_5_0
+dcl_input_ps_siv linear noperspective v0.xyzw, position
+dcl_input_ps linear centroid v1.xy
+dcl_input_ps constant v1.z
+dcl_input_ps linear sample v2.xyzw
+dcl_input_ps_sgv v3.x, is_front_face
+dcl_input_ps_sgv v3.y, sampleIndex
+dcl_input vCoverage
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_output oMask
+dcl_output oDepthGE
+dcl_temps 2
+deriv_rtx_fine r0.xy, v1.xyxx
+deriv_rty r0.zw, v1.xxxy
+add r0.xyzw, r0.xyzw, v0.xyzw
+eval_centroid r1.xy, v1.xyxx
+eval_sample_index r1.zw, v2.xxxy, v3.y
+add r0.xyzw, r0.xyzw, r1.xyzw
+eval_snapped r1.xyzw, v2.xyzw, l(-8, 7, 0, 0)
+add o0.xyzw, r0.xyzw, r1.xyzw
+discard_nz v3.x
+mov o1.xyzw, v1.zzzz
+mov oMask, vCoverage.x
+mov oDepthGE, v0.z
+ret
+";
+
+#[test]
+fn pixel_shader_interface() {
+    let text = both_targets(PS);
+    for needle in [
+        "BuiltIn FragCoord",
+        "BuiltIn FrontFacing",
+        "BuiltIn SampleId",
+        "BuiltIn SampleMask",
+        "BuiltIn FragDepth",
+        "OriginUpperLeft",
+        "DepthReplacing",
+        "DepthGreater",
+        "Centroid",
+        "OpDecorate %in2 Sample",
+        "Flat",
+        "OpDemoteToHelperInvocation",
+        "InterpolateAtCentroid",
+        "InterpolateAtSample",
+        "InterpolateAtOffset",
+        "OpDPdxFine",
+        "OpCapability DerivativeControl",
+    ] {
+        assert!(text.contains(needle), "missing {needle}:\n{text}");
+    }
+    // The uint TEXCOORD1 is its own flat variable at location 1, component 2.
+    assert!(text.contains("Component 2"), "{text}");
+    // Kill instead of demote when asked.
+    let bytes = crate::dxbc::asm::assemble(PS).expect("assembles");
+    let options = Options {
+        demote_to_helper: false,
+        ..Options::default()
+    };
+    let t = translate(&bytes, &options).expect("translates");
+    tools::validate(&t.spirv, "vulkan1.1");
+    let killed = tools::disassemble(&t.spirv).unwrap_or_default();
+    assert!(
+        killed.contains("OpKill") && !killed.contains("Demote"),
+        "{killed}"
+    );
+}
+
+const GS: &str = "
+// Output signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Position              0   xyzw        0      POS   float   xyzw
+// TEXCOORD                 0   xyzw        1     NONE   float   xyzw
+//
+gs_5_0
+dcl_input_siv v[3][0].xyzw, position
+dcl_input v[3][1].xyzw
+dcl_input vPrim
+dcl_input vGSInstanceID
+dcl_temps 1
+dcl_inputprimitive triangle
+dcl_stream m0
+dcl_outputtopology trianglestrip
+dcl_output_siv o0.xyzw, position
+dcl_output o1.xyzw
+dcl_stream m1
+dcl_output o1.xyzw
+dcl_maxout 6
+dcl_gsinstances 2
+mov r0.x, l(0)
+loop
+ige r0.y, r0.x, l(3)
+breakc_nz r0.y
+mov o0.xyzw, v[r0.x + 0][0].xyzw
+mov o1.xyzw, v[r0.x + 0][1].xyzw
+emit_stream m0
+utof o1.xy, vPrim
+utof o1.zw, vGSInstanceID
+emit_stream m1
+iadd r0.x, r0.x, l(1)
+endloop
+cut_stream m0
+ret
+";
+
+#[test]
+fn geometry_shader_streams_and_stream_output() {
+    let text = both_targets(GS);
+    for needle in [
+        "OpCapability Geometry",
+        "OpCapability GeometryStreams",
+        "OpEmitStreamVertex",
+        "OpEndStreamPrimitive",
+        "Invocations 2",
+        "OutputVertices 6",
+        "Triangles",
+        "OutputTriangleStrip",
+        "BuiltIn InvocationId",
+        "BuiltIn PrimitiveId",
+        "Stream 1",
+    ] {
+        assert!(text.contains(needle), "missing {needle}:\n{text}");
+    }
+    let bytes = crate::dxbc::asm::assemble(GS).expect("assembles");
+    let entry = |semantic: Option<&str>, index, start, count, slot| StreamOutputEntry {
+        stream: 0,
+        semantic_name: semantic.map(str::to_owned),
+        semantic_index: index,
+        start_component: start,
+        component_count: count,
+        output_slot: slot,
+    };
+    let options = Options {
+        target: Target::Vulkan1_1,
+        debug_names: true,
+        stream_output: Some(StreamOutput {
+            entries: vec![
+                entry(Some("SV_Position"), 0, 0, 4, 0),
+                entry(None, 0, 0, 1, 0),
+                entry(Some("texcoord"), 0, 1, 2, 0),
+                entry(Some("TEXCOORD"), 0, 0, 1, 1),
+            ],
+            strides: [0, 16, 0, 0],
+            rasterized_stream: Some(0),
+        }),
+        ..Options::default()
+    };
+    let so = spirv_text(GS, &options);
+    for needle in [
+        "OpCapability TransformFeedback",
+        "Xfb",
+        "XfbStride 28",
+        "Offset 20",
+        "XfbStride 16",
+        "XfbBuffer 1",
+    ] {
+        assert!(so.contains(needle), "missing {needle}:\n{so}");
+    }
+    // Unknown semantics and stream output on a pixel shader are the caller's errors.
+    let bad = Options {
+        stream_output: Some(StreamOutput {
+            entries: vec![entry(Some("COLOR"), 3, 0, 4, 0)],
+            ..StreamOutput::default()
+        }),
+        ..Options::default()
+    };
+    assert!(matches!(
+        translate(&bytes, &bad),
+        Err(Error::Invalid { .. })
+    ));
+}
