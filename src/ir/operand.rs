@@ -98,6 +98,8 @@ pub enum Reg {
     OutputCoverage,
     /// `oStencilRef`.
     OutputStencilRef,
+    /// `rasterizer`: the render target's sample count, for `sampleinfo`/`samplepos`.
+    Rasterizer,
     /// `o#`
     Output(Index),
     /// `cb#[slot]` (SM5.1: `CB#[element][slot]`).

@@ -249,6 +249,7 @@ fn write_reg(s: &mut String, r: &Reg) {
         Reg::OutputDepth(DepthOutput::LessEqual) => s.push_str("oDepthLE"),
         Reg::OutputCoverage => s.push_str("oMask"),
         Reg::OutputStencilRef => s.push_str("oStencilRef"),
+        Reg::Rasterizer => s.push_str("rasterizer"),
         Reg::ConstantBuffer {
             decl,
             element,

@@ -169,6 +169,7 @@ impl Lowerer {
             R::OutputDepthLessEqual => ir::Reg::OutputDepth(ir::DepthOutput::LessEqual),
             R::OutputCoverageMask => ir::Reg::OutputCoverage,
             R::OutputStencilRef => ir::Reg::OutputStencilRef,
+            R::Rasterizer => ir::Reg::Rasterizer,
             R::Output => ir::Reg::Output(self.index(&indices(op, 1, at)?[0], at)?),
             R::IndexableTemp => {
                 let idx = indices(op, 2, at)?;
