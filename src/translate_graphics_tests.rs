@@ -41,7 +41,11 @@ fn corpus_graphics_shaders_translate_and_validate() {
         eprintln!("no vertex/pixel/geometry shaders found (corpus absent?); test did not run");
         return;
     }
-    let target = Target::Vulkan1_1;
+    // DXBC2SPV_CORPUS_TARGET=vulkan1.0|vulkan1.3 checks another target (default vulkan1.1).
+    let target = std::env::var("DXBC2SPV_CORPUS_TARGET")
+        .ok()
+        .and_then(|t| Target::from_name(&t))
+        .unwrap_or(Target::Vulkan1_1);
     let options = Options {
         target,
         verify_checksum: false,
