@@ -29,6 +29,17 @@ impl<'g> Buffer<'g> {
     /// Creates a zero-filled buffer of `size` bytes (`size` must not be 0). `name` shows
     /// up in allocator diagnostics.
     pub fn new(gpu: &'g Gpu, size: u64, name: &str) -> Result<Buffer<'g>> {
+        Buffer::with_usage(gpu, size, name, vk::BufferUsageFlags::empty())
+    }
+
+    /// Like [`Buffer::new`], with `extra` usage flags besides the storage, uniform, texel and
+    /// transfer ones (e.g. `VERTEX_BUFFER`, `INDEX_BUFFER`, `TRANSFORM_FEEDBACK_BUFFER_EXT`).
+    pub fn with_usage(
+        gpu: &'g Gpu,
+        size: u64,
+        name: &str,
+        extra: vk::BufferUsageFlags,
+    ) -> Result<Buffer<'g>> {
         if size == 0 {
             bail!("buffer {name:?}: Vulkan buffers cannot be empty (size 0)");
         }
@@ -41,7 +52,8 @@ impl<'g> Buffer<'g> {
                     | vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER
                     | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER
                     | vk::BufferUsageFlags::TRANSFER_SRC
-                    | vk::BufferUsageFlags::TRANSFER_DST,
+                    | vk::BufferUsageFlags::TRANSFER_DST
+                    | extra,
             )
             .sharing_mode(vk::SharingMode::EXCLUSIVE);
         // SAFETY: valid create info on a live device.

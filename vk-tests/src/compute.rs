@@ -1,5 +1,5 @@
-//! Runs one compute shader: buffers bound as storage, uniform or texel buffers at any
-//! (set, binding), a dispatch, a wait.
+//! Runs one compute shader: buffers bound as storage, uniform or texel buffers (and, through
+//! [`run_compute_with`], images and samplers) at any (set, binding), a dispatch, a wait.
 //!
 //! Every Vulkan object a run creates is destroyed before it returns, on success and on error.
 
@@ -9,7 +9,9 @@ use anyhow::{bail, Context, Result};
 use ash::vk;
 
 use crate::buffer::Buffer;
+use crate::descriptors::{self, Binding, Descriptors, Resource};
 use crate::gpu::Gpu;
+use crate::submit::{memory_barrier, OneShot};
 
 /// How long [`run_compute`] waits for the device before reporting a hang.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
@@ -25,15 +27,24 @@ pub enum DescriptorKind {
     StorageTexelBuffer,
     /// `VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER` (an image of dimension `Buffer`, sampled 1).
     UniformTexelBuffer,
+    /// `VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE` (texture SRVs).
+    SampledImage,
+    /// `VK_DESCRIPTOR_TYPE_STORAGE_IMAGE` (texture UAVs).
+    StorageImage,
+    /// `VK_DESCRIPTOR_TYPE_SAMPLER` (separate samplers, combined in the shader).
+    Sampler,
 }
 
 impl DescriptorKind {
     /// All kinds, in declaration order.
-    pub const ALL: [DescriptorKind; 4] = [
+    pub const ALL: [DescriptorKind; 7] = [
         DescriptorKind::StorageBuffer,
         DescriptorKind::UniformBuffer,
         DescriptorKind::StorageTexelBuffer,
         DescriptorKind::UniformTexelBuffer,
+        DescriptorKind::SampledImage,
+        DescriptorKind::StorageImage,
+        DescriptorKind::Sampler,
     ];
 
     /// The Vulkan descriptor type.
@@ -43,7 +54,18 @@ impl DescriptorKind {
             DescriptorKind::UniformBuffer => vk::DescriptorType::UNIFORM_BUFFER,
             DescriptorKind::StorageTexelBuffer => vk::DescriptorType::STORAGE_TEXEL_BUFFER,
             DescriptorKind::UniformTexelBuffer => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+            DescriptorKind::SampledImage => vk::DescriptorType::SAMPLED_IMAGE,
+            DescriptorKind::StorageImage => vk::DescriptorType::STORAGE_IMAGE,
+            DescriptorKind::Sampler => vk::DescriptorType::SAMPLER,
         }
+    }
+
+    /// True for the four buffer kinds.
+    pub fn is_buffer(self) -> bool {
+        !matches!(
+            self,
+            DescriptorKind::SampledImage | DescriptorKind::StorageImage | DescriptorKind::Sampler
+        )
     }
 
     /// True for the texel-buffer kinds, which are bound through a buffer view with a format.
@@ -61,6 +83,9 @@ impl DescriptorKind {
             DescriptorKind::UniformBuffer => "uniform_buffer",
             DescriptorKind::StorageTexelBuffer => "storage_texel_buffer",
             DescriptorKind::UniformTexelBuffer => "uniform_texel_buffer",
+            DescriptorKind::SampledImage => "sampled_image",
+            DescriptorKind::StorageImage => "storage_image",
+            DescriptorKind::Sampler => "sampler",
         }
     }
 
@@ -149,6 +174,40 @@ pub fn run_compute_bound(
     job: &ComputeJob<'_>,
     bindings: &[BufferBinding<'_, '_>],
 ) -> Result<()> {
+    for b in bindings {
+        if !b.kind.is_buffer() {
+            bail!(
+                "set {}, binding {}: a {} is not a buffer descriptor",
+                b.set,
+                b.binding,
+                b.kind
+            );
+        }
+    }
+    let bindings: Vec<Binding<'_, '_>> = bindings
+        .iter()
+        .map(|b| Binding {
+            set: b.set,
+            binding: b.binding,
+            kind: b.kind,
+            stages: vk::ShaderStageFlags::COMPUTE,
+            resource: Resource::Buffer {
+                buffer: b.buffer,
+                texel_format: b.texel_format,
+            },
+        })
+        .collect();
+    run_compute_with(gpu, job, &bindings)
+}
+
+/// Runs `job` with any descriptors (buffers, images, samplers; see [`crate::descriptors`]) and
+/// waits for the device to finish. Shader writes are made visible to the host and to later
+/// transfers before it returns.
+pub fn run_compute_with(
+    gpu: &Gpu,
+    job: &ComputeJob<'_>,
+    bindings: &[Binding<'_, '_>],
+) -> Result<()> {
     if job.spirv.is_empty() {
         bail!("empty SPIR-V module");
     }
@@ -159,47 +218,14 @@ pub fn run_compute_bound(
             job.groups
         );
     }
-    for (i, b) in bindings.iter().enumerate() {
-        if !std::ptr::eq(b.buffer.gpu(), gpu) {
-            bail!(
-                "the buffer at set {}, binding {} was created on a different Gpu",
-                b.set,
-                b.binding
-            );
-        }
-        if bindings[..i]
-            .iter()
-            .any(|o| (o.set, o.binding) == (b.set, b.binding))
-        {
-            bail!("set {}, binding {} is bound twice", b.set, b.binding);
-        }
-        if b.kind.is_texel() && b.texel_format.is_none() {
-            bail!(
-                "set {}, binding {}: a {} needs a texel format",
-                b.set,
-                b.binding,
-                b.kind
-            );
-        }
-    }
+    descriptors::check(gpu, bindings)?;
     let entry_point = std::ffi::CString::new(job.entry_point)
         .context("the entry point name contains a NUL byte")?;
     let mut objects = Objects::new(gpu);
-    objects.record_and_submit(job, &entry_point, bindings)?;
-
-    let timeout_ns = u64::try_from(job.timeout.as_nanos()).unwrap_or(u64::MAX);
-    // SAFETY: the fence was submitted above.
-    unsafe {
-        gpu.device()
-            .wait_for_fences(&[objects.fence], true, timeout_ns)
-    }
-    .with_context(|| {
-        format!(
-            "waiting for the compute dispatch {:?} failed (timeout {:?})",
-            job.groups, job.timeout
-        )
-    })?;
-    Ok(())
+    objects.create(job, &entry_point, bindings)?;
+    let mut submit = OneShot::begin(gpu)?;
+    objects.record(submit.cmd(), job);
+    submit.submit_and_wait(job.timeout, &format!("compute dispatch {:?}", job.groups))
 }
 
 /// Convenience: makes one buffer per entry of `inputs` (initialized with it), runs `job`, and
@@ -219,20 +245,14 @@ pub fn run_compute_u32(
     buffers.iter().map(Buffer::read_u32s).collect()
 }
 
-/// The Vulkan objects of one run; handles start null and `Drop` destroys the non-null ones
-/// (destroying a null handle is a no-op in Vulkan).
+/// The pipeline objects of one run; handles start null and `Drop` destroys the non-null ones
+/// (destroying a null handle is a no-op in Vulkan). Dropped after the submission, which waits.
 struct Objects<'g> {
     gpu: &'g Gpu,
     shader: vk::ShaderModule,
-    set_layouts: Vec<vk::DescriptorSetLayout>,
-    buffer_views: Vec<vk::BufferView>,
+    descriptors: Descriptors,
     pipeline_layout: vk::PipelineLayout,
     pipeline: vk::Pipeline,
-    descriptor_pool: vk::DescriptorPool,
-    command_pool: vk::CommandPool,
-    fence: vk::Fence,
-    /// Set once the fence was submitted: `Drop` must then wait for the device before destroying.
-    submitted: bool,
 }
 
 impl<'g> Objects<'g> {
@@ -240,27 +260,21 @@ impl<'g> Objects<'g> {
         Objects {
             gpu,
             shader: vk::ShaderModule::null(),
-            set_layouts: Vec::new(),
-            buffer_views: Vec::new(),
+            descriptors: Descriptors::default(),
             pipeline_layout: vk::PipelineLayout::null(),
             pipeline: vk::Pipeline::null(),
-            descriptor_pool: vk::DescriptorPool::null(),
-            command_pool: vk::CommandPool::null(),
-            fence: vk::Fence::null(),
-            submitted: false,
         }
     }
 
-    /// Creates the pipeline and descriptors, records the dispatch and submits it with `fence`.
-    fn record_and_submit(
+    /// Creates the pipeline and descriptors.
+    fn create(
         &mut self,
         job: &ComputeJob<'_>,
         entry_point: &std::ffi::CStr,
-        buffers: &[BufferBinding<'_, '_>],
+        bindings: &[Binding<'_, '_>],
     ) -> Result<()> {
         let device = self.gpu.device();
-        let set_count = buffers.iter().map(|b| b.set + 1).max().unwrap_or(0);
-
+        self.descriptors.build(self.gpu, bindings)?;
         // SAFETY (whole block): every create info is valid and outlives its call; every handle
         // used belongs to this device and is alive.
         unsafe {
@@ -268,31 +282,11 @@ impl<'g> Objects<'g> {
             self.shader = device
                 .create_shader_module(&info, None)
                 .context("vkCreateShaderModule failed")?;
-
-            for set in 0..set_count {
-                let bindings: Vec<_> = buffers
-                    .iter()
-                    .filter(|b| b.set == set)
-                    .map(|b| {
-                        vk::DescriptorSetLayoutBinding::default()
-                            .binding(b.binding)
-                            .descriptor_type(b.kind.vk())
-                            .descriptor_count(1)
-                            .stage_flags(vk::ShaderStageFlags::COMPUTE)
-                    })
-                    .collect();
-                let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings);
-                let layout = device
-                    .create_descriptor_set_layout(&info, None)
-                    .with_context(|| format!("vkCreateDescriptorSetLayout failed for set {set}"))?;
-                self.set_layouts.push(layout);
-            }
-
-            let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&self.set_layouts);
+            let info =
+                vk::PipelineLayoutCreateInfo::default().set_layouts(&self.descriptors.layouts);
             self.pipeline_layout = device
                 .create_pipeline_layout(&info, None)
                 .context("vkCreatePipelineLayout failed")?;
-
             let stage = vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::COMPUTE)
                 .module(self.shader)
@@ -310,167 +304,68 @@ impl<'g> Objects<'g> {
                     )
                 })?;
             self.pipeline = pipelines.first().copied().unwrap_or_default();
+        }
+        Ok(())
+    }
 
-            let mut descriptor_sets = Vec::new();
-            if set_count > 0 {
-                let sizes: Vec<_> = DescriptorKind::ALL
-                    .iter()
-                    .filter_map(|&kind| {
-                        let n = buffers.iter().filter(|b| b.kind == kind).count();
-                        (n > 0).then(|| {
-                            vk::DescriptorPoolSize::default()
-                                .ty(kind.vk())
-                                .descriptor_count(n as u32)
-                        })
-                    })
-                    .collect();
-                let info = vk::DescriptorPoolCreateInfo::default()
-                    .max_sets(set_count)
-                    .pool_sizes(&sizes);
-                self.descriptor_pool = device
-                    .create_descriptor_pool(&info, None)
-                    .context("vkCreateDescriptorPool failed")?;
-                let info = vk::DescriptorSetAllocateInfo::default()
-                    .descriptor_pool(self.descriptor_pool)
-                    .set_layouts(&self.set_layouts);
-                descriptor_sets = device
-                    .allocate_descriptor_sets(&info)
-                    .context("vkAllocateDescriptorSets failed")?;
-
-                let mut infos = Vec::with_capacity(buffers.len());
-                let mut views = Vec::with_capacity(buffers.len());
-                for b in buffers {
-                    infos.push([vk::DescriptorBufferInfo::default()
-                        .buffer(b.buffer.handle())
-                        .offset(0)
-                        .range(vk::WHOLE_SIZE)]);
-                    let mut view = vk::BufferView::null();
-                    if let (true, Some(format)) = (b.kind.is_texel(), b.texel_format) {
-                        let info = vk::BufferViewCreateInfo::default()
-                            .buffer(b.buffer.handle())
-                            .format(format)
-                            .offset(0)
-                            .range(vk::WHOLE_SIZE);
-                        view = device.create_buffer_view(&info, None).with_context(|| {
-                            format!(
-                                "vkCreateBufferView failed ({format:?}, set {}, binding {})",
-                                b.set, b.binding
-                            )
-                        })?;
-                        self.buffer_views.push(view);
-                    }
-                    views.push([view]);
-                }
-                let writes: Vec<_> = buffers
-                    .iter()
-                    .zip(infos.iter().zip(&views))
-                    .map(|(b, (info, view))| {
-                        let write = vk::WriteDescriptorSet::default()
-                            .dst_set(descriptor_sets[b.set as usize])
-                            .dst_binding(b.binding)
-                            .descriptor_type(b.kind.vk());
-                        if b.kind.is_texel() {
-                            write.texel_buffer_view(view)
-                        } else {
-                            write.buffer_info(info)
-                        }
-                    })
-                    .collect();
-                device.update_descriptor_sets(&writes, &[]);
-            }
-
-            let info = vk::CommandPoolCreateInfo::default()
-                .flags(vk::CommandPoolCreateFlags::TRANSIENT)
-                .queue_family_index(self.gpu.queue_family_index());
-            self.command_pool = device
-                .create_command_pool(&info, None)
-                .context("vkCreateCommandPool failed")?;
-            let info = vk::CommandBufferAllocateInfo::default()
-                .command_pool(self.command_pool)
-                .level(vk::CommandBufferLevel::PRIMARY)
-                .command_buffer_count(1);
-            let cmd = device
-                .allocate_command_buffers(&info)
-                .context("vkAllocateCommandBuffers failed")?
-                .first()
-                .copied()
-                .unwrap_or_default();
-
-            let info = vk::CommandBufferBeginInfo::default()
-                .flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
-            device
-                .begin_command_buffer(cmd, &info)
-                .context("vkBeginCommandBuffer failed")?;
+    /// Records the dispatch and a barrier that makes its writes visible to the host and to
+    /// transfers.
+    fn record(&self, cmd: vk::CommandBuffer, job: &ComputeJob<'_>) {
+        let device = self.gpu.device();
+        // Earlier submissions (uploads, draws) wrote what the shader may read.
+        memory_barrier(
+            device,
+            cmd,
+            (
+                vk::PipelineStageFlags::ALL_COMMANDS,
+                vk::AccessFlags::MEMORY_WRITE,
+            ),
+            (
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
+            ),
+        );
+        // SAFETY: `cmd` is recording; the pipeline and sets were made on this device.
+        unsafe {
             device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.pipeline);
-            if !descriptor_sets.is_empty() {
+            if !self.descriptors.sets.is_empty() {
                 device.cmd_bind_descriptor_sets(
                     cmd,
                     vk::PipelineBindPoint::COMPUTE,
                     self.pipeline_layout,
                     0,
-                    &descriptor_sets,
+                    &self.descriptors.sets,
                     &[],
                 );
             }
             let [x, y, z] = job.groups;
             device.cmd_dispatch(cmd, x, y, z);
-            // Make shader writes visible to host reads after the fence.
-            let barrier = vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::SHADER_WRITE)
-                .dst_access_mask(vk::AccessFlags::HOST_READ);
-            device.cmd_pipeline_barrier(
-                cmd,
-                vk::PipelineStageFlags::COMPUTE_SHADER,
-                vk::PipelineStageFlags::HOST,
-                vk::DependencyFlags::empty(),
-                &[barrier],
-                &[],
-                &[],
-            );
-            device
-                .end_command_buffer(cmd)
-                .context("vkEndCommandBuffer failed")?;
-
-            self.fence = device
-                .create_fence(&vk::FenceCreateInfo::default(), None)
-                .context("vkCreateFence failed")?;
-            let cmds = [cmd];
-            let submit = vk::SubmitInfo::default().command_buffers(&cmds);
-            let queue = self.gpu.queue()?;
-            device
-                .queue_submit(*queue, &[submit], self.fence)
-                .context("vkQueueSubmit failed")?;
-            self.submitted = true;
         }
-        Ok(())
+        memory_barrier(
+            device,
+            cmd,
+            (
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::AccessFlags::SHADER_WRITE,
+            ),
+            (
+                vk::PipelineStageFlags::HOST | vk::PipelineStageFlags::TRANSFER,
+                vk::AccessFlags::HOST_READ | vk::AccessFlags::TRANSFER_READ,
+            ),
+        );
     }
 }
 
 impl Drop for Objects<'_> {
     fn drop(&mut self) {
         let device = self.gpu.device();
-        // SAFETY: all handles belong to this device (or are null); after the fence wait (or a
-        // full device wait, when the fence wait failed) none is in use.
+        // SAFETY: all handles belong to this device (or are null); the submission that used them
+        // was waited for (or never made).
         unsafe {
-            if self.submitted
-                && device
-                    .wait_for_fences(&[self.fence], true, DEFAULT_TIMEOUT.as_nanos() as u64)
-                    .is_err()
-            {
-                let _ = device.device_wait_idle();
-            }
-            device.destroy_fence(self.fence, None);
-            device.destroy_command_pool(self.command_pool, None);
-            device.destroy_descriptor_pool(self.descriptor_pool, None);
             device.destroy_pipeline(self.pipeline, None);
             device.destroy_pipeline_layout(self.pipeline_layout, None);
-            for &layout in &self.set_layouts {
-                device.destroy_descriptor_set_layout(layout, None);
-            }
-            for &view in &self.buffer_views {
-                device.destroy_buffer_view(view, None);
-            }
             device.destroy_shader_module(self.shader, None);
         }
+        self.descriptors.destroy(device);
     }
 }

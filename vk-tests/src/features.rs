@@ -14,6 +14,12 @@
 //! Features of Vulkan 1.1/1.2 (`VkPhysicalDeviceVulkan11Features`, `…12Features`) are known only
 //! on devices with Vulkan 1.2 or newer, those of `…13Features` only on Vulkan 1.3 devices; on an
 //! older device they count as unsupported.
+//!
+//! Extension features: `transformFeedback` and `geometryStreams` (with the properties
+//! `transformFeedbackQueries` and `transformFeedbackRasterizationStreamSelect`) come from
+//! `VK_EXT_transform_feedback`; `shaderStencilExport` is the presence of
+//! `VK_EXT_shader_stencil_export`. A device that has the extension gets it enabled together with
+//! the feature ([`FeatureStructs::extensions`]).
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -38,13 +44,32 @@ pub(crate) struct FeatureStructs {
     pub(crate) v11: vk::PhysicalDeviceVulkan11Features<'static>,
     pub(crate) v12: vk::PhysicalDeviceVulkan12Features<'static>,
     pub(crate) v13: vk::PhysicalDeviceVulkan13Features<'static>,
+    /// `VkPhysicalDeviceTransformFeedbackFeaturesEXT` (`VK_EXT_transform_feedback`).
+    pub(crate) xfb: vk::PhysicalDeviceTransformFeedbackFeaturesEXT<'static>,
+    /// Features that are whole extensions without a feature structure.
+    pub(crate) ext: ExtensionFeatures,
+}
+
+/// Extensions that are features by themselves (no feature structure): `TRUE` when present (in a
+/// query) or wanted (when enabling).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct ExtensionFeatures {
+    /// `VK_EXT_shader_stencil_export` (SPIR-V `StencilExportEXT`: `oStencilRef`).
+    pub(crate) shader_stencil_export: vk::Bool32,
+}
+
+/// The properties the table reads.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct PropertyStructs {
+    pub(crate) v12: vk::PhysicalDeviceVulkan12Properties<'static>,
+    pub(crate) xfb: vk::PhysicalDeviceTransformFeedbackPropertiesEXT<'static>,
 }
 
 /// One name of the table: how to read it from the queried structures and how to enable it.
 struct FeatureDef {
     name: &'static str,
     kind: FeatureKind,
-    get: fn(&FeatureStructs, &vk::PhysicalDeviceVulkan12Properties<'_>) -> bool,
+    get: fn(&FeatureStructs, &PropertyStructs) -> bool,
     set: fn(&mut FeatureStructs),
 }
 
@@ -56,7 +81,7 @@ macro_rules! feature_table {
         FeatureDef {
             name: $name,
             kind: FeatureKind::Property,
-            get: |_, p| p.$field == vk::TRUE,
+            get: |_, p| p.$level.$field == vk::TRUE,
             set: |_| {},
         }
     };
@@ -139,6 +164,7 @@ feature_table! {
     Enabled v12.descriptor_binding_variable_descriptor_count = "descriptorBindingVariableDescriptorCount";
     Enabled v12.runtime_descriptor_array = "runtimeDescriptorArray";
     Enabled v12.sampler_filter_minmax = "samplerFilterMinmax";
+    Enabled v12.sampler_mirror_clamp_to_edge = "samplerMirrorClampToEdge";
     Enabled v12.scalar_block_layout = "scalarBlockLayout";
     Enabled v12.uniform_buffer_standard_layout = "uniformBufferStandardLayout";
     Enabled v12.shader_subgroup_extended_types = "shaderSubgroupExtendedTypes";
@@ -160,6 +186,12 @@ feature_table! {
     Enabled v13.dynamic_rendering = "dynamicRendering";
     Enabled v13.shader_integer_dot_product = "shaderIntegerDotProduct";
     Enabled v13.maintenance4 = "maintenance4";
+    // Extensions: VK_EXT_transform_feedback (stream output), VK_EXT_shader_stencil_export.
+    Enabled xfb.transform_feedback = "transformFeedback";
+    Enabled xfb.geometry_streams = "geometryStreams";
+    Property xfb.transform_feedback_queries = "transformFeedbackQueries";
+    Property xfb.transform_feedback_rasterization_stream_select = "transformFeedbackRasterizationStreamSelect";
+    Enabled ext.shader_stencil_export = "shaderStencilExport";
     // Float controls (VkPhysicalDeviceVulkan12Properties): D3D flushes fp32 denormals and keeps
     // fp64 ones (DESIGN.md §5); a test that depends on it requires the matching property.
     Property v12.shader_denorm_flush_to_zero_float32 = "shaderDenormFlushToZeroFloat32";
@@ -223,30 +255,40 @@ impl DeviceFeatures {
         api_version: u32,
     ) -> DeviceFeatures {
         let mut s = FeatureStructs::default();
-        let mut props12 = vk::PhysicalDeviceVulkan12Properties::default();
+        let mut props = PropertyStructs::default();
+        let extensions = device_extensions(instance, handle);
+        let has_xfb = extensions.contains(&ash::ext::transform_feedback::NAME);
+        if extensions.contains(&ash::ext::shader_stencil_export::NAME) {
+            s.ext.shader_stencil_export = vk::TRUE;
+        }
+        // Devices have Vulkan 1.1 or newer (gpu.rs checks), so `vkGetPhysicalDeviceFeatures2` is
+        // core.
+        let mut f2 = vk::PhysicalDeviceFeatures2::default();
+        let mut p2 = vk::PhysicalDeviceProperties2::default();
         if api_version >= vk::API_VERSION_1_2 {
-            let mut f2 = vk::PhysicalDeviceFeatures2::default()
-                .push_next(&mut s.v11)
-                .push_next(&mut s.v12);
+            f2 = f2.push_next(&mut s.v11).push_next(&mut s.v12);
+            p2 = p2.push_next(&mut props.v12);
             if api_version >= vk::API_VERSION_1_3 {
                 f2 = f2.push_next(&mut s.v13);
             }
-            // SAFETY: the chained structures are core in the device's version and outlive the
-            // call.
-            unsafe { instance.get_physical_device_features2(handle, &mut f2) };
-            s.v10 = f2.features;
-            let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut props12);
-            // SAFETY: as above.
-            unsafe { instance.get_physical_device_properties2(handle, &mut p2) };
-        } else {
-            // SAFETY: plain query.
-            s.v10 = unsafe { instance.get_physical_device_features(handle) };
         }
+        if has_xfb {
+            f2 = f2.push_next(&mut s.xfb);
+            p2 = p2.push_next(&mut props.xfb);
+        }
+        // SAFETY: the chained structures are core in the device's version or belong to an
+        // extension it has, and outlive the calls.
+        unsafe {
+            instance.get_physical_device_features2(handle, &mut f2);
+            instance.get_physical_device_properties2(handle, &mut p2);
+        }
+        s.v10 = f2.features;
         s.clear_chain();
-        props12.p_next = std::ptr::null_mut();
+        props.v12.p_next = std::ptr::null_mut();
+        props.xfb.p_next = std::ptr::null_mut();
         let supported = FEATURES
             .iter()
-            .filter(|d| (d.get)(&s, &props12))
+            .filter(|d| (d.get)(&s, &props))
             .map(|d| d.name)
             .collect();
         DeviceFeatures { supported }
@@ -285,7 +327,43 @@ impl FeatureStructs {
         self.v11.p_next = std::ptr::null_mut();
         self.v12.p_next = std::ptr::null_mut();
         self.v13.p_next = std::ptr::null_mut();
+        self.xfb.p_next = std::ptr::null_mut();
     }
+
+    /// The device extensions the enabled features need.
+    pub(crate) fn extensions(&self) -> Vec<&'static std::ffi::CStr> {
+        let mut out = Vec::new();
+        if self.xfb.transform_feedback == vk::TRUE || self.xfb.geometry_streams == vk::TRUE {
+            out.push(ash::ext::transform_feedback::NAME);
+        }
+        if self.ext.shader_stencil_export == vk::TRUE {
+            out.push(ash::ext::shader_stencil_export::NAME);
+        }
+        out
+    }
+}
+
+/// The names of the device extensions of `handle` (empty when the query fails).
+fn device_extensions(
+    instance: &ash::Instance,
+    handle: vk::PhysicalDevice,
+) -> Vec<&'static std::ffi::CStr> {
+    // SAFETY: plain query.
+    let Ok(props) = (unsafe { instance.enumerate_device_extension_properties(handle) }) else {
+        return Vec::new();
+    };
+    let known = [
+        ash::ext::transform_feedback::NAME,
+        ash::ext::shader_stencil_export::NAME,
+    ];
+    known
+        .into_iter()
+        .filter(|k| {
+            props
+                .iter()
+                .any(|p| p.extension_name_as_c_str().ok() == Some(*k))
+        })
+        .collect()
 }
 
 #[cfg(test)]

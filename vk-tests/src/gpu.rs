@@ -259,21 +259,29 @@ impl Gpu {
         let queue_infos = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(chosen.info.queue_family_index)
             .queue_priorities(&priorities)];
+        let extensions: Vec<*const c_char> =
+            enable.extensions().iter().map(|e| e.as_ptr()).collect();
+        let wants_xfb = enable.xfb.transform_feedback == vk::TRUE;
+        // Devices have Vulkan 1.1 or newer, so `VkPhysicalDeviceFeatures2` is core.
         let mut features2 = vk::PhysicalDeviceFeatures2::default().features(enable.v10);
-        let device_info = vk::DeviceCreateInfo::default().queue_create_infos(&queue_infos);
-        let device_info = if api_version >= vk::API_VERSION_1_2 {
+        if api_version >= vk::API_VERSION_1_2 {
             features2 = features2
                 .push_next(&mut enable.v11)
                 .push_next(&mut enable.v12);
             if api_version >= vk::API_VERSION_1_3 {
                 features2 = features2.push_next(&mut enable.v13);
             }
-            device_info.push_next(&mut features2)
-        } else {
-            device_info.enabled_features(&enable.v10)
-        };
+        }
+        if wants_xfb {
+            features2 = features2.push_next(&mut enable.xfb);
+        }
+        let device_info = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queue_infos)
+            .enabled_extension_names(&extensions)
+            .push_next(&mut features2);
         // SAFETY: the physical device comes from this instance; create infos (and the feature
-        // structures chained to them, all core in the device's version) outlive the call.
+        // structures chained to them, core in the device's version or of an enabled extension)
+        // outlive the call.
         let device = unsafe { instance.create_device(chosen.handle, &device_info, None) }
             .with_context(|| format!("vkCreateDevice failed for {}", chosen.info))?;
         // SAFETY: queue 0 of the family was requested above.

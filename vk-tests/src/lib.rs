@@ -7,8 +7,16 @@
 //! Modules:
 //! - [`gpu`]: instance, physical-device choice, logical device, queue and memory allocator.
 //! - [`buffer`]: host-visible storage buffers (create, upload, read back).
-//! - [`compute`]: run one compute shader with storage, uniform and texel buffers at any
-//!   (set, binding) and read the results back.
+//! - [`compute`]: run one compute shader with storage, uniform and texel buffers (and images and
+//!   samplers) at any (set, binding) and read the results back.
+//! - [`graphics`]: draw with vertex, geometry and pixel shaders into render targets, with vertex
+//!   and index buffers, depth/stencil, MSAA, several viewports and transform feedback.
+//! - [`image`]: device images (upload, layout, read back), image views and samplers.
+//! - [`samples`]: per-sample access to multisampled images (read back, upload) through compute.
+//! - [`descriptors`]: descriptor sets shared by the compute and graphics runners.
+//! - [`submit`]: one-shot command buffers.
+//! - [`format`]: texel and depth formats by DXGI name, and decoding texels into channel values.
+//! - [`png`]: a minimal PNG writer for pictures of failed draws.
 //! - [`spirv_val`]: run `spirv-val` on a module.
 //! - [`features`]: device features by Vulkan name (what is supported, what is enabled).
 //! - [`conformance`]: the conformance runner (declarative cases under `fixtures/conformance/`,
@@ -24,10 +32,17 @@
 pub mod buffer;
 pub mod compute;
 pub mod conformance;
+pub mod descriptors;
 pub mod features;
+pub mod format;
 pub mod gpu;
+pub mod graphics;
+pub mod image;
+pub mod png;
 pub mod policy;
+pub mod samples;
 pub mod spirv_val;
+pub mod submit;
 
 pub use buffer::Buffer;
 pub use compute::{

@@ -41,7 +41,11 @@ fn every_conformance_case_passes() {
     );
     // The runner's failure detection was exercised: its deliberately wrong cases failed the
     // way their files say.
-    for name in ["runner/expect_failure", "runner/ulp_exceeded"] {
+    for name in [
+        "runner/expect_failure",
+        "runner/ulp_exceeded",
+        "runner/gfx_expect_failure",
+    ] {
         assert!(
             expected_failures.iter().any(|n| n == name),
             "{name} did not fail as expected (expected failures: {expected_failures:?})"

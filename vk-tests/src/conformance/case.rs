@@ -1,18 +1,35 @@
 //! The case file format (TOML, one case per file) and its checks. See `docs/conformance.md`.
 //!
-//! Everything a case gets wrong (unknown keys, bad values, expectations outside a buffer,
-//! unknown feature names) is found here, before anything runs.
+//! Everything a case gets wrong (unknown keys, bad values, expectations outside a buffer or
+//! image, unknown feature names) is found here, before anything runs. A case is a compute case
+//! (`dispatch` and one `[shader]`) or a graphics case (`[draw]` and `[[shader]]` tables with a
+//! `stage`); the graphics tables are in [`super::draw`], textures and samplers in
+//! [`super::textures`], expectations in [`super::expect`].
 
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
-use ash::vk;
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
-use super::shader::{BindingTarget, Register, RegisterClass, RequestedBinding, ShaderSource};
-use super::value::{parse_list, Element, ScalarType, Tolerance};
+use super::draw::{
+    draw_spec, DepthToml, DrawSpec, DrawToml, FramebufferToml, GraphicsTables, InputToml,
+    RasterizerToml, RenderTargetToml, SoBufferToml, StreamOutputToml, VertexBufferToml,
+    ViewportToml,
+};
+use super::expect::{expectation, ExpectToml, Expectation, Targets};
+use super::shader::{
+    BindingTarget, Register, RegisterClass, RequestedBinding, ShaderSource, Stage,
+};
+use super::textures::{
+    parse_stages, placement, sampler_spec, texture_spec, SamplerSpec, SamplerToml, TextureSpec,
+    TextureToml,
+};
+use super::value::{parse_list, Element, ScalarType};
 use crate::compute::DescriptorKind;
 use crate::features::feature_kind;
+pub use crate::format::{TexelFormat, TEXEL_FORMATS};
 
 /// Target environments a case may name (`spirv-as`/`spirv-val` spelling).
 pub const TARGET_ENVS: &[&str] = &[
@@ -36,10 +53,30 @@ struct CaseToml {
     expect_failure: bool,
     failure_contains: Option<String>,
     target_env: Option<String>,
-    dispatch: [u32; 3],
-    shader: ShaderToml,
+    dispatch: Option<[u32; 3]>,
+    draw: Option<DrawToml>,
+    shader: Option<ShaderList>,
     #[serde(default)]
     buffer: Vec<BufferToml>,
+    #[serde(default)]
+    texture: Vec<TextureToml>,
+    #[serde(default)]
+    sampler: Vec<SamplerToml>,
+    framebuffer: Option<FramebufferToml>,
+    #[serde(default)]
+    vertex_buffer: Vec<VertexBufferToml>,
+    #[serde(default)]
+    input: Vec<InputToml>,
+    #[serde(default)]
+    render_target: Vec<RenderTargetToml>,
+    depth: Option<DepthToml>,
+    rasterizer: Option<RasterizerToml>,
+    #[serde(default)]
+    viewport: Vec<ViewportToml>,
+    #[serde(default)]
+    stream_output: Vec<StreamOutputToml>,
+    #[serde(default)]
+    so_buffer: Vec<SoBufferToml>,
     #[serde(default)]
     expect: Vec<ExpectToml>,
 }
@@ -47,6 +84,7 @@ struct CaseToml {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ShaderToml {
+    stage: Option<String>,
     asm: Option<toml::Spanned<String>>,
     asm_file: Option<String>,
     dxbc: Option<String>,
@@ -55,11 +93,45 @@ struct ShaderToml {
     entry_point: Option<String>,
 }
 
+/// `[shader]` (one table) or `[[shader]]` (a list of tables).
+enum ShaderList {
+    One(ShaderToml),
+    Many(Vec<ShaderToml>),
+}
+
+impl<'de> Deserialize<'de> for ShaderList {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ShaderList;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a [shader] table or [[shader]] tables")
+            }
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> std::result::Result<ShaderList, A::Error> {
+                ShaderToml::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(ShaderList::One)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(
+                self,
+                seq: A,
+            ) -> std::result::Result<ShaderList, A::Error> {
+                Vec::<ShaderToml>::deserialize(de::value::SeqAccessDeserializer::new(seq))
+                    .map(ShaderList::Many)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BufferToml {
     register: String,
     name: Option<String>,
+    stages: Option<Vec<String>>,
     kind: Option<String>,
     stride: Option<u32>,
     format: Option<String>,
@@ -75,102 +147,6 @@ struct BufferToml {
     counter: Option<u32>,
     counter_set: Option<u32>,
     counter_binding: Option<u32>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ExpectToml {
-    buffer: String,
-    #[serde(rename = "type")]
-    ty: Option<ScalarType>,
-    offset: Option<u64>,
-    values: Option<Vec<toml::Value>>,
-    ulp: Option<u64>,
-    abs: Option<f64>,
-    counter: Option<u32>,
-}
-
-/// A texel format of typed buffers, by its DXGI name (lower case, no `DXGI_FORMAT_` prefix).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TexelFormat {
-    /// E.g. `r32_uint`.
-    pub name: &'static str,
-    /// The Vulkan format.
-    pub vk: vk::Format,
-    /// Bytes per texel.
-    pub size: u32,
-}
-
-macro_rules! formats {
-    ($($name:literal $vk:ident $size:literal,)*) => {
-        /// Texel formats a typed buffer may have.
-        pub const TEXEL_FORMATS: &[TexelFormat] = &[
-            $(TexelFormat { name: $name, vk: vk::Format::$vk, size: $size },)*
-        ];
-    };
-}
-
-formats! {
-    "r32g32b32a32_float" R32G32B32A32_SFLOAT 16,
-    "r32g32b32a32_uint" R32G32B32A32_UINT 16,
-    "r32g32b32a32_sint" R32G32B32A32_SINT 16,
-    "r32g32_float" R32G32_SFLOAT 8,
-    "r32g32_uint" R32G32_UINT 8,
-    "r32g32_sint" R32G32_SINT 8,
-    "r32_float" R32_SFLOAT 4,
-    "r32_uint" R32_UINT 4,
-    "r32_sint" R32_SINT 4,
-    "r16g16b16a16_float" R16G16B16A16_SFLOAT 8,
-    "r16g16b16a16_unorm" R16G16B16A16_UNORM 8,
-    "r16g16b16a16_snorm" R16G16B16A16_SNORM 8,
-    "r16g16b16a16_uint" R16G16B16A16_UINT 8,
-    "r16g16b16a16_sint" R16G16B16A16_SINT 8,
-    "r16g16_float" R16G16_SFLOAT 4,
-    "r16g16_unorm" R16G16_UNORM 4,
-    "r16g16_snorm" R16G16_SNORM 4,
-    "r16g16_uint" R16G16_UINT 4,
-    "r16g16_sint" R16G16_SINT 4,
-    "r16_float" R16_SFLOAT 2,
-    "r16_unorm" R16_UNORM 2,
-    "r16_snorm" R16_SNORM 2,
-    "r16_uint" R16_UINT 2,
-    "r16_sint" R16_SINT 2,
-    "r8g8b8a8_unorm" R8G8B8A8_UNORM 4,
-    "r8g8b8a8_snorm" R8G8B8A8_SNORM 4,
-    "r8g8b8a8_uint" R8G8B8A8_UINT 4,
-    "r8g8b8a8_sint" R8G8B8A8_SINT 4,
-    "b8g8r8a8_unorm" B8G8R8A8_UNORM 4,
-    "r8g8_unorm" R8G8_UNORM 2,
-    "r8g8_snorm" R8G8_SNORM 2,
-    "r8g8_uint" R8G8_UINT 2,
-    "r8g8_sint" R8G8_SINT 2,
-    "r8_unorm" R8_UNORM 1,
-    "r8_snorm" R8_SNORM 1,
-    "r8_uint" R8_UINT 1,
-    "r8_sint" R8_SINT 1,
-    "r10g10b10a2_unorm" A2B10G10R10_UNORM_PACK32 4,
-    "r10g10b10a2_uint" A2B10G10R10_UINT_PACK32 4,
-    "r11g11b10_float" B10G11R11_UFLOAT_PACK32 4,
-}
-
-impl TexelFormat {
-    /// The format named `name`.
-    pub fn from_name(name: &str) -> Result<TexelFormat> {
-        TEXEL_FORMATS
-            .iter()
-            .copied()
-            .find(|f| f.name == name)
-            .ok_or_else(|| {
-                anyhow!(
-                    "unknown format {name:?}; known: {}",
-                    TEXEL_FORMATS
-                        .iter()
-                        .map(|f| f.name)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            })
-    }
 }
 
 /// What D3D sees in a buffer.
@@ -205,6 +181,8 @@ pub struct BufferSpec {
     pub name: String,
     /// The D3D register.
     pub register: Register,
+    /// The stages that see it (`None`: every stage that uses the register).
+    pub stages: Option<Vec<Stage>>,
     /// Raw, structured, typed or constant.
     pub kind: BufferKind,
     /// Explicit (set, binding).
@@ -231,33 +209,28 @@ impl BufferSpec {
     }
 }
 
-/// What an expectation checks.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Check {
-    /// Consecutive elements from byte `offset`.
-    Values {
-        /// Byte offset of the first element.
-        offset: u64,
-        /// The expected elements.
-        elements: Vec<Element>,
-        /// Tolerance for float elements.
-        tolerance: Tolerance,
-    },
-    /// The final value of the buffer's UAV counter.
-    Counter(u32),
+/// One shader of a case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaseShader {
+    /// Its stage.
+    pub stage: Stage,
+    /// Where it comes from.
+    pub source: ShaderSource,
+    /// Entry point name for SPIR-V sources (default `main`).
+    pub entry_point: Option<String>,
 }
 
-/// One expectation: a buffer and what must hold for it after the dispatch.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Expectation {
-    /// Index into [`Case::buffers`].
-    pub buffer: usize,
-    /// The check.
-    pub check: Check,
+/// What a case runs.
+#[derive(Clone, Debug)]
+pub enum Work {
+    /// A compute dispatch with these workgroup counts.
+    Dispatch([u32; 3]),
+    /// A draw.
+    Draw(Box<DrawSpec>),
 }
 
 /// A parsed and checked case.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Case {
     /// The case file.
     pub path: PathBuf,
@@ -271,16 +244,23 @@ pub struct Case {
     pub failure_contains: Option<String>,
     /// SPIR-V target environment for `spirv-as`, `spirv-val` and the translator.
     pub target_env: String,
-    /// The shader.
-    pub shader: ShaderSource,
-    /// Entry point name for SPIR-V sources.
-    pub entry_point: Option<String>,
-    /// Workgroup counts.
-    pub dispatch: [u32; 3],
+    /// The shaders: one compute shader, or the graphics stages in pipeline order.
+    pub shaders: Vec<CaseShader>,
+    /// The dispatch or draw.
+    pub work: Work,
     /// Buffers, in file order.
     pub buffers: Vec<BufferSpec>,
+    /// Textures, in file order.
+    pub textures: Vec<TextureSpec>,
+    /// Samplers, in file order.
+    pub samplers: Vec<SamplerSpec>,
     /// Expectations, in file order.
     pub expectations: Vec<Expectation>,
+}
+
+/// Who sees a resource: `stages` (`None`: every stage) includes `stage`.
+pub fn visible(stages: &Option<Vec<Stage>>, stage: Stage) -> bool {
+    stages.as_ref().is_none_or(|s| s.contains(&stage))
 }
 
 impl Case {
@@ -313,46 +293,120 @@ impl Case {
         if !TARGET_ENVS.contains(&target_env.as_str()) {
             bail!("target_env {target_env:?} is not one of {TARGET_ENVS:?}");
         }
-        if raw.dispatch.contains(&0) {
-            bail!(
-                "dispatch {:?}: every count must be at least 1",
-                raw.dispatch
-            );
-        }
 
-        let (shader, entry_point) = shader_source(raw.shader, text, path, dir)?;
+        let graphics = raw.draw.is_some();
+        let shaders = match raw.shader {
+            None => bail!("the case has no shader ([shader], or [[shader]] tables)"),
+            Some(ShaderList::One(s)) => vec![s],
+            Some(ShaderList::Many(v)) => v,
+        };
+        let shaders = shaders
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| {
+                shader_source(s, text, path, dir, graphics)
+                    .with_context(|| format!("shader {}", i + 1))
+            })
+            .collect::<Result<Vec<_>>>()?;
+
+        let work = match (raw.dispatch, raw.draw) {
+            (Some(_), Some(_)) => {
+                bail!("a case has either dispatch (compute) or [draw] (graphics)")
+            }
+            (None, None) => {
+                bail!("the case has neither dispatch (compute) nor [draw] (graphics)")
+            }
+            (Some(d), None) => {
+                let stray = [
+                    ("[framebuffer]", raw.framebuffer.is_some()),
+                    ("[[vertex_buffer]]", !raw.vertex_buffer.is_empty()),
+                    ("[[input]]", !raw.input.is_empty()),
+                    ("[[render_target]]", !raw.render_target.is_empty()),
+                    ("[depth]", raw.depth.is_some()),
+                    ("[rasterizer]", raw.rasterizer.is_some()),
+                    ("[[viewport]]", !raw.viewport.is_empty()),
+                    ("[[stream_output]]", !raw.stream_output.is_empty()),
+                    ("[[so_buffer]]", !raw.so_buffer.is_empty()),
+                ];
+                if let Some((name, _)) = stray.iter().find(|(_, present)| *present) {
+                    bail!("{name} belongs to graphics cases, which have [draw]");
+                }
+                if d.contains(&0) {
+                    bail!("dispatch {d:?}: every count must be at least 1");
+                }
+                if shaders.len() != 1 || shaders[0].stage != Stage::Compute {
+                    bail!("a compute case has one [shader], a compute shader");
+                }
+                Work::Dispatch(d)
+            }
+            (None, Some(draw)) => {
+                check_stages(&shaders)?;
+                Work::Draw(Box::new(draw_spec(GraphicsTables {
+                    draw,
+                    framebuffer: raw.framebuffer,
+                    vertex_buffers: raw.vertex_buffer,
+                    inputs: raw.input,
+                    render_targets: raw.render_target,
+                    depth: raw.depth,
+                    rasterizer: raw.rasterizer,
+                    viewports: raw.viewport,
+                    stream_output: raw.stream_output,
+                    so_buffers: raw.so_buffer,
+                })?))
+            }
+        };
+        let shaders = {
+            let mut s = shaders;
+            s.sort_by_key(|s| s.stage);
+            s
+        };
 
         let mut buffers: Vec<BufferSpec> = Vec::new();
         for b in raw.buffer {
             let reg = b.register.clone();
-            let spec = buffer_spec(b).with_context(|| format!("buffer {reg}"))?;
-            if let Some(other) = buffers
-                .iter()
-                .find(|o| o.name == spec.name || o.register == spec.register)
-            {
-                bail!(
-                    "buffer {} ({}) repeats the name or register of buffer {} ({})",
-                    spec.name,
-                    spec.register,
-                    other.name,
-                    other.register
-                );
-            }
-            buffers.push(spec);
+            buffers.push(buffer_spec(b).with_context(|| format!("buffer {reg}"))?);
         }
-        check_placements(&buffers)?;
+        let mut textures = Vec::new();
+        for t in raw.texture {
+            let reg = t.register.clone();
+            textures.push(texture_spec(t).with_context(|| format!("texture {reg}"))?);
+        }
+        let mut samplers = Vec::new();
+        for t in raw.sampler {
+            let reg = t.register.clone();
+            samplers.push(sampler_spec(t).with_context(|| format!("sampler {reg}"))?);
+        }
+        check_resources(&buffers, &textures, &samplers)?;
+        let case_stages: Vec<Stage> = shaders.iter().map(|s| s.stage).collect();
+        let listed = buffers
+            .iter()
+            .map(|b| (&b.name, &b.stages))
+            .chain(textures.iter().map(|t| (&t.name, &t.stages)))
+            .chain(samplers.iter().map(|t| (&t.name, &t.stages)));
+        for (name, stages) in listed {
+            if let Some(s) = stages.iter().flatten().find(|s| !case_stages.contains(s)) {
+                bail!("{name}: stages lists {s}, which the case has no shader for");
+            }
+        }
 
         if raw.expect.is_empty() {
             bail!("the case has no [[expect]] blocks");
         }
+        let draw = match &work {
+            Work::Draw(d) => Some(&**d),
+            Work::Dispatch(_) => None,
+        };
+        let targets = Targets {
+            buffers: &buffers,
+            draw,
+            textures: &textures,
+        };
         let expectations = raw
             .expect
             .into_iter()
             .enumerate()
             .map(|(i, e)| {
-                let name = e.buffer.clone();
-                expectation(e, &buffers)
-                    .with_context(|| format!("expect block {} (buffer {name})", i + 1))
+                expectation(e, &targets).with_context(|| format!("expect block {}", i + 1))
             })
             .collect::<Result<Vec<_>>>()?;
 
@@ -363,35 +417,98 @@ impl Case {
             expect_failure: raw.expect_failure,
             failure_contains: raw.failure_contains,
             target_env,
-            shader,
-            entry_point,
-            dispatch: raw.dispatch,
+            shaders,
+            work,
             buffers,
+            textures,
+            samplers,
             expectations,
         })
     }
 
-    /// The explicit placements of the case, for the translator.
-    pub fn requested_bindings(&self) -> Vec<RequestedBinding> {
+    /// The draw, for a graphics case.
+    pub fn draw(&self) -> Option<&DrawSpec> {
+        match &self.work {
+            Work::Draw(d) => Some(d),
+            Work::Dispatch(_) => None,
+        }
+    }
+
+    /// The explicit placements of the resources `stage` sees, for the translator.
+    pub fn requested_bindings(&self, stage: Stage) -> Vec<RequestedBinding> {
         let mut out = Vec::new();
-        for b in &self.buffers {
-            if let Some((set, binding)) = b.placement {
+        let mut push = |target, placement: Option<(u32, u32)>| {
+            if let Some((set, binding)) = placement {
                 out.push(RequestedBinding {
-                    target: BindingTarget::Resource(b.register),
+                    target,
                     set,
                     binding,
                 });
             }
-            if let Some((set, binding)) = b.counter.and_then(|c| c.placement) {
-                out.push(RequestedBinding {
-                    target: BindingTarget::Counter(b.register),
-                    set,
-                    binding,
-                });
-            }
+        };
+        for b in self.buffers.iter().filter(|b| visible(&b.stages, stage)) {
+            push(BindingTarget::Resource(b.register), b.placement);
+            push(
+                BindingTarget::Counter(b.register),
+                b.counter.and_then(|c| c.placement),
+            );
+        }
+        for t in self.textures.iter().filter(|t| visible(&t.stages, stage)) {
+            push(BindingTarget::Resource(t.register), t.placement);
+        }
+        for t in self.samplers.iter().filter(|t| visible(&t.stages, stage)) {
+            push(BindingTarget::Resource(t.register), t.placement);
         }
         out
     }
+
+    /// Device features the case needs besides `requires` and its modules' capabilities: the
+    /// draw state's, the samplers' and textures', a geometry shader's.
+    pub fn implied_requirements(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if let Some(d) = self.draw() {
+            out.extend(d.required_features());
+        }
+        if self.shaders.iter().any(|s| s.stage == Stage::Geometry) {
+            out.push("geometryShader");
+        }
+        for s in &self.samplers {
+            out.extend(s.state.required_features());
+        }
+        if self
+            .textures
+            .iter()
+            .any(|t| t.dim == super::textures::TextureDim::CubeArray)
+        {
+            out.push("imageCubeArray");
+        }
+        if self
+            .expectations
+            .iter()
+            .any(|e| matches!(e, Expectation::Primitives { .. }))
+        {
+            out.push("transformFeedbackQueries");
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// The stages of a graphics case: a vertex shader, at most one of each stage.
+fn check_stages(shaders: &[CaseShader]) -> Result<()> {
+    for (i, s) in shaders.iter().enumerate() {
+        if s.stage == Stage::Compute {
+            bail!("a graphics case has vs, gs and ps shaders, not cs");
+        }
+        if shaders[..i].iter().any(|o| o.stage == s.stage) {
+            bail!("two {} shaders", s.stage);
+        }
+    }
+    if !shaders.iter().any(|s| s.stage == Stage::Vertex) {
+        bail!("a graphics case needs a vertex shader (stage = \"vs\")");
+    }
+    Ok(())
 }
 
 fn shader_source(
@@ -399,7 +516,14 @@ fn shader_source(
     text: &str,
     path: &Path,
     dir: &Path,
-) -> Result<(ShaderSource, Option<String>)> {
+    graphics: bool,
+) -> Result<CaseShader> {
+    let stage = match (s.stage.as_deref(), graphics) {
+        (None, false) => Stage::Compute,
+        (None, true) => bail!("a graphics shader needs stage = \"vs\", \"gs\" or \"ps\""),
+        (Some(name), _) => Stage::from_name(name)
+            .ok_or_else(|| anyhow!("unknown stage {name:?} (vs, gs, ps, cs)"))?,
+    };
     let given = [
         s.asm.is_some(),
         s.asm_file.is_some(),
@@ -408,7 +532,7 @@ fn shader_source(
         s.spirv.is_some(),
     ];
     if given.iter().filter(|&&g| g).count() != 1 {
-        bail!("[shader] needs exactly one of asm, asm_file, dxbc, spirv_asm, spirv");
+        bail!("a shader needs exactly one of asm, asm_file, dxbc, spirv_asm, spirv");
     }
     let source = if let Some(asm) = s.asm {
         // The span covers the string token, quotes included. A newline right after `"""` or
@@ -439,13 +563,20 @@ fn shader_source(
         unreachable!("exactly one source is set")
     };
     if s.entry_point.is_some() && source.is_dxbc() {
-        bail!("[shader] entry_point applies to SPIR-V sources only; the translator names it");
+        bail!("entry_point applies to SPIR-V sources only; the translator names it");
     }
-    Ok((source, s.entry_point))
+    Ok(CaseShader {
+        stage,
+        source,
+        entry_point: s.entry_point,
+    })
 }
 
 fn buffer_spec(b: BufferToml) -> Result<BufferSpec> {
     let register = Register::parse(&b.register)?;
+    if register.class == RegisterClass::Sampler {
+        bail!("an s# register holds a sampler: use a [[sampler]] table");
+    }
     let kind = match (b.kind.as_deref(), register.class) {
         (None | Some("constant"), RegisterClass::Cbv) => BufferKind::Constant,
         (Some(k), RegisterClass::Cbv) => bail!("a cb register holds a constant buffer, not {k:?}"),
@@ -471,21 +602,19 @@ fn buffer_spec(b: BufferToml) -> Result<BufferSpec> {
     if b.stride.is_some() && !matches!(kind, BufferKind::Structured { .. }) {
         bail!("stride applies to structured buffers only");
     }
-    let placement = match (b.set, b.binding) {
-        (set, Some(binding)) => Some((set.unwrap_or(0), binding)),
-        (Some(_), None) => bail!("set without binding"),
-        (None, None) => None,
-    };
+    let placement = placement(b.set, b.binding)?;
     let descriptor = b
         .descriptor
         .as_deref()
         .map(|d| {
-            DescriptorKind::from_name(d).ok_or_else(|| {
-                anyhow!(
-                    "unknown descriptor {d:?} (storage_buffer, uniform_buffer, \
+            DescriptorKind::from_name(d)
+                .filter(|k| k.is_buffer())
+                .ok_or_else(|| {
+                    anyhow!(
+                        "unknown descriptor {d:?} (storage_buffer, uniform_buffer, \
                      storage_texel_buffer or uniform_texel_buffer)"
-                )
-            })
+                    )
+                })
         })
         .transpose()?;
     let texel_format = match kind {
@@ -566,6 +695,7 @@ fn buffer_spec(b: BufferToml) -> Result<BufferSpec> {
     Ok(BufferSpec {
         name: b.name.unwrap_or_else(|| register.to_string()),
         register,
+        stages: parse_stages(b.stages)?,
         kind,
         placement,
         descriptor,
@@ -575,274 +705,79 @@ fn buffer_spec(b: BufferToml) -> Result<BufferSpec> {
     })
 }
 
-/// No two buffers or counters at the same (set, binding).
-fn check_placements(buffers: &[BufferSpec]) -> Result<()> {
-    let mut seen: Vec<((u32, u32), String)> = Vec::new();
-    for b in buffers {
-        let places = [
-            b.placement.map(|p| (p, b.name.clone())),
-            b.counter
-                .and_then(|c| c.placement)
-                .map(|p| (p, format!("the counter of {}", b.name))),
-        ];
-        for (p, what) in places.into_iter().flatten() {
-            if let Some((_, other)) = seen.iter().find(|(q, _)| *q == p) {
+/// No two resources with one name, or one register seen by one stage; no two placements at
+/// one (set, binding).
+fn check_resources(
+    buffers: &[BufferSpec],
+    textures: &[TextureSpec],
+    samplers: &[SamplerSpec],
+) -> Result<()> {
+    let overlap = |a: &Option<Vec<Stage>>, b: &Option<Vec<Stage>>| match (a, b) {
+        (Some(a), Some(b)) => a.iter().any(|s| b.contains(s)),
+        _ => true,
+    };
+    let mut all: Vec<(&str, Register, &Option<Vec<Stage>>)> = Vec::new();
+    all.extend(
+        buffers
+            .iter()
+            .map(|b| (b.name.as_str(), b.register, &b.stages)),
+    );
+    all.extend(
+        textures
+            .iter()
+            .map(|t| (t.name.as_str(), t.register, &t.stages)),
+    );
+    all.extend(
+        samplers
+            .iter()
+            .map(|t| (t.name.as_str(), t.register, &t.stages)),
+    );
+    for (i, (name, register, stages)) in all.iter().enumerate() {
+        for (other, other_reg, other_stages) in &all[..i] {
+            if register == other_reg && overlap(stages, other_stages) {
                 bail!(
-                    "{what} and {other} are both at set {}, binding {}",
-                    p.0,
-                    p.1
+                    "{name} and {other} are both at {register} for the same stage (give them \
+                     disjoint stages = [...])"
                 );
             }
-            seen.push((p, what));
+            if name == other {
+                bail!("two resources are named {name}");
+            }
         }
+    }
+    let mut seen: Vec<((u32, u32), String)> = Vec::new();
+    let places = buffers
+        .iter()
+        .flat_map(|b| {
+            [
+                b.placement.map(|p| (p, b.name.clone())),
+                b.counter
+                    .and_then(|c| c.placement)
+                    .map(|p| (p, format!("the counter of {}", b.name))),
+            ]
+        })
+        .chain(
+            textures
+                .iter()
+                .map(|t| t.placement.map(|p| (p, t.name.clone()))),
+        )
+        .chain(
+            samplers
+                .iter()
+                .map(|t| t.placement.map(|p| (p, t.name.clone()))),
+        );
+    for (p, what) in places.flatten() {
+        if let Some((_, other)) = seen.iter().find(|(q, _)| *q == p) {
+            bail!(
+                "{what} and {other} are both at set {}, binding {}",
+                p.0,
+                p.1
+            );
+        }
+        seen.push((p, what));
     }
     Ok(())
 }
 
-fn expectation(e: ExpectToml, buffers: &[BufferSpec]) -> Result<Expectation> {
-    let index = buffers
-        .iter()
-        .position(|b| b.name == e.buffer || b.register.to_string() == e.buffer)
-        .ok_or_else(|| anyhow!("no buffer named {:?}", e.buffer))?;
-    let buffer = &buffers[index];
-    let check = match (e.values, e.counter) {
-        (Some(_), Some(_)) | (None, None) => bail!("give either values or counter"),
-        (None, Some(n)) => {
-            if buffer.counter.is_none() {
-                bail!("the buffer has no counter");
-            }
-            if e.ty.is_some() || e.offset.is_some() || e.ulp.is_some() || e.abs.is_some() {
-                bail!("type, offset, ulp and abs do not apply to a counter");
-            }
-            Check::Counter(n)
-        }
-        (Some(values), None) => {
-            let ty = e.ty.unwrap_or(ScalarType::U32);
-            let elements = parse_list(&values, ty).context("values")?;
-            if elements.is_empty() {
-                bail!("values is empty");
-            }
-            let offset = e.offset.unwrap_or(0);
-            if !offset.is_multiple_of(4) {
-                bail!("offset {offset} is not a multiple of 4");
-            }
-            let len: u64 = elements.iter().map(|el| el.ty.size() as u64).sum();
-            let size = buffer.contents.len() as u64;
-            if offset + len > size {
-                bail!(
-                    "bytes {offset}..{} are outside the {size}-byte buffer",
-                    offset + len
-                );
-            }
-            let abs = e.abs.unwrap_or(0.0);
-            if !(abs >= 0.0 && abs.is_finite()) {
-                bail!("abs must be a finite number ≥ 0");
-            }
-            let tolerance = Tolerance {
-                ulp: e.ulp.unwrap_or(0),
-                abs,
-            };
-            if !tolerance.is_exact() && !elements.iter().any(|el| el.ty.is_float()) {
-                bail!("ulp/abs apply to f32/f64 values, and there are none");
-            }
-            Check::Values {
-                offset,
-                elements,
-                tolerance,
-            }
-        }
-    };
-    Ok(Expectation {
-        buffer: index,
-        check,
-    })
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::conformance::value::Pattern;
-
-    fn parse(text: &str) -> Result<Case> {
-        Case::parse(text, Path::new("/cases/compute/x.toml"))
-    }
-
-    fn err(text: &str) -> String {
-        match parse(text) {
-            Ok(_) => panic!("parsed:\n{text}"),
-            Err(e) => format!("{e:#}"),
-        }
-    }
-
-    const BASE: &str = r#"
-dispatch = [1, 1, 1]
-[shader]
-spirv_asm = "x.spvasm"
-[[buffer]]
-register = "u0"
-kind = "raw"
-data = [1, 2, 3, 4]
-[[expect]]
-buffer = "u0"
-values = [1]
-"#;
-
-    #[test]
-    fn minimal_case() {
-        let c = parse(BASE).unwrap_or_else(|e| panic!("{e:#}"));
-        assert_eq!(
-            c.shader,
-            ShaderSource::SpirvAsm(PathBuf::from("/cases/compute/x.spvasm"))
-        );
-        assert_eq!(c.target_env, "vulkan1.1");
-        assert_eq!(c.buffers[0].contents.len(), 16);
-        assert_eq!(
-            c.buffers[0].default_descriptor(),
-            DescriptorKind::StorageBuffer
-        );
-        assert!(c.requested_bindings().is_empty());
-    }
-
-    #[test]
-    fn inline_asm_knows_its_line() {
-        let text = "dispatch = [1, 1, 1]\n[shader]\nasm = \"\"\"\ncs_5_0\nret\n\"\"\"\n\
-                    [[buffer]]\nregister = \"u0\"\nkind = \"raw\"\nsize = 4\n\
-                    [[expect]]\nbuffer = \"u0\"\nvalues = [0]\n";
-        let c = parse(text).unwrap_or_else(|e| panic!("{e:#}"));
-        match c.shader {
-            ShaderSource::Asm {
-                text, first_line, ..
-            } => {
-                assert_eq!(text, "cs_5_0\nret\n");
-                assert_eq!(first_line, 4);
-            }
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn contents_fill_and_types() {
-        let c = parse(
-            r#"
-dispatch = [1, 1, 1]
-[shader]
-dxbc = "a.dxbc"
-[[buffer]]
-register = "u1, space2"
-kind = "structured"
-stride = 8
-type = "f32"
-data = [1.5, "u32:7", -2]
-fill = "0xdeadbeef"
-size = 24
-set = 1
-binding = 3
-counter = 5
-counter_binding = 4
-[[buffer]]
-register = "cb0"
-data = [1]
-[[expect]]
-buffer = "u1:space2"
-type = "f32"
-offset = 8
-values = ["*", "nan", 1.0]
-ulp = 1
-[[expect]]
-buffer = "u1:space2"
-counter = 6
-"#,
-        )
-        .unwrap_or_else(|e| panic!("{e:#}"));
-        let b = &c.buffers[0];
-        let words: Vec<u32> = b
-            .contents
-            .chunks_exact(4)
-            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-            .collect();
-        assert_eq!(
-            words,
-            [
-                0x3fc0_0000,
-                7,
-                0xc000_0000,
-                0xdead_beef,
-                0xdead_beef,
-                0xdead_beef
-            ]
-        );
-        assert_eq!(b.placement, Some((1, 3)));
-        assert_eq!(
-            b.counter,
-            Some(CounterSpec {
-                initial: 5,
-                placement: Some((1, 4))
-            })
-        );
-        assert_eq!(c.buffers[1].contents.len(), 16, "cbuffers round up to 16");
-        assert_eq!(c.buffers[1].kind, BufferKind::Constant);
-        match &c.expectations[0].check {
-            Check::Values {
-                offset,
-                elements,
-                tolerance,
-            } => {
-                assert_eq!(*offset, 8);
-                assert_eq!(elements[1].pattern, Pattern::Nan);
-                assert_eq!(tolerance.ulp, 1);
-            }
-            other => panic!("{other:?}"),
-        }
-        assert_eq!(c.expectations[1].check, Check::Counter(6));
-        assert_eq!(c.requested_bindings().len(), 2);
-    }
-
-    #[test]
-    fn mistakes_are_reported() {
-        let cases: &[(&str, &str, &str)] = &[
-            ("kind = \"raw\"", "kind = \"rawr\"", "unknown kind"),
-            (
-                "data = [1, 2, 3, 4]",
-                "data = [1, 2, 3, 4]\nbogus = 1",
-                "bogus",
-            ),
-            (
-                "values = [1]",
-                "values = [1, 2, 3, 4, 5]",
-                "outside the 16-byte",
-            ),
-            ("values = [1]", "values = [1]\nulp = 2", "ulp/abs apply"),
-            ("buffer = \"u0\"", "buffer = \"u9\"", "no buffer named"),
-            ("[1, 1, 1]", "[1, 0, 1]", "at least 1"),
-            ("register = \"u0\"", "register = \"s0\"", "bad register"),
-            (
-                "spirv_asm = \"x.spvasm\"",
-                "spirv_asm = \"x\"\ndxbc = \"y\"",
-                "exactly one",
-            ),
-            (
-                "values = [1]",
-                "values = [1]\ncounter = 1",
-                "either values or counter",
-            ),
-            ("data = [1, 2, 3, 4]", "data = [1.5]", "must be an integer"),
-            (
-                "data = [1, 2, 3, 4]",
-                "data = [1]\nsize = 6",
-                "multiple of 4",
-            ),
-            ("kind = \"raw\"", "kind = \"structured\"", "needs stride"),
-        ];
-        for (from, to, want) in cases {
-            assert!(BASE.contains(from), "{from}");
-            let e = err(&BASE.replacen(from, to, 1));
-            assert!(e.contains(want), "{to:?}: wanted {want:?} in {e:?}");
-        }
-        let e = err(&format!("requires = [\"shaderFloat65\"]\n{BASE}"));
-        assert!(e.contains("unknown device feature"), "{e}");
-        let e = err(&format!("failure_contains = \"x\"\n{BASE}"));
-        assert!(e.contains("expect_failure"), "{e}");
-        let e = err(&BASE.replace("[[expect]]\nbuffer = \"u0\"\nvalues = [1]\n", ""));
-        assert!(e.contains("no [[expect]]"), "{e}");
-    }
-}
+mod tests;

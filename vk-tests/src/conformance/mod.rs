@@ -1,19 +1,35 @@
 //! The conformance runner: declarative test cases (one TOML file each) that run a compute
-//! shader on the Vulkan device and check the buffers it leaves. See `docs/conformance.md`.
+//! shader, or draw with vertex, geometry and pixel shaders, on the Vulkan device and check the
+//! buffers and images they leave. See `docs/conformance.md`.
 //!
-//! - [`case`]: the file format and its checks.
+//! - [`case`]: the file format and its checks; [`draw`] and [`draw_state`] (graphics tables),
+//!   [`textures`]
+//!   (textures and samplers) and [`expect`] (expectations and comparisons) hold its parts.
 //! - [`value`]: scalars in `data`/`values` lists and the comparisons (exact, ULP, NaN).
-//! - [`shader`]: shader sources and the [`DxbcTranslator`] plug-in point.
+//! - [`shader`]: shader sources, stages and the [`DxbcTranslator`] plug-in point;
+//!   [`translator`] is `dxbc2spv` behind it.
+//! - [`spirv_scan`]: entry points and capabilities of a module (stage check, implied features).
+//! - [`bind`]: where each resource is bound, for every stage.
+//! - `execute`/`resources`: running one case.
 //! - [`run`]: discovery, the [`Runner`], per-case reports and the summary line.
 
+pub mod bind;
 pub mod case;
+pub mod draw;
+pub mod draw_state;
+mod execute;
+pub mod expect;
+mod resources;
 pub mod run;
 pub mod shader;
+pub mod spirv_scan;
+pub mod textures;
 pub mod translator;
 pub mod value;
 
 pub use case::Case;
 pub use run::{discover, CaseFile, CaseReport, Outcome, Runner, Summary};
 pub use shader::{
-    default_translator, CompiledShader, DxbcInput, DxbcTranslator, NotImplemented, ShaderSource,
+    default_translator, CompileOptions, CompiledShader, DxbcInput, DxbcTranslator, NotImplemented,
+    ShaderSource, Stage,
 };

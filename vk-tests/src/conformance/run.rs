@@ -5,17 +5,13 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
-use ash::vk;
+use anyhow::{Context, Result};
 
-use super::case::{BufferKind, BufferSpec, Case, Check};
-use super::shader::{compile, BindingTarget, CompiledShader, DxbcTranslator, ShaderBinding};
-use super::value::{format_bits, format_expected, matches};
-use crate::buffer::Buffer;
-use crate::compute::{run_compute_bound, BufferBinding, ComputeJob, DescriptorKind};
+use super::case::Case;
+use super::execute::{execute, Executed};
+use super::shader::DxbcTranslator;
 use crate::features::{feature_kind, DeviceFeatures, FeatureKind};
 use crate::gpu::{Gpu, GpuOptions};
-use crate::spirv_val::validate;
 
 /// At most this many mismatches are spelled out per case.
 const MAX_MISMATCHES_SHOWN: usize = 8;
@@ -283,21 +279,14 @@ pub fn missing_requirements<'c>(features: &DeviceFeatures, case: &'c Case) -> Ve
         .collect()
 }
 
-/// What running a case gave, before `expect_failure` is applied.
-enum Executed {
-    /// Ran; these expectations failed (empty: all held).
-    Ran(Vec<String>),
-    /// The device lacks a format or limit the case needs.
-    Unsupported(String),
-}
-
 /// Applies `expect_failure` to the result of a run.
 fn judge(case: &Case, result: Result<Executed>) -> Outcome {
     let mismatches = match result {
         Err(e) => return Outcome::Fail(format!("{e:#}")),
         Ok(Executed::Unsupported(why)) => return Outcome::Skip(why),
-        Ok(Executed::Ran(m)) => m,
+        Ok(Executed::Ran(m, note)) => (m, note),
     };
+    let (mismatches, note) = mismatches;
     let message = || {
         let mut shown: Vec<String> = mismatches
             .iter()
@@ -310,7 +299,12 @@ fn judge(case: &Case, result: Result<Executed>) -> Outcome {
                 mismatches.len() - MAX_MISMATCHES_SHOWN
             ));
         }
-        shown.join("; ")
+        let mut text = shown.join("; ");
+        if let Some(n) = &note {
+            text.push('\n');
+            text.push_str(n);
+        }
+        text
     };
     match (case.expect_failure, mismatches.is_empty()) {
         (false, true) => Outcome::Pass { note: None },
@@ -332,313 +326,6 @@ fn judge(case: &Case, result: Result<Executed>) -> Outcome {
             }
         }
     }
-}
-
-/// A buffer of the case, or a UAV counter, made on the device.
-struct Made<'g> {
-    target: BindingTarget,
-    buffer: Buffer<'g>,
-}
-
-/// Compiles, validates, binds, dispatches and compares.
-fn execute(gpu: &Gpu, translator: &dyn DxbcTranslator, case: &Case) -> Result<Executed> {
-    let requested = case.requested_bindings();
-    let shader = compile(
-        &case.shader,
-        case.entry_point.as_deref(),
-        translator,
-        &requested,
-        &case.target_env,
-        Some(gpu.features()),
-    )?;
-    validate(&shader.spirv, &case.target_env)?;
-
-    let places = placements(case, &shader)?;
-    if let Some(why) = unsupported(gpu, case, &places) {
-        return Ok(Executed::Unsupported(why));
-    }
-
-    let mut made = Vec::new();
-    for b in &case.buffers {
-        made.push(Made {
-            target: BindingTarget::Resource(b.register),
-            buffer: Buffer::from_bytes(gpu, &b.contents, &b.name)?,
-        });
-        if let Some(c) = b.counter {
-            made.push(Made {
-                target: BindingTarget::Counter(b.register),
-                buffer: Buffer::from_u32s(gpu, &[c.initial], &format!("{} counter", b.name))?,
-            });
-        }
-    }
-    let bindings: Vec<BufferBinding<'_, '_>> = places
-        .iter()
-        .map(|p| {
-            let m = made
-                .iter()
-                .find(|m| m.target == p.target)
-                .context("internal: a placement without a buffer")?;
-            Ok(BufferBinding {
-                set: p.set,
-                binding: p.binding,
-                kind: p.kind,
-                buffer: &m.buffer,
-                texel_format: p.texel_format,
-            })
-        })
-        .collect::<Result<_>>()?;
-    let job = ComputeJob {
-        entry_point: &shader.entry_point,
-        ..ComputeJob::new(&shader.spirv, case.dispatch)
-    };
-    run_compute_bound(gpu, &job, &bindings)?;
-
-    let mut mismatches = Vec::new();
-    for e in &case.expectations {
-        let spec = &case.buffers[e.buffer];
-        let target = match e.check {
-            Check::Counter(_) => BindingTarget::Counter(spec.register),
-            Check::Values { .. } => BindingTarget::Resource(spec.register),
-        };
-        let bytes = made
-            .iter()
-            .find(|m| m.target == target)
-            .context("internal: an expectation without a buffer")?
-            .buffer
-            .read()?;
-        compare(spec, &e.check, &bytes, &mut mismatches);
-    }
-    Ok(Executed::Ran(mismatches))
-}
-
-/// Appends a message for every element of `check` that `bytes` does not satisfy.
-fn compare(spec: &BufferSpec, check: &Check, bytes: &[u8], out: &mut Vec<String>) {
-    match check {
-        Check::Counter(want) => {
-            let got = bytes
-                .get(..4)
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-            if got != Some(*want) {
-                out.push(format!(
-                    "counter of {} = {} expected {want}",
-                    spec.name,
-                    got.map_or("?".to_owned(), |g| g.to_string())
-                ));
-            }
-        }
-        Check::Values {
-            offset,
-            elements,
-            tolerance,
-        } => {
-            let mut at = *offset as usize;
-            for &el in elements {
-                let size = el.ty.size();
-                let mut word = [0u8; 8];
-                word[..size].copy_from_slice(&bytes[at..at + size]);
-                let got = u64::from_le_bytes(word);
-                if !matches(el, got, *tolerance) {
-                    out.push(format!(
-                        "buffer {}[{}] = {} expected {}",
-                        spec.name,
-                        at / 4,
-                        format_bits(el.ty, got),
-                        format_expected(el, *tolerance)
-                    ));
-                }
-                at += size;
-            }
-        }
-    }
-}
-
-/// Where one buffer or counter is bound.
-struct Placement {
-    target: BindingTarget,
-    set: u32,
-    binding: u32,
-    kind: DescriptorKind,
-    texel_format: Option<vk::Format>,
-}
-
-/// Decides every binding: from the translator's reflection when it has one (every resource the
-/// shader uses must be in the case; explicit placements must have been honoured), else from the
-/// case's `set`/`binding` keys.
-fn placements(case: &Case, shader: &CompiledShader) -> Result<Vec<Placement>> {
-    let find = |target: BindingTarget| {
-        case.buffers.iter().find(|b| match target {
-            BindingTarget::Resource(r) => b.register == r,
-            BindingTarget::Counter(r) => b.register == r && b.counter.is_some(),
-        })
-    };
-    let mut out = Vec::new();
-    match &shader.bindings {
-        Some(reflected) => {
-            for &ShaderBinding {
-                target,
-                set,
-                binding,
-                kind,
-                texel_format,
-            } in reflected
-            {
-                let Some(b) = find(target) else {
-                    bail!(
-                        "the shader uses {target} (set {set}, binding {binding}, {kind}), but \
-                         the case declares no such buffer"
-                    );
-                };
-                let asked = match target {
-                    BindingTarget::Resource(_) => b.placement,
-                    BindingTarget::Counter(_) => b.counter.and_then(|c| c.placement),
-                };
-                if let Some(p) = asked.filter(|&p| p != (set, binding)) {
-                    bail!(
-                        "the case places {target} at set {}, binding {}; the translator put \
-                         it at set {set}, binding {binding}",
-                        p.0,
-                        p.1
-                    );
-                }
-                if let (BindingTarget::Resource(_), Some(d)) = (target, b.descriptor) {
-                    if d != kind {
-                        bail!("the case binds {target} as {d}; the shader declares {kind}");
-                    }
-                }
-                let texel_format = texel_format.or(b.texel_format.map(|f| f.vk));
-                if kind.is_texel() && texel_format.is_none() {
-                    bail!(
-                        "{target} is a {kind} and neither the case nor the shader gives a format"
-                    );
-                }
-                out.push(Placement {
-                    target,
-                    set,
-                    binding,
-                    kind,
-                    texel_format,
-                });
-            }
-        }
-        None => {
-            for b in &case.buffers {
-                let Some((set, binding)) = b.placement else {
-                    bail!(
-                        "buffer {} has no set/binding, and a SPIR-V source has no reflection \
-                         to place it",
-                        b.name
-                    );
-                };
-                let kind = b.descriptor.unwrap_or_else(|| b.default_descriptor());
-                let texel_format = b.texel_format.map(|f| f.vk);
-                if kind.is_texel() && texel_format.is_none() {
-                    bail!("buffer {} is bound as {kind} and needs a format", b.name);
-                }
-                out.push(Placement {
-                    target: BindingTarget::Resource(b.register),
-                    set,
-                    binding,
-                    kind,
-                    texel_format,
-                });
-                if let Some(c) = b.counter {
-                    let Some((set, binding)) = c.placement else {
-                        bail!("the counter of {} has no counter_binding", b.name);
-                    };
-                    out.push(Placement {
-                        target: BindingTarget::Counter(b.register),
-                        set,
-                        binding,
-                        kind: DescriptorKind::StorageBuffer,
-                        texel_format: None,
-                    });
-                }
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// Why the device cannot run the case as bound (a texel format it lacks, a buffer over a limit),
-/// or `None`.
-fn unsupported(gpu: &Gpu, case: &Case, places: &[Placement]) -> Option<String> {
-    let limits = &gpu.info().limits;
-    for p in places {
-        let size = match p.target {
-            BindingTarget::Resource(r) => case
-                .buffers
-                .iter()
-                .find(|b| b.register == r)
-                .map_or(0, |b| b.contents.len() as u64),
-            BindingTarget::Counter(_) => 4,
-        };
-        let over = |limit: u32, what: &str| {
-            (size > u64::from(limit)).then(|| {
-                format!(
-                    "{} is {size} bytes; the device's {what} is {limit}",
-                    p.target
-                )
-            })
-        };
-        let why = match p.kind {
-            DescriptorKind::UniformBuffer => {
-                over(limits.max_uniform_buffer_range, "maxUniformBufferRange")
-            }
-            DescriptorKind::StorageBuffer => {
-                over(limits.max_storage_buffer_range, "maxStorageBufferRange")
-            }
-            DescriptorKind::StorageTexelBuffer | DescriptorKind::UniformTexelBuffer => {
-                let format = p.texel_format.unwrap_or_default();
-                let needed = if p.kind == DescriptorKind::StorageTexelBuffer {
-                    vk::FormatFeatureFlags::STORAGE_TEXEL_BUFFER
-                } else {
-                    vk::FormatFeatureFlags::UNIFORM_TEXEL_BUFFER
-                };
-                // SAFETY: plain query on the device's physical device.
-                let props = unsafe {
-                    gpu.instance()
-                        .get_physical_device_format_properties(gpu.physical_device(), format)
-                };
-                if !props.buffer_features.contains(needed) {
-                    Some(format!(
-                        "{} lacks {format:?} as a {} ({} needs it)",
-                        gpu.info().name,
-                        p.kind,
-                        p.target
-                    ))
-                } else {
-                    let texel = texel_size(case, p).max(1);
-                    let elements = size / texel;
-                    (elements > u64::from(limits.max_texel_buffer_elements)).then(|| {
-                        format!(
-                            "{} has {elements} texels; the device's maxTexelBufferElements is {}",
-                            p.target, limits.max_texel_buffer_elements
-                        )
-                    })
-                }
-            }
-        };
-        if why.is_some() {
-            return why;
-        }
-    }
-    None
-}
-
-/// Bytes per texel of a texel placement (the case's format when the formats agree, else 4).
-fn texel_size(case: &Case, p: &Placement) -> u64 {
-    case.buffers
-        .iter()
-        .find_map(|b| match (b.kind, b.texel_format) {
-            (BufferKind::Typed(f), _) | (_, Some(f))
-                if BindingTarget::Resource(b.register) == p.target
-                    && Some(f.vk) == p.texel_format =>
-            {
-                Some(u64::from(f.size))
-            }
-            _ => None,
-        })
-        .unwrap_or(4)
 }
 
 #[cfg(test)]
@@ -711,7 +398,12 @@ mod tests {
 
     #[test]
     fn expected_failures() {
-        let ran = |m: &[&str]| Ok(Executed::Ran(m.iter().map(|s| s.to_string()).collect()));
+        let ran = |m: &[&str]| {
+            Ok(Executed::Ran(
+                m.iter().map(|s| s.to_string()).collect(),
+                None,
+            ))
+        };
         assert_eq!(
             judge(&case(false, None), ran(&[])),
             Outcome::Pass { note: None }
@@ -752,7 +444,7 @@ mod tests {
     #[test]
     fn many_mismatches_are_capped() {
         let m: Vec<String> = (0..20).map(|i| format!("m{i}")).collect();
-        match judge(&case(false, None), Ok(Executed::Ran(m))) {
+        match judge(&case(false, None), Ok(Executed::Ran(m, None))) {
             Outcome::Fail(msg) => {
                 assert!(msg.starts_with("m0; m1;"), "{msg}");
                 assert!(msg.ends_with("… 12 more mismatches"), "{msg}");

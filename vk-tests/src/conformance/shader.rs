@@ -17,9 +17,83 @@ use std::process::{Command, Stdio};
 use anyhow::{anyhow, bail, Context, Result};
 use ash::vk;
 
+use super::textures::TextureDim;
 use crate::compute::DescriptorKind;
+use crate::features::DeviceFeatures;
 
-/// The class of a D3D shader register that names a buffer.
+/// A shader stage a case can run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stage {
+    /// Vertex shader (`vs`).
+    Vertex,
+    /// Geometry shader (`gs`).
+    Geometry,
+    /// Pixel shader (`ps`).
+    Pixel,
+    /// Compute shader (`cs`).
+    Compute,
+}
+
+impl Stage {
+    /// The graphics stages, in pipeline order.
+    pub const GRAPHICS: [Stage; 3] = [Stage::Vertex, Stage::Geometry, Stage::Pixel];
+
+    /// The case-file name: `vs`, `gs`, `ps`, `cs`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Vertex => "vs",
+            Stage::Geometry => "gs",
+            Stage::Pixel => "ps",
+            Stage::Compute => "cs",
+        }
+    }
+
+    /// The stage named `name`.
+    pub fn from_name(name: &str) -> Option<Stage> {
+        [Stage::Vertex, Stage::Geometry, Stage::Pixel, Stage::Compute]
+            .into_iter()
+            .find(|s| s.name() == name)
+    }
+
+    /// The Vulkan stage flag.
+    pub fn vk(self) -> vk::ShaderStageFlags {
+        match self {
+            Stage::Vertex => vk::ShaderStageFlags::VERTEX,
+            Stage::Geometry => vk::ShaderStageFlags::GEOMETRY,
+            Stage::Pixel => vk::ShaderStageFlags::FRAGMENT,
+            Stage::Compute => vk::ShaderStageFlags::COMPUTE,
+        }
+    }
+
+    /// The descriptor set of the stage's D3D11-style default binding map: D3D11 binds
+    /// resources per stage, so each graphics stage gets its own set (vs 0, ps 1, gs 2; compute
+    /// 0).
+    pub fn d3d11_set(self) -> u32 {
+        match self {
+            Stage::Vertex | Stage::Compute => 0,
+            Stage::Pixel => 1,
+            Stage::Geometry => 2,
+        }
+    }
+
+    /// The SPIR-V execution model of the stage's entry point.
+    pub fn execution_model(self) -> u32 {
+        match self {
+            Stage::Vertex => 0,
+            Stage::Geometry => 3,
+            Stage::Pixel => 4,
+            Stage::Compute => 5,
+        }
+    }
+}
+
+impl fmt::Display for Stage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The class of a D3D shader register that names a resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RegisterClass {
     /// `t#`: shader resource view (read-only).
@@ -28,6 +102,8 @@ pub enum RegisterClass {
     Uav,
     /// `cb#`: constant buffer.
     Cbv,
+    /// `s#`: sampler.
+    Sampler,
 }
 
 impl RegisterClass {
@@ -37,6 +113,7 @@ impl RegisterClass {
             RegisterClass::Srv => "t",
             RegisterClass::Uav => "u",
             RegisterClass::Cbv => "cb",
+            RegisterClass::Sampler => "s",
         }
     }
 }
@@ -44,7 +121,7 @@ impl RegisterClass {
 /// A D3D register with its space (SM 5.1; 0 before), e.g. `u0` or `t3:space1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Register {
-    /// `t`, `u` or `cb`.
+    /// `t`, `u`, `cb` or `s`.
     pub class: RegisterClass,
     /// The register number (the lower bound of an SM 5.1 range).
     pub index: u32,
@@ -53,11 +130,12 @@ pub struct Register {
 }
 
 impl Register {
-    /// Parses `u0`, `t12`, `cb3`, optionally followed by a space: `u0:space1`, `u0, space1`.
+    /// Parses `u0`, `t12`, `cb3`, `s1`, optionally followed by a space: `u0:space1`,
+    /// `u0, space1`.
     pub fn parse(text: &str) -> Result<Register> {
         let err = || {
             anyhow!(
-                "bad register {text:?}: expected t#, u# or cb#, optionally with a space \
+                "bad register {text:?}: expected t#, u#, cb# or s#, optionally with a space \
                  (`u0, space1`)"
             )
         };
@@ -79,6 +157,8 @@ impl Register {
             (RegisterClass::Srv, d)
         } else if let Some(d) = reg.strip_prefix('u') {
             (RegisterClass::Uav, d)
+        } else if let Some(d) = reg.strip_prefix('s') {
+            (RegisterClass::Sampler, d)
         } else {
             return Err(err());
         };
@@ -148,6 +228,8 @@ pub struct ShaderBinding {
     /// The view format, for texel kinds whose format the case does not give (e.g. a raw
     /// buffer read through an `R32_UINT` texel buffer).
     pub texel_format: Option<vk::Format>,
+    /// For textures: the dimension the shader declares, when the reflection says.
+    pub dimension: Option<TextureDim>,
 }
 
 /// A shader ready to run.
@@ -155,7 +237,7 @@ pub struct ShaderBinding {
 pub struct CompiledShader {
     /// The SPIR-V module.
     pub spirv: Vec<u32>,
-    /// Name of the `GLCompute` entry point.
+    /// Name of the entry point.
     pub entry_point: String,
     /// Reflection: where each D3D resource was bound. `None` for SPIR-V sources, whose
     /// bindings come from the case's `set`/`binding` keys.
@@ -176,7 +258,12 @@ pub struct DxbcInput<'a> {
     /// The SPIR-V target environment the result must validate for, e.g. `vulkan1.1`.
     pub target_env: &'a str,
     /// What the device supports (float controls decide execution modes), when known.
-    pub features: Option<&'a crate::features::DeviceFeatures>,
+    pub features: Option<&'a DeviceFeatures>,
+    /// The descriptor set of the D3D11-style default binding map for this shader's stage
+    /// ([`Stage::d3d11_set`]).
+    pub set: u32,
+    /// Stream output, for the last stage before the rasterizer of a case that captures it.
+    pub stream_output: Option<&'a dxbc2spv::StreamOutput>,
 }
 
 /// DXBC → SPIR-V, as the conformance runner sees it.
@@ -247,16 +334,43 @@ impl ShaderSource {
     }
 }
 
+/// What [`compile`] passes to the translator besides the container.
+#[derive(Clone, Copy, Debug)]
+pub struct CompileOptions<'a> {
+    /// Explicit placements the case asks for.
+    pub requested_bindings: &'a [RequestedBinding],
+    /// E.g. `vulkan1.1`.
+    pub target_env: &'a str,
+    /// The device's features, when known.
+    pub features: Option<&'a DeviceFeatures>,
+    /// The stage's default descriptor set.
+    pub set: u32,
+    /// Stream output for this stage.
+    pub stream_output: Option<&'a dxbc2spv::StreamOutput>,
+}
+
+impl<'a> CompileOptions<'a> {
+    /// Options for `target_env` with nothing else: no placements, set 0, no stream output.
+    pub fn new(target_env: &'a str) -> CompileOptions<'a> {
+        CompileOptions {
+            requested_bindings: &[],
+            target_env,
+            features: None,
+            set: 0,
+            stream_output: None,
+        }
+    }
+}
+
 /// Turns a shader source into SPIR-V: assembles or reads SPIR-V sources (entry point
 /// `entry_point`, default `main`), or assembles/reads DXBC and hands it to `translator`.
 pub fn compile(
     source: &ShaderSource,
     entry_point: Option<&str>,
     translator: &dyn DxbcTranslator,
-    requested_bindings: &[RequestedBinding],
-    target_env: &str,
-    features: Option<&crate::features::DeviceFeatures>,
+    options: &CompileOptions<'_>,
 ) -> Result<CompiledShader> {
+    let target_env = options.target_env;
     let spirv = |spirv| CompiledShader {
         spirv,
         entry_point: entry_point.unwrap_or("main").to_owned(),
@@ -297,9 +411,11 @@ pub fn compile(
     translator.translate(&DxbcInput {
         dxbc: &dxbc,
         origin,
-        requested_bindings,
+        requested_bindings: options.requested_bindings,
         target_env,
-        features,
+        features: options.features,
+        set: options.set,
+        stream_output: options.stream_output,
     })
 }
 
@@ -373,7 +489,18 @@ mod tests {
         assert_eq!(r("t3:space2"), r("t3 space2"));
         assert_eq!(r("t3:space2").to_string(), "t3:space2");
         assert_eq!(r("u7").to_string(), "u7");
-        for bad in ["", "x0", "u", "s0", "u-1", "cb", "u0:spac1", "u0, space"] {
+        assert_eq!(r("s2").class, RegisterClass::Sampler);
+        for bad in [
+            "",
+            "x0",
+            "u",
+            "v0",
+            "u-1",
+            "cb",
+            "u0:spac1",
+            "u0, space",
+            "space1",
+        ] {
             assert!(Register::parse(bad).is_err(), "{bad:?} parsed");
         }
     }
@@ -386,6 +513,8 @@ mod tests {
             requested_bindings: &[],
             target_env: "vulkan1.1",
             features: None,
+            set: 0,
+            stream_output: None,
         };
         let e = format!("{:#}", NotImplemented.translate(&input).unwrap_err());
         assert!(e.starts_with("translation not implemented yet"), "{e}");
@@ -406,8 +535,8 @@ mod tests {
             case_file: PathBuf::from("c.toml"),
             first_line: 3,
         };
-        let out =
-            compile(&src, None, &t, &[], "vulkan1.1", None).unwrap_or_else(|e| panic!("{e:#}"));
+        let out = compile(&src, None, &t, &CompileOptions::new("vulkan1.1"))
+            .unwrap_or_else(|e| panic!("{e:#}"));
         assert_eq!(out.spirv, [0x0723_0203]);
     }
 
@@ -420,7 +549,13 @@ mod tests {
         };
         let e = format!(
             "{:#}",
-            compile(&src, None, &NotImplemented, &[], "vulkan1.1", None).unwrap_err()
+            compile(
+                &src,
+                None,
+                &NotImplemented,
+                &CompileOptions::new("vulkan1.1")
+            )
+            .unwrap_err()
         );
         assert!(e.starts_with("c.toml:12:"), "{e}");
         // A well-formed listing gets as far as the translator.
@@ -431,8 +566,137 @@ mod tests {
         };
         let e = format!(
             "{:#}",
-            compile(&src, None, &NotImplemented, &[], "vulkan1.1", None).unwrap_err()
+            compile(
+                &src,
+                None,
+                &NotImplemented,
+                &CompileOptions::new("vulkan1.1")
+            )
+            .unwrap_err()
         );
         assert!(e.starts_with("translation not implemented yet"), "{e}");
+    }
+}
+
+/// The fxc-listing syntax graphics cases use for vertex and pixel shaders (see
+/// `docs/conformance.md`, "Graphics cases"): signature tables in the comment header become the
+/// `ISGN`/`OSGN` chunks; without them the assembler derives the signatures from the
+/// declarations.
+#[cfg(test)]
+mod signature_tests {
+    use dxbc2spv::dxbc::container::{Container, ParseOptions};
+
+    /// The vertex shader of the documentation's example.
+    const VS: &str = "\
+//
+// Input signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// POSITION                 0   xyzw        0     NONE   float   xyzw
+// COLOR                    0   xyzw        1     NONE   float   xyzw
+//
+//
+// Output signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Position              0   xyzw        0      POS   float   xyzw
+// COLOR                    0   xyzw        1     NONE   float   xyzw
+//
+vs_5_0
+dcl_input v0.xyzw
+dcl_input v1.xyzw
+dcl_output_siv o0.xyzw, position
+dcl_output o1.xyzw
+mov o0.xyzw, v0.xyzw
+mov o1.xyzw, v1.xyzw
+ret
+";
+
+    /// The pixel shader of the documentation's example.
+    const PS: &str = "\
+//
+// Input signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Position              0   xyzw        0      POS   float
+// COLOR                    0   xyzw        1     NONE   float   xyzw
+//
+//
+// Output signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Target                0   xyzw        0   TARGET   float   xyzw
+//
+ps_5_0
+dcl_input_ps constant v1.xyzw
+dcl_output o0.xyzw
+mov o0.xyzw, v1.xyzw
+ret
+";
+
+    /// (name, semantic index, register) of a signature element.
+    type Row = (String, u32, u32);
+
+    /// The rows of the input and the output signature.
+    fn signatures(text: &str) -> (Vec<Row>, Vec<Row>) {
+        let bytes = dxbc2spv::dxbc::asm::assemble(text).unwrap_or_else(|e| panic!("{e}"));
+        let c =
+            Container::parse(&bytes, &ParseOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let list =
+            |s: Option<dxbc2spv::dxbc::error::Result<dxbc2spv::dxbc::signature::Signature<'_>>>| {
+                s.unwrap_or_else(|| panic!("no signature chunk"))
+                    .unwrap_or_else(|e| panic!("{e}"))
+                    .elements
+                    .iter()
+                    .map(|e| (e.name.to_owned(), e.semantic_index, e.register))
+                    .collect::<Vec<_>>()
+            };
+        (list(c.input_signature()), list(c.output_signature()))
+    }
+
+    #[test]
+    fn listing_tables_become_signatures() {
+        let (vs_in, vs_out) = signatures(VS);
+        assert_eq!(vs_in, [("POSITION".into(), 0, 0), ("COLOR".into(), 0, 1)]);
+        assert_eq!(
+            vs_out,
+            [("SV_Position".into(), 0, 0), ("COLOR".into(), 0, 1)]
+        );
+        let (ps_in, ps_out) = signatures(PS);
+        assert_eq!(
+            ps_in,
+            [("SV_Position".into(), 0, 0), ("COLOR".into(), 0, 1)]
+        );
+        assert_eq!(ps_out, [("SV_Target".into(), 0, 0)]);
+    }
+
+    #[test]
+    fn declarations_alone_give_derived_signatures() {
+        let vs = VS
+            .lines()
+            .filter(|l| !l.starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let (vs_in, vs_out) = signatures(&vs);
+        assert_eq!(
+            vs_in,
+            [("TEXCOORD".into(), 0, 0), ("TEXCOORD".into(), 1, 1)]
+        );
+        assert_eq!(
+            vs_out,
+            [("SV_Position".into(), 0, 0), ("TEXCOORD".into(), 1, 1)]
+        );
+        let ps = PS
+            .lines()
+            .filter(|l| !l.starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let (ps_in, ps_out) = signatures(&ps);
+        assert_eq!(ps_in, [("TEXCOORD".into(), 1, 1)]);
+        assert_eq!(ps_out, [("SV_Target".into(), 0, 0)]);
     }
 }

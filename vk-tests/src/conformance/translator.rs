@@ -1,6 +1,7 @@
 //! The real translator behind [`DxbcTranslator`]: `dxbc2spv::translate`, with the case's
-//! requested placements layered over the D3D11-style default binding map, and the translation's
-//! reflection turned into the runner's [`ShaderBinding`]s.
+//! requested placements layered over the D3D11-style default binding map (in the stage's own
+//! descriptor set, [`super::shader::Stage::d3d11_set`]), stream output passed through, and the
+//! translation's reflection turned into the runner's [`ShaderBinding`]s.
 
 use anyhow::{anyhow, bail, Context, Result};
 
@@ -8,6 +9,7 @@ use dxbc2spv::bindings::{
     BindingTarget as VkTarget, Bindings, D3d11Bindings, RegisterRange, ResourceKind, TableBindings,
     TableEntry,
 };
+use dxbc2spv::ir::{Dimension, ResourceShape};
 use dxbc2spv::spv::emit::DescriptorType;
 use dxbc2spv::{FloatControls, Options, Target};
 
@@ -15,6 +17,7 @@ use super::shader::{
     BindingTarget, CompiledShader, DxbcInput, DxbcTranslator, Register, RegisterClass,
     RequestedBinding, ShaderBinding,
 };
+use super::textures::TextureDim;
 use crate::compute::DescriptorKind;
 
 /// `dxbc2spv::translate` as a [`DxbcTranslator`].
@@ -33,7 +36,7 @@ impl DxbcTranslator for Dxbc2Spv {
         // denormals kept, wherever the device can promise them.
         let has = |name: &str| input.features.is_some_and(|f| f.supports(name));
         let options = Options {
-            bindings: binding_map(input.requested_bindings)?,
+            bindings: binding_map(input.requested_bindings, input.set)?,
             target,
             float_controls: FloatControls {
                 preserve_inf_nan_f32: has("shaderSignedZeroInfNanPreserveFloat32"),
@@ -41,6 +44,10 @@ impl DxbcTranslator for Dxbc2Spv {
                 flush_denorm_f32: has("shaderDenormFlushToZeroFloat32"),
                 preserve_denorm_f64: has("shaderDenormPreserveFloat64"),
             },
+            stream_output: input.stream_output.cloned(),
+            // D3D's discard keeps the pixel running as a helper; that needs
+            // shaderDemoteToHelperInvocation (enabled whenever the device has it).
+            demote_to_helper: input.features.is_none() || has("shaderDemoteToHelperInvocation"),
             ..Options::default()
         };
         let translation = dxbc2spv::translate(input.dxbc, &options)
@@ -59,7 +66,7 @@ impl DxbcTranslator for Dxbc2Spv {
                 ResourceKind::ConstantBuffer => RegisterClass::Cbv,
                 ResourceKind::ShaderResource => RegisterClass::Srv,
                 ResourceKind::UnorderedAccess | ResourceKind::UavCounter => RegisterClass::Uav,
-                ResourceKind::Sampler => bail!("samplers are not supported by the compute runner"),
+                ResourceKind::Sampler => RegisterClass::Sampler,
             };
             let register = Register {
                 class,
@@ -76,7 +83,13 @@ impl DxbcTranslator for Dxbc2Spv {
                 DescriptorType::StorageBuffer => DescriptorKind::StorageBuffer,
                 DescriptorType::UniformTexelBuffer => DescriptorKind::UniformTexelBuffer,
                 DescriptorType::StorageTexelBuffer => DescriptorKind::StorageTexelBuffer,
-                other => bail!("{other:?} descriptors are not supported by the compute runner"),
+                DescriptorType::SampledImage => DescriptorKind::SampledImage,
+                DescriptorType::StorageImage => DescriptorKind::StorageImage,
+                DescriptorType::Sampler => DescriptorKind::Sampler,
+            };
+            let dimension = match r.shape {
+                Some(ResourceShape::Typed { dim, .. }) => texture_dim(dim),
+                _ => None,
             };
             bindings.push(ShaderBinding {
                 target,
@@ -84,6 +97,7 @@ impl DxbcTranslator for Dxbc2Spv {
                 binding: b.binding,
                 kind,
                 texel_format: None,
+                dimension,
             });
         }
         Ok(CompiledShader {
@@ -94,11 +108,27 @@ impl DxbcTranslator for Dxbc2Spv {
     }
 }
 
-/// The D3D11-style default map, or (when the case asks for placements) a table with the
-/// requested registers where asked and every other register where the default puts it.
-fn binding_map(requested: &[RequestedBinding]) -> Result<Bindings> {
+/// The texture dimension of a typed resource (`None` for typed buffers).
+fn texture_dim(dim: Dimension) -> Option<TextureDim> {
+    Some(match dim {
+        Dimension::Buffer => return None,
+        Dimension::Texture1D => TextureDim::Tex1D,
+        Dimension::Texture1DArray => TextureDim::Tex1DArray,
+        Dimension::Texture2D => TextureDim::Tex2D,
+        Dimension::Texture2DArray => TextureDim::Tex2DArray,
+        Dimension::Texture2DMS => TextureDim::Tex2DMS,
+        Dimension::Texture2DMSArray => TextureDim::Tex2DMSArray,
+        Dimension::Texture3D => TextureDim::Tex3D,
+        Dimension::TextureCube => TextureDim::Cube,
+        Dimension::TextureCubeArray => TextureDim::CubeArray,
+    })
+}
+
+/// The D3D11-style default map in set `set`, or (when the case asks for placements) a table
+/// with the requested registers where asked and every other register where the default puts it.
+fn binding_map(requested: &[RequestedBinding], set: u32) -> Result<Bindings> {
     if requested.is_empty() {
-        return Ok(Bindings::default());
+        return Ok(Bindings::D3d11(D3d11Bindings::with_set(set)));
     }
     let kind_of = |t: &BindingTarget| {
         let (reg, counter) = match t {
@@ -110,6 +140,7 @@ fn binding_map(requested: &[RequestedBinding]) -> Result<Bindings> {
             (RegisterClass::Cbv, _) => ResourceKind::ConstantBuffer,
             (RegisterClass::Srv, _) => ResourceKind::ShaderResource,
             (RegisterClass::Uav, _) => ResourceKind::UnorderedAccess,
+            (RegisterClass::Sampler, _) => ResourceKind::Sampler,
         };
         (kind, reg.space, reg.index)
     };
@@ -125,7 +156,7 @@ fn binding_map(requested: &[RequestedBinding]) -> Result<Bindings> {
         ));
         taken.push((kind, space, register));
     }
-    let default = D3d11Bindings::default();
+    let default = D3d11Bindings::with_set(set);
     for (range, base) in default.ranges() {
         let count = range.count.bounded().unwrap_or(0);
         for register in 0..count {

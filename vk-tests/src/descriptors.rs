@@ -1,0 +1,220 @@
+//! Descriptor sets shared by the compute and graphics runners: buffers (storage, uniform, texel),
+//! images (sampled, storage) and samplers at any (set, binding), visible to given stages.
+//!
+//! Sets run from 0 to the largest set used; sets in between are empty. Each (set, binding) holds
+//! one descriptor.
+
+use anyhow::{bail, Context, Result};
+use ash::vk;
+
+use crate::buffer::Buffer;
+use crate::compute::DescriptorKind;
+use crate::gpu::Gpu;
+
+/// What a binding holds.
+#[derive(Clone, Copy)]
+pub enum Resource<'a, 'g> {
+    /// A buffer, bound whole (offset 0, `VK_WHOLE_SIZE`); texel kinds need a view format.
+    Buffer {
+        /// The buffer.
+        buffer: &'a Buffer<'g>,
+        /// Format of the buffer view (texel kinds only).
+        texel_format: Option<vk::Format>,
+    },
+    /// An image view, in `VK_IMAGE_LAYOUT_GENERAL` (sampled or storage image).
+    Image(vk::ImageView),
+    /// A sampler.
+    Sampler(vk::Sampler),
+}
+
+/// One descriptor and where it is bound.
+#[derive(Clone, Copy)]
+pub struct Binding<'a, 'g> {
+    /// Descriptor set.
+    pub set: u32,
+    /// Binding in the set.
+    pub binding: u32,
+    /// Descriptor type.
+    pub kind: DescriptorKind,
+    /// Stages that see it.
+    pub stages: vk::ShaderStageFlags,
+    /// What is bound.
+    pub resource: Resource<'a, 'g>,
+}
+
+/// Checks that no (set, binding) is used twice and that each resource fits its kind.
+pub fn check(gpu: &Gpu, bindings: &[Binding<'_, '_>]) -> Result<()> {
+    for (i, b) in bindings.iter().enumerate() {
+        let at = format!("set {}, binding {}", b.set, b.binding);
+        if bindings[..i]
+            .iter()
+            .any(|o| (o.set, o.binding) == (b.set, b.binding))
+        {
+            bail!("{at} is bound twice");
+        }
+        match (b.resource, b.kind) {
+            (Resource::Buffer { buffer, .. }, _) if !std::ptr::eq(buffer.gpu(), gpu) => {
+                bail!("the buffer at {at} was created on a different Gpu")
+            }
+            (Resource::Buffer { texel_format, .. }, k) if k.is_buffer() => {
+                if k.is_texel() && texel_format.is_none() {
+                    bail!("{at}: a {k} needs a texel format");
+                }
+            }
+            (Resource::Image(_), DescriptorKind::SampledImage | DescriptorKind::StorageImage) => {}
+            (Resource::Sampler(_), DescriptorKind::Sampler) => {}
+            (_, k) => bail!("{at}: the resource does not fit a {k} descriptor"),
+        }
+    }
+    Ok(())
+}
+
+/// The descriptor objects of one run. Handles start null; [`Descriptors::destroy`] releases what
+/// was made (also after a failed [`Descriptors::build`]).
+#[derive(Default)]
+pub(crate) struct Descriptors {
+    pub(crate) layouts: Vec<vk::DescriptorSetLayout>,
+    pub(crate) sets: Vec<vk::DescriptorSet>,
+    pool: vk::DescriptorPool,
+    views: Vec<vk::BufferView>,
+}
+
+impl Descriptors {
+    /// Creates the set layouts, pool and sets for `bindings` (checked with [`check`]) and writes
+    /// them.
+    pub(crate) fn build(&mut self, gpu: &Gpu, bindings: &[Binding<'_, '_>]) -> Result<()> {
+        let device = gpu.device();
+        let set_count = bindings.iter().map(|b| b.set + 1).max().unwrap_or(0);
+        // SAFETY (whole block): every create info is valid and outlives its call; every handle
+        // used belongs to this device and is alive.
+        unsafe {
+            for set in 0..set_count {
+                let layout_bindings: Vec<_> = bindings
+                    .iter()
+                    .filter(|b| b.set == set)
+                    .map(|b| {
+                        vk::DescriptorSetLayoutBinding::default()
+                            .binding(b.binding)
+                            .descriptor_type(b.kind.vk())
+                            .descriptor_count(1)
+                            .stage_flags(b.stages)
+                    })
+                    .collect();
+                let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&layout_bindings);
+                let layout = device
+                    .create_descriptor_set_layout(&info, None)
+                    .with_context(|| format!("vkCreateDescriptorSetLayout failed for set {set}"))?;
+                self.layouts.push(layout);
+            }
+            if set_count == 0 {
+                return Ok(());
+            }
+            let sizes: Vec<_> = DescriptorKind::ALL
+                .iter()
+                .filter_map(|&kind| {
+                    let n = bindings.iter().filter(|b| b.kind == kind).count();
+                    (n > 0).then(|| {
+                        vk::DescriptorPoolSize::default()
+                            .ty(kind.vk())
+                            .descriptor_count(n as u32)
+                    })
+                })
+                .collect();
+            // A pool needs at least one size; a run whose sets are all empty gets a dummy one.
+            let dummy = [vk::DescriptorPoolSize::default()
+                .ty(vk::DescriptorType::STORAGE_BUFFER)
+                .descriptor_count(1)];
+            let info = vk::DescriptorPoolCreateInfo::default()
+                .max_sets(set_count)
+                .pool_sizes(if sizes.is_empty() { &dummy } else { &sizes });
+            self.pool = device
+                .create_descriptor_pool(&info, None)
+                .context("vkCreateDescriptorPool failed")?;
+            let info = vk::DescriptorSetAllocateInfo::default()
+                .descriptor_pool(self.pool)
+                .set_layouts(&self.layouts);
+            self.sets = device
+                .allocate_descriptor_sets(&info)
+                .context("vkAllocateDescriptorSets failed")?;
+
+            let mut buffer_infos = Vec::with_capacity(bindings.len());
+            let mut image_infos = Vec::with_capacity(bindings.len());
+            let mut views = Vec::with_capacity(bindings.len());
+            for b in bindings {
+                let mut buffer_info = vk::DescriptorBufferInfo::default();
+                let mut image_info = vk::DescriptorImageInfo::default();
+                let mut view = vk::BufferView::null();
+                match b.resource {
+                    Resource::Buffer {
+                        buffer,
+                        texel_format,
+                    } => {
+                        buffer_info = buffer_info
+                            .buffer(buffer.handle())
+                            .offset(0)
+                            .range(vk::WHOLE_SIZE);
+                        if let (true, Some(format)) = (b.kind.is_texel(), texel_format) {
+                            let info = vk::BufferViewCreateInfo::default()
+                                .buffer(buffer.handle())
+                                .format(format)
+                                .offset(0)
+                                .range(vk::WHOLE_SIZE);
+                            view = device.create_buffer_view(&info, None).with_context(|| {
+                                format!(
+                                    "vkCreateBufferView failed ({format:?}, set {}, binding {})",
+                                    b.set, b.binding
+                                )
+                            })?;
+                            self.views.push(view);
+                        }
+                    }
+                    Resource::Image(image_view) => {
+                        image_info = image_info
+                            .image_view(image_view)
+                            .image_layout(vk::ImageLayout::GENERAL);
+                    }
+                    Resource::Sampler(sampler) => image_info = image_info.sampler(sampler),
+                }
+                buffer_infos.push([buffer_info]);
+                image_infos.push([image_info]);
+                views.push([view]);
+            }
+            let writes: Vec<_> = bindings
+                .iter()
+                .enumerate()
+                .map(|(i, b)| {
+                    let write = vk::WriteDescriptorSet::default()
+                        .dst_set(self.sets[b.set as usize])
+                        .dst_binding(b.binding)
+                        .descriptor_type(b.kind.vk());
+                    match b.resource {
+                        Resource::Buffer { .. } if b.kind.is_texel() => {
+                            write.texel_buffer_view(&views[i])
+                        }
+                        Resource::Buffer { .. } => write.buffer_info(&buffer_infos[i]),
+                        Resource::Image(_) | Resource::Sampler(_) => {
+                            write.image_info(&image_infos[i])
+                        }
+                    }
+                })
+                .collect();
+            device.update_descriptor_sets(&writes, &[]);
+        }
+        Ok(())
+    }
+
+    /// Destroys what [`Descriptors::build`] made. The device must be done with it.
+    pub(crate) fn destroy(&mut self, device: &ash::Device) {
+        // SAFETY: the handles belong to `device` (or are null) and are no longer in use.
+        unsafe {
+            device.destroy_descriptor_pool(self.pool, None);
+            for &layout in &self.layouts {
+                device.destroy_descriptor_set_layout(layout, None);
+            }
+            for &view in &self.views {
+                device.destroy_buffer_view(view, None);
+            }
+        }
+        *self = Descriptors::default();
+    }
+}
