@@ -99,6 +99,9 @@ pub(crate) struct Io {
     pub special_inputs: [Option<Link>; 4],
     /// `oDepth*`, `oMask`, `oStencilRef`: their Private `uvec4`s.
     pub special_outputs: [Option<Id>; 3],
+    /// `PointSize` output (vertex shaders, geometry shaders that emit points): D3D points are
+    /// one pixel, and Vulkan requires the last pre-rasterization stage to write the size.
+    pub point_size: Option<Id>,
     /// The geometry shader uses streams other than 0 (`emit_stream` and friends use the
     /// `Stream` instructions).
     pub streams: bool,
@@ -279,6 +282,18 @@ impl Emitter<'_> {
             });
         }
         self.declare_stream_output(spare_location);
+        let points = stage == Stage::Vertex
+            || stage == Stage::Geometry && ir.geometry.output_topology == 1;
+        if points {
+            let f = self.ty(Scalar::F32, 1);
+            let var = self.m.global_variable(StorageClass::Output, f, None);
+            self.m.decorate_builtin(var, BuiltIn::PointSize);
+            if self.io.streams {
+                let stream = u32::from(self.rasterized_stream());
+                self.m.decorate(var, Decoration::Stream, &[stream]);
+            }
+            self.io.point_size = Some(var);
+        }
         self.declare_output_builtins(stage)
     }
 
