@@ -201,6 +201,7 @@ pub fn translate(bytes: &[u8], options: &Options) -> Result<Translation, Error> 
             version: options.target.spirv_version(),
             debug_names: options.debug_names,
             float_controls: options.float_controls,
+            sparse_residency: false,
         },
     )?;
     Ok(Translation {

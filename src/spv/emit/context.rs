@@ -121,6 +121,8 @@ pub(crate) struct Emitter<'a> {
     pub frames: Vec<Frame>,
     /// The previous instruction was a `case`/`default` label.
     pub after_case: bool,
+    /// Samplers and the other objects texture operations share (`texture/mod.rs`).
+    pub textures: super::texture::TextureState,
 }
 
 impl<'a> Emitter<'a> {

@@ -5,7 +5,8 @@
 //! Vulkan environment, or an error; it never emits a module it knows to be invalid.
 //! Files: `context.rs` (state, register loads/stores), `declare.rs` (registers, constant
 //! buffers, built-ins), `resources.rs` (buffers, shared memory), `control_flow.rs`, `alu*.rs`
-//! (arithmetic), `memory.rs` (buffer access, atomics).
+//! (arithmetic), `memory.rs` (buffer access, atomics), `texture/` (images, samplers, the
+//! tiled-resource operations).
 
 mod alu;
 mod context;
@@ -35,6 +36,11 @@ pub struct EmitOptions {
     pub debug_names: bool,
     /// Float execution modes to declare.
     pub float_controls: crate::FloatControls,
+    /// Translate the tiled-resource (`_s`) operations with `OpImageSparse*` (capability
+    /// `SparseResidency`), so that `check_access_fully_mapped` reports real residency; when
+    /// off they are ordinary accesses whose status always reads "fully mapped" (see
+    /// `texture/sparse.rs`).
+    pub sparse_residency: bool,
 }
 
 /// The Vulkan descriptor type of a binding the module declares.
@@ -105,6 +111,7 @@ pub fn emit(module: &ir::Module, options: &EmitOptions) -> Result<Vec<u32>, Erro
         functions: Vec::new(),
         frames: Vec::new(),
         after_case: false,
+        textures: texture::TextureState::new(options.sparse_residency),
     };
     e.declare_registers()?;
     e.declare_builtins()?;
@@ -241,8 +248,38 @@ impl Emitter<'_> {
                 self.ensure_block();
                 self.memory(inst)
             }
-            Ld | LdMs | Sample | SampleB | SampleL | SampleD | SampleC | SampleCLz | Gather4
-            | Gather4C | Gather4Po | Gather4PoC | Resinfo | Lod | SampleInfo | SamplePos => {
+            Ld
+            | LdMs
+            | Sample
+            | SampleB
+            | SampleL
+            | SampleD
+            | SampleC
+            | SampleCLz
+            | Gather4
+            | Gather4C
+            | Gather4Po
+            | Gather4PoC
+            | Resinfo
+            | Lod
+            | SampleInfo
+            | SamplePos
+            | SampleLS
+            | SampleCLzS
+            | SampleClS
+            | SampleBClS
+            | SampleDClS
+            | SampleCClS
+            | LdS
+            | LdMsS
+            | Gather4S
+            | Gather4CS
+            | Gather4PoS
+            | Gather4PoCS
+            | LdUavTypedS
+            | LdRawS
+            | LdStructuredS
+            | CheckAccessFullyMapped => {
                 self.ensure_block();
                 self.texture(inst)
             }
