@@ -99,6 +99,10 @@ pub struct Options {
     /// `VK_EXT_shader_demote_to_helper_invocation`). `false`: `OpKill`, which ends the
     /// invocation (default true).
     pub demote_to_helper: bool,
+    /// The device supports `shaderResourceResidency`: the `_s` (sparse feedback) operations
+    /// use `OpImageSparse*` and report real residency. `false` (default): plain operations
+    /// whose status always reads fully mapped, which is exact for resources that are not tiled.
+    pub sparse_residency: bool,
 }
 
 /// Stream output as the D3D runtime declares it (`D3D11_SO_DECLARATION_ENTRY` list, buffer
@@ -142,6 +146,7 @@ impl Default for Options {
             float_controls: FloatControls::default(),
             stream_output: None,
             demote_to_helper: true,
+            sparse_residency: false,
         }
     }
 }
@@ -202,6 +207,7 @@ pub fn translate(bytes: &[u8], options: &Options) -> Result<Translation, Error> 
             debug_names: options.debug_names,
             float_controls: options.float_controls,
             demote_to_helper: options.demote_to_helper,
+            sparse_residency: options.sparse_residency,
         },
     )?;
     Ok(Translation {

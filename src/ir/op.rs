@@ -3,7 +3,9 @@
 //! Each [`Op`] is one executable DXBC operation with the same operand order as DXBC: destinations
 //! first, then sources, resource operands in place (`ld_raw r0.xy, r1.x, t0.xxxx` has one
 //! destination and two sources, the second a [`Reg::Resource`](super::Reg::Resource)). Stores
-//! and atomics without a returned value have the resource as their destination.
+//! and atomics without a returned value have the resource as their destination. The tiled-resource
+//! (`_s`) variants have the status as a second destination (`ld_s r0, r1.x, r2, t0` → dst
+//! `r0`, `r1.x`); `check_access_fully_mapped` reads such a status.
 
 use super::operand::{Dst, Src};
 
@@ -92,6 +94,14 @@ ops! {
     Resinfo "resinfo"; Lod "lod"; SampleInfo "sampleinfo"; SamplePos "samplepos";
     EvalSnapped "eval_snapped"; EvalSampleIndex "eval_sample_index";
     EvalCentroid "eval_centroid";
+    // Tiled-resource (sparse) variants: a second destination receives the access status.
+    SampleLS "sample_l_s"; SampleCLzS "sample_c_lz_s"; SampleClS "sample_cl_s";
+    SampleBClS "sample_b_cl_s"; SampleDClS "sample_d_cl_s"; SampleCClS "sample_c_cl_s";
+    LdS "ld_s"; LdMsS "ldms_s";
+    Gather4S "gather4_s"; Gather4CS "gather4_c_s"; Gather4PoS "gather4_po_s";
+    Gather4PoCS "gather4_po_c_s";
+    LdUavTypedS "ld_uav_typed_s"; LdRawS "ld_raw_s"; LdStructuredS "ld_structured_s";
+    CheckAccessFullyMapped "check_access_fully_mapped";
     // Geometry.
     Emit "emit"; Cut "cut"; EmitThenCut "emit_then_cut";
 }
@@ -147,6 +157,12 @@ impl Op {
             SamplePos => (1, 2),
             EvalSnapped | EvalSampleIndex => (1, 2),
             EvalCentroid => (1, 1),
+            LdS | LdUavTypedS | LdRawS => (2, 2),
+            LdMsS | LdStructuredS | Gather4S => (2, 3),
+            SampleLS | SampleCLzS | SampleClS | Gather4CS | Gather4PoS => (2, 4),
+            SampleBClS | SampleCClS | Gather4PoCS => (2, 5),
+            SampleDClS => (2, 6),
+            CheckAccessFullyMapped => (1, 1),
         }
     }
 
@@ -218,8 +234,9 @@ pub struct InstFlags {
 
 /// Largest number of destinations an instruction has.
 pub const MAX_DST: usize = 2;
-/// Largest number of sources an instruction has.
-pub const MAX_SRC: usize = 5;
+/// Largest number of sources an instruction has (`sample_d_cl_s`: address, resource, sampler,
+/// two gradients and the LOD clamp).
+pub const MAX_SRC: usize = 6;
 
 /// One instruction.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -231,8 +248,8 @@ pub struct Inst {
     /// Controls.
     pub flags: InstFlags,
     /// Extra operation-specific data: the switch table of `switch`; the texel offsets
-    /// (`(u,v,w)` 4-bit signed, packed `u | v << 4 | w << 8`) of texture operations; the
-    /// return type of `resinfo` (0 float, 1 `_rcpFloat`, 2 `_uint`) and `sampleinfo`
+    /// (`(u,v,w)` 4-bit signed, packed `u | v << 4 | w << 8`) of texture operations, their
+    /// `_s` variants included; the return type of `resinfo` (0 float, 1 `_rcpFloat`, 2 `_uint`) and `sampleinfo`
     /// (0 float, 1 `_uint`); the stream of `emit`, `cut` and `emit_then_cut`.
     pub aux: u32,
     dst: [Dst; MAX_DST],

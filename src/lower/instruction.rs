@@ -13,8 +13,10 @@
 //!   `resinfo` (0 float, 1 `_rcpFloat`, 2 `_uint`) and `sampleinfo` (0 float, 1 `_uint`);
 //!   `switch` gets its table in `control_flow.rs`. Resource-dimension and return-type extended
 //!   tokens repeat the declaration and are not kept.
+//! - The tiled-resource (`_s`) opcodes and `check_access_fully_mapped` map to their own
+//!   operations; their status operand is the second destination, as in DXBC.
 //! - Opcodes with no IR operation are [`Error::Unsupported`] naming the feature: geometry
-//!   streams, class linkage, tiled resources, `abort` and `debug_break`.
+//!   streams, class linkage, `abort` and `debug_break`.
 
 use super::Lowerer;
 use crate::dxbc::opcodes::{Class, Opcode, Slot};
@@ -62,6 +64,9 @@ same_name_ops! {
     Gather4 Gather4C Gather4Po Gather4PoC Resinfo Lod SampleInfo SamplePos
     EvalSnapped EvalSampleIndex EvalCentroid
     Emit Cut EmitThenCut
+    SampleLS SampleCLzS SampleClS SampleBClS SampleDClS SampleCClS LdS LdMsS
+    Gather4S Gather4CS Gather4PoS Gather4PoCS LdUavTypedS LdRawS LdStructuredS
+    CheckAccessFullyMapped
 }
 
 /// The feature an executable opcode without an IR operation needs.
@@ -70,22 +75,6 @@ fn unsupported_feature(opcode: Opcode) -> String {
         Opcode::InterfaceCall => "class linkage (interfaces)".into(),
         Opcode::Abort => "abort".into(),
         Opcode::DebugBreak => "debug_break".into(),
-        Opcode::Gather4S
-        | Opcode::Gather4CS
-        | Opcode::Gather4PoS
-        | Opcode::Gather4PoCS
-        | Opcode::LdS
-        | Opcode::LdMsS
-        | Opcode::LdUavTypedS
-        | Opcode::LdRawS
-        | Opcode::LdStructuredS
-        | Opcode::SampleLS
-        | Opcode::SampleCLzS
-        | Opcode::SampleClS
-        | Opcode::SampleBClS
-        | Opcode::SampleDClS
-        | Opcode::SampleCClS
-        | Opcode::CheckAccessFullyMapped => format!("tiled resources ({})", opcode.name()),
         other => other.name().into(),
     }
 }

@@ -8,7 +8,7 @@
 //! - Every error carries the byte offset of the DXBC instruction that caused it: an operand
 //!   naming an undeclared register, a malformed declaration or a count past the D3D11 limits is
 //!   [`Error::Invalid`]; a valid construct this translator cannot translate (graphics stages for
-//!   now, class linkage, tiled resources) is [`Error::Unsupported`] naming the feature.
+//!   now, class linkage) is [`Error::Unsupported`] naming the feature.
 //! - Lowering checks what needs the declarations (registers exist, ranges contain the indexed
 //!   register); structural rules (balanced control flow, register numbers below `dcl_temps`,
 //!   operand counts) are left to [`ir::validate`], which reports the same offsets.

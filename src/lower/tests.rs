@@ -512,16 +512,42 @@ fn other_stages_and_untranslated_features_are_unsupported() {
         e => panic!("{e}"),
     }
     let head = "cs_5_0\ndcl_uav_raw u0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\n";
-    assert_unsupported(
-        &format!("{head}ld_raw_s r0.x, r0.y, l(0), u0.xxxx\nret\n"),
-        "tiled resources (ld_raw_s)",
-    );
     assert_unsupported(&format!("{head}abort\nret\n"), "abort");
     assert_unsupported(&format!("{head}debug_break\nret\n"), "debug_break");
     assert_unsupported(
         "cs_5_0\ndcl_function_body fb0\ndcl_thread_group 1, 1, 1\nret\n",
         "class linkage",
     );
+}
+
+/// The tiled-resource (`_s`) operations lower with the status as their second destination,
+/// the texel offsets in `aux`, and `check_access_fully_mapped` reads a status.
+#[test]
+fn sparse_feedback_operations_lower_with_a_status_destination() {
+    let m = translate(
+        "cs_5_0\ndcl_resource_texture2d (float,float,float,float) t0\ndcl_sampler s0, mode_default\n\
+         dcl_uav_raw u0\ndcl_temps 3\ndcl_thread_group 1, 1, 1\n\
+         ld_raw_s r0.x, r0.y, l(0), u0.xxxx\n\
+         sample_l_s_aoffimmi(1,-2,0) r1.xyzw, r0.z, r2.xyxx, t0.xyzw, s0, l(0.000000)\n\
+         sample_d_cl_s r1.xyzw, r0.w, r2.xyxx, t0.xyzw, s0, r2.zwzz, r2.zwzz, l(1.000000)\n\
+         check_access_fully_mapped r0.x, r0.z\nret\n",
+    )
+    .expect("translates");
+    let ops: Vec<ir::Op> = m.insts.iter().map(|i| i.op).collect();
+    assert_eq!(
+        ops,
+        [
+            ir::Op::LdRawS,
+            ir::Op::SampleLS,
+            ir::Op::SampleDClS,
+            ir::Op::CheckAccessFullyMapped,
+            ir::Op::Ret
+        ]
+    );
+    assert_eq!(m.insts[0].dst().len(), 2);
+    assert_eq!(m.insts[0].dst()[1].mask, 0b0010);
+    assert_eq!(m.insts[1].aux, 1 | (0xe << 4));
+    assert_eq!(m.insts[2].src().len(), 6);
 }
 
 #[test]

@@ -280,8 +280,10 @@ impl Module {
 
     /// An image read: `op ty %new image coordinate [extra] [operands ids...]`, where `op` is one
     /// of OpImageSample{,Dref}{Implicit,Explicit}Lod, OpImageSampleProj*, OpImageFetch,
-    /// OpImageGather, OpImageDrefGather or OpImageRead, `extra` is the depth reference or the
-    /// gather component, and `operand_ids` follow the `operands` mask (omitted when empty).
+    /// OpImageGather, OpImageDrefGather or OpImageRead, or the OpImageSparse* form of one of
+    /// them (whose `ty` is the residency struct `{ uint, texel }`), `extra` is the depth
+    /// reference or the gather component, and `operand_ids` follow the `operands` mask
+    /// (omitted when empty).
     #[allow(clippy::too_many_arguments)]
     pub fn image_op(
         &mut self,
@@ -302,6 +304,12 @@ impl Module {
                 | Op::ImageSampleProjDrefExplicitLod
                 | Op::ImageGather
                 | Op::ImageDrefGather
+                | Op::ImageSparseSampleDrefImplicitLod
+                | Op::ImageSparseSampleDrefExplicitLod
+                | Op::ImageSparseSampleProjDrefImplicitLod
+                | Op::ImageSparseSampleProjDrefExplicitLod
+                | Op::ImageSparseGather
+                | Op::ImageSparseDrefGather
         );
         let known = extra_allowed
             || matches!(
@@ -312,6 +320,12 @@ impl Module {
                     | Op::ImageSampleProjExplicitLod
                     | Op::ImageFetch
                     | Op::ImageRead
+                    | Op::ImageSparseSampleImplicitLod
+                    | Op::ImageSparseSampleExplicitLod
+                    | Op::ImageSparseSampleProjImplicitLod
+                    | Op::ImageSparseSampleProjExplicitLod
+                    | Op::ImageSparseFetch
+                    | Op::ImageSparseRead
             );
         if !known || extra.is_some() != extra_allowed {
             let what = "not an image read, or a depth reference/component where none belongs";

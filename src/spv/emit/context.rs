@@ -125,6 +125,8 @@ pub(crate) struct Emitter<'a> {
     pub after_case: bool,
     /// Stage inputs and outputs (graphics stages).
     pub io: super::io::Io,
+    /// Samplers and the other objects texture operations share (`texture/mod.rs`).
+    pub textures: super::texture::TextureState,
 }
 
 impl<'a> Emitter<'a> {
@@ -533,7 +535,7 @@ impl<'a> Emitter<'a> {
         Ok((clamped, Some(ok)))
     }
 
-    fn zero_if_out_of_range(&mut self, v: Id, in_range: Option<Id>) -> Id {
+    pub(crate) fn zero_if_out_of_range(&mut self, v: Id, in_range: Option<Id>) -> Id {
         let Some(ok) = in_range else { return v };
         let uvec4 = self.ty(Scalar::U32, 4);
         let bvec4 = self.ty(Scalar::Bool, 4);

@@ -12,14 +12,15 @@
 //!   relies on `robustBufferAccess`).
 //! - `g#` out of bounds is undefined in D3D; here reads are clamped into the array and give 0,
 //!   writes and atomics are dropped, so nothing undefined happens in Vulkan either.
-//! - Typed buffers (`ld_uav_typed`, `store_uav_typed`, typed atomics, `bufinfo`) are checked
-//!   against `OpImageQuerySize`.
+//! - Typed buffers and typed UAV textures (`ld_uav_typed`, `store_uav_typed`, typed atomics,
+//!   `bufinfo`) are checked against `OpImageQuerySize`.
 //! - Atomics use scope Device on UAVs, Workgroup on `g#`, relaxed semantics (D3D atomics do
 //!   not order other accesses); `sync` maps to `OpControlBarrier`/`OpMemoryBarrier` with
 //!   acquire-release semantics over the memory it names.
 //!
 //! Files: this one (dispatch, addressing, barriers), `memory/buffer.rs` (loads, stores,
-//! `bufinfo`), `memory/typed.rs` (typed buffers), `memory/atomic.rs` (atomics, counters).
+//! `bufinfo`), `memory/typed.rs` (typed buffers and UAV textures), `memory/atomic.rs` (atomics,
+//! counters).
 
 mod atomic;
 mod buffer;

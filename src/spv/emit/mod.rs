@@ -5,7 +5,8 @@
 //! Vulkan environment, or an error; it never emits a module it knows to be invalid.
 //! Files: `context.rs` (state, register loads/stores), `declare.rs` (registers, constant
 //! buffers, built-ins), `resources.rs` (buffers, shared memory), `control_flow.rs`, `alu*.rs`
-//! (arithmetic), `memory.rs` (buffer access, atomics).
+//! (arithmetic), `memory.rs` (buffer access, atomics), `texture/` (images, samplers, the
+//! tiled-resource operations).
 
 mod alu;
 mod context;
@@ -27,6 +28,10 @@ use crate::spv::{Module, Version};
 
 use context::Emitter;
 
+/// The `SpecId` of the specialization constant holding the rasterizer's sample count
+/// (`sampleinfo`/`samplepos` on `rasterizer`); default 1.
+pub const RASTERIZER_SAMPLES_SPEC_ID: u32 = 0;
+
 /// `D3D11_SB_GLOBAL_FLAG_FORCE_EARLY_DEPTH_STENCIL` in the `dcl_globalFlags` token.
 const FORCE_EARLY_DEPTH_STENCIL: u32 = 1 << 13;
 
@@ -41,6 +46,11 @@ pub struct EmitOptions {
     pub debug_names: bool,
     /// Float execution modes to declare.
     pub float_controls: crate::FloatControls,
+    /// Translate the tiled-resource (`_s`) operations with `OpImageSparse*` (capability
+    /// `SparseResidency`), so that `check_access_fully_mapped` reports real residency; when
+    /// off they are ordinary accesses whose status always reads "fully mapped" (see
+    /// `texture/sparse.rs`).
+    pub sparse_residency: bool,
 }
 
 /// The Vulkan descriptor type of a binding the module declares.
@@ -113,6 +123,7 @@ pub fn emit(module: &ir::Module, options: &EmitOptions) -> Result<Vec<u32>, Erro
         frames: Vec::new(),
         after_case: false,
         io: io::Io::default(),
+        textures: texture::TextureState::new(options.sparse_residency),
     };
     e.declare_registers()?;
     e.declare_builtins()?;
@@ -309,8 +320,38 @@ impl Emitter<'_> {
                 self.ensure_block();
                 self.memory(inst)
             }
-            Ld | LdMs | Sample | SampleB | SampleL | SampleD | SampleC | SampleCLz | Gather4
-            | Gather4C | Gather4Po | Gather4PoC | Resinfo | Lod | SampleInfo | SamplePos => {
+            Ld
+            | LdMs
+            | Sample
+            | SampleB
+            | SampleL
+            | SampleD
+            | SampleC
+            | SampleCLz
+            | Gather4
+            | Gather4C
+            | Gather4Po
+            | Gather4PoC
+            | Resinfo
+            | Lod
+            | SampleInfo
+            | SamplePos
+            | SampleLS
+            | SampleCLzS
+            | SampleClS
+            | SampleBClS
+            | SampleDClS
+            | SampleCClS
+            | LdS
+            | LdMsS
+            | Gather4S
+            | Gather4CS
+            | Gather4PoS
+            | Gather4PoCS
+            | LdUavTypedS
+            | LdRawS
+            | LdStructuredS
+            | CheckAccessFullyMapped => {
                 self.ensure_block();
                 self.texture(inst)
             }

@@ -13,10 +13,11 @@
 //!   `R32_UINT`/`R32_SINT` view there too); [`ResourceVars::image_type`] is its type.
 //! - UAV counters: a separate storage buffer block `struct { uint counter; }` at the counter
 //!   binding ([`ResourceVars::counter`]).
+//! - textures (SRVs and typed UAVs of every non-buffer dimension) and samplers: declared by
+//!   `texture/declare.rs`.
 //! - `g#`: a Workgroup `uint[words]`.
 //!
-//! Typed textures are not supported yet (graphics work). Descriptor arrays and push constants
-//! are refused by [`descriptor`].
+//! Descriptor arrays and push constants are refused by [`descriptor`].
 
 use spirv::{Capability, Decoration, Dim, ImageFormat, StorageClass};
 
@@ -62,7 +63,7 @@ impl Emitter<'_> {
         }
     }
 
-    /// Declares every SRV, UAV (with counters) and `g#` of the module.
+    /// Declares every SRV, UAV (with counters), `g#` and sampler of the module.
     pub fn declare_resources(&mut self) -> Result<(), Error> {
         let ir = self.ir;
         let atomics = self.typed_atomic_uses()?;
@@ -162,7 +163,8 @@ impl Emitter<'_> {
                     vars.r32 = r32;
                 }
                 ResourceShape::Typed { .. } => {
-                    return Err(Error::unsupported(decl.span, "textures (graphics issue)"));
+                    let r32 = uav && atomics.get(i).copied().unwrap_or(false);
+                    vars = self.declare_texture(decl, r32)?;
                 }
             }
             if decl.counter {
@@ -193,7 +195,7 @@ impl Emitter<'_> {
             self.name_indexed(var, "g", g.register);
             self.tgsm.push(var);
         }
-        Ok(())
+        self.declare_samplers()
     }
 
     /// A fresh one-member block struct around `member` (at offset 0), decorated for the

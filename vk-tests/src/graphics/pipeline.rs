@@ -57,6 +57,17 @@ impl<'g> Pipeline<'g> {
                 .create_pipeline_layout(&info, None)
                 .context("vkCreatePipelineLayout failed")?;
         }
+        // Specialization constant 0: the rasterizer's sample count, which translated shaders
+        // read for `sampleinfo`/`samplepos` on `rasterizer` (dxbc2spv's
+        // RASTERIZER_SAMPLES_SPEC_ID); modules without it ignore the entry.
+        let sample_count = job.samples.to_le_bytes();
+        let spec_entries = [vk::SpecializationMapEntry::default()
+            .constant_id(0)
+            .offset(0)
+            .size(4)];
+        let specialization = vk::SpecializationInfo::default()
+            .map_entries(&spec_entries)
+            .data(&sample_count);
         let stages: Vec<_> = job
             .stages
             .iter()
@@ -67,6 +78,7 @@ impl<'g> Pipeline<'g> {
                     .stage(s.stage)
                     .module(module)
                     .name(name)
+                    .specialization_info(&specialization)
             })
             .collect();
 

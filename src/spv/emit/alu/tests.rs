@@ -83,6 +83,7 @@ fn translate(insts: Vec<Inst>) -> Result<Vec<u32>, Error> {
             flush_denorm_f32: true,
             preserve_denorm_f64: true,
         },
+        sparse_residency: false,
     };
     emit(&module(insts), &options)
 }
@@ -631,6 +632,22 @@ const NOT_ALU: &[Op] = &[
     Op::DerivRtxFine,
     Op::DerivRtyCoarse,
     Op::DerivRtyFine,
+    Op::SampleLS,
+    Op::SampleCLzS,
+    Op::SampleClS,
+    Op::SampleBClS,
+    Op::SampleDClS,
+    Op::SampleCClS,
+    Op::LdS,
+    Op::LdMsS,
+    Op::Gather4S,
+    Op::Gather4CS,
+    Op::Gather4PoS,
+    Op::Gather4PoCS,
+    Op::LdUavTypedS,
+    Op::LdRawS,
+    Op::LdStructuredS,
+    Op::CheckAccessFullyMapped,
 ];
 
 #[test]

@@ -210,7 +210,7 @@ impl Emitter<'_> {
                 let ptr_ty = self.m.type_pointer(StorageClass::Private, uvec4);
                 let p = self.m.access_chain(ptr_ty, file, &[idx]);
                 let v = self.m.load(uvec4, p);
-                Ok((self.zero_unless(v, ok), 4))
+                Ok((self.zero_if_out_of_range(v, ok), 4))
             }
             Reg::Output(_) => {
                 // Pixel shaders may read back what they wrote (`movc o0, o0, ...`).
@@ -230,8 +230,8 @@ impl Emitter<'_> {
                 let ptr_ty = self.m.type_pointer(StorageClass::Private, uvec4);
                 let p = self.m.access_chain(ptr_ty, file, &[vi, ri]);
                 let v = self.m.load(uvec4, p);
-                let v = self.zero_unless(v, vok);
-                Ok((self.zero_unless(v, rok), 4))
+                let v = self.zero_if_out_of_range(v, vok);
+                Ok((self.zero_if_out_of_range(v, rok), 4))
             }
             _ => {
                 let link = super::special_input_slot(reg)
@@ -246,15 +246,6 @@ impl Emitter<'_> {
         self.io
             .inputs
             .ok_or_else(|| Error::invalid(span, "input register read without input declarations"))
-    }
-
-    fn zero_unless(&mut self, v: Id, ok: Option<Id>) -> Id {
-        let Some(ok) = ok else { return v };
-        let uvec4 = self.ty(Scalar::U32, 4);
-        let bvec4 = self.ty(Scalar::Bool, 4);
-        let zero = self.splat_bits(Scalar::U32, 4, 0);
-        let ok4 = self.m.composite_construct(bvec4, &[ok, ok, ok, ok]);
-        self.m.select(uvec4, ok4, v, zero)
     }
 
     /// The `uvec4` pointer an output register write goes to (out-of-range indices write the

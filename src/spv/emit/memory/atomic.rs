@@ -1,13 +1,14 @@
-//! Atomics on `u#` (raw, structured, typed R32 buffers) and `g#`, and the UAV counter
-//! operations `imm_atomic_alloc`/`imm_atomic_consume`.
+//! Atomics on `u#` (raw, structured, typed R32 buffers and textures) and `g#`, and the UAV
+//! counter operations `imm_atomic_alloc`/`imm_atomic_consume`.
 //!
 //! Contract (`atomic_*`/`imm_atomic_* (sm5 - asm)`):
 //! - operands: `atomic_op u#/g#, address, value` (resource as destination),
 //!   `imm_atomic_op dst, u#/g#, address, value`; `*cmp*` take the comparison value before the
-//!   new value; the address has 1 component (raw byte offset, typed texel index) or 2
-//!   (structured: index, byte offset), read through its swizzle;
+//!   new value; the address has 1 component (raw byte offset, typed buffer texel index), 2
+//!   (structured: index, byte offset) or, on typed UAV textures, the texel coordinates
+//!   (`typed.rs`), read through its swizzle;
 //! - `imm_*` write the value memory held before the operation to every destination component;
-//! - out of bounds (same rules as loads and stores, typed buffers against their texel count)
+//! - out of bounds (same rules as loads and stores, typed UAVs against their size)
 //!   the operation does nothing and `imm_*` return 0;
 //! - scope Device on UAVs, Workgroup on `g#`; relaxed semantics;
 //! - `imm_atomic_alloc` increments the hidden counter and returns its old value,
@@ -89,10 +90,7 @@ impl Emitter<'_> {
                     if tb.scalar == Scalar::F32 {
                         return Err(Error::invalid(inst.span, "atomic on a float typed UAV"));
                     }
-                    let coord = self.load_src(inst, addr_i, 1, Scalar::U32)?.id;
-                    let size = self.query_size(&tb);
-                    let b = self.ty(Scalar::Bool, 1);
-                    let ok = self.m.u_less_than(b, coord, size);
+                    let (coord, ok) = self.typed_address_checked(inst, addr_i, &tb)?;
                     (Place::Texel(tb, coord), ok, Scope::Device)
                 } else {
                     let (place, ok) = self.word_place(inst, &resource, addr_i)?;

@@ -128,6 +128,7 @@ fn check(m: &Module) -> String {
             version,
             debug_names: true,
             float_controls: Default::default(),
+            sparse_residency: false,
         };
         let words = emit(m, &options).unwrap_or_else(|e| panic!("{version}: {e}"));
         validate(&words, env);
@@ -144,6 +145,7 @@ fn emit_err(m: &Module) -> Error {
         version: Version::V1_3,
         debug_names: false,
         float_controls: Default::default(),
+        sparse_residency: false,
     };
     emit(m, &options).expect_err("emission should fail")
 }
@@ -264,6 +266,7 @@ fn buffer_blocks_before_spirv_1_3_use_buffer_block() {
             version: Version::V1_0,
             debug_names: false,
             float_controls: Default::default(),
+            sparse_residency: false,
         },
     )
     .expect("emits");
@@ -556,14 +559,18 @@ fn refusals() {
         vec![inst(Op::StoreRaw, &[dst(t(0), 1)], &[imm(0), imm(0)])],
     );
     assert!(matches!(emit_err(&m), Error::Invalid { offset: 0x40, .. }));
-    // A texture.
+    // `bufinfo` on a texture UAV.
     let tex = ResourceShape::Typed {
         dim: Dimension::Texture2D,
         ret: [ReturnType::Float; 4],
         samples: 0,
     };
-    let m = module(vec![decl(false, 0, tex)], vec![], vec![]);
-    assert!(matches!(emit_err(&m), Error::Unsupported { .. }));
+    let m = module(
+        vec![decl(true, 0, tex)],
+        vec![],
+        vec![inst(Op::Bufinfo, &[dst(Reg::Temp(0), 1)], &[src(u(0))])],
+    );
+    assert!(matches!(emit_err(&m), Error::Invalid { offset: 0x40, .. }));
     // A descriptor array.
     let mut d = decl(true, 0, ResourceShape::Raw);
     d.binding = Some(BindingTarget::Descriptor(VulkanBinding {

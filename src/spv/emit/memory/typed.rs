@@ -1,15 +1,18 @@
-//! Typed buffers: `ld_uav_typed`, `store_uav_typed`, the texel count of `bufinfo`, and the
-//! texel pointers of typed atomics.
+//! Typed UAVs and typed buffer SRVs: `ld_uav_typed`, `store_uav_typed`, the texel count of
+//! `bufinfo`, `ld` on typed buffers, and the texel pointers of typed atomics — on typed
+//! buffers (texel buffers) and on `RWTexture1D/2D/3D` and their arrays (storage images).
 //!
-//! Contract (`ld_uav_typed`/`store_uav_typed (sm5 - asm)`): the address is the texel index
-//! (component `.x` of the address operand, through its swizzle). Every access is checked
-//! against `OpImageQuerySize`: a load out of range gives (0, 0, 0, 1) — the D3D rule "0 in the
-//! format's components, the default for missing ones" for the R32 formats D3D11 allows typed
-//! UAV loads on (the view format is not known here) — and a store out of range writes nothing.
-//! A load puts texel component `swizzle[c]` into destination component `c`; a store writes
-//! all four source components (converted by Vulkan to the view format). Images declared with
-//! format `Unknown` need `StorageImageReadWithoutFormat`/`StorageImageWriteWithoutFormat`.
-//! Typed textures are not supported yet.
+//! Contract (`ld_uav_typed`/`store_uav_typed (sm5 - asm)`): the address holds the texel
+//! coordinates through its swizzle: `.x` for buffers and 1-D, `.xy` for 1-D arrays (x, layer)
+//! and 2-D, `.xyz` for 2-D arrays (x, y, layer) and 3-D. Every access is checked against
+//! `OpImageQuerySize` (all coordinates, array index included, unsigned, so negative values are
+//! out of range): a load out of range gives (0, 0, 0, 1) — the D3D rule "0 in the format's
+//! components, the default for missing ones" for the R32 formats D3D11 allows typed UAV loads
+//! on (the view format is not known here) — and a store out of range writes nothing (both
+//! branch around the access, so nothing out of bounds is ever touched). A load puts texel
+//! component `swizzle[c]` into destination component `c`; a store writes all four source
+//! components (converted by Vulkan to the view format). Images declared with format
+//! `Unknown` need `StorageImageReadWithoutFormat`/`StorageImageWriteWithoutFormat`.
 
 use spirv::{Capability, ImageOperands, StorageClass};
 
@@ -19,7 +22,8 @@ use crate::ir::{Dimension, Inst, Reg, ResourceShape};
 use crate::spv::emit::context::{Emitter, Scalar, Value};
 use crate::spv::Id;
 
-/// A typed buffer view ready to be accessed (also for the texture code: `ld` on buffers).
+/// A typed buffer view or storage image ready to be accessed (also for the texture code: `ld`
+/// on buffers, `ld_uav_typed_s`).
 #[derive(Clone, Copy, Debug)]
 pub(in crate::spv::emit) struct TexelBuffer {
     /// The image variable.
@@ -30,10 +34,25 @@ pub(in crate::spv::emit) struct TexelBuffer {
     pub scalar: Scalar,
     /// Declared R32 (no `*WithoutFormat` capability needed).
     pub r32: bool,
+    /// Coordinate components of an address (1 for buffers), array index included.
+    pub coords: u8,
+    /// A buffer (texel buffer) rather than a texture.
+    pub buffer: bool,
+}
+
+/// Address components of a typed UAV or buffer of dimension `dim` (`None`: not addressable
+/// as a typed UAV).
+fn address_components(dim: Dimension) -> Option<u8> {
+    Some(match dim {
+        Dimension::Buffer | Dimension::Texture1D => 1,
+        Dimension::Texture1DArray | Dimension::Texture2D => 2,
+        Dimension::Texture2DArray | Dimension::Texture3D => 3,
+        _ => return None,
+    })
 }
 
 impl Emitter<'_> {
-    /// The typed buffer declaration `decl`, loaded (Unsupported for textures).
+    /// The typed buffer or typed UAV texture declaration `decl`, loaded.
     pub(in crate::spv::emit) fn texel_buffer(
         &mut self,
         span: u32,
@@ -44,24 +63,24 @@ impl Emitter<'_> {
             .resources
             .get(decl as usize)
             .ok_or_else(|| Error::invalid(span, format!("resource #{decl} is not declared")))?;
-        match d.shape {
-            ResourceShape::Typed {
-                dim: Dimension::Buffer,
-                ..
-            } => {}
-            ResourceShape::Typed { .. } => {
-                return Err(Error::unsupported(
-                    span,
-                    "typed UAV textures (graphics issue)",
-                ))
-            }
+        let coords = match d.shape {
+            ResourceShape::Typed { dim, .. } => address_components(dim).ok_or_else(|| {
+                Error::invalid(span, "typed access to a multisampled or cube texture")
+            })?,
             _ => {
                 return Err(Error::invalid(
                     span,
                     "typed access to a raw or structured buffer",
                 ))
             }
-        }
+        };
+        let buffer = matches!(
+            d.shape,
+            ResourceShape::Typed {
+                dim: Dimension::Buffer,
+                ..
+            }
+        );
         let vars = self.resource_vars(span, decl)?;
         let (Some(var), Some(image_type), Some(scalar)) = (vars.var, vars.image_type, vars.texel)
         else {
@@ -73,20 +92,49 @@ impl Emitter<'_> {
             image,
             scalar,
             r32: vars.r32,
+            coords,
+            buffer,
         })
     }
 
     /// The number of texels of typed buffer `decl` (`OpImageQuerySize`).
     pub(super) fn texel_count(&mut self, span: u32, decl: u32) -> Result<Id, Error> {
         let tb = self.texel_buffer(span, decl)?;
+        if !tb.buffer {
+            return Err(Error::invalid(span, "`bufinfo` on a texture"));
+        }
         Ok(self.query_size(&tb))
     }
 
-    /// `OpImageQuerySize` of a loaded texel buffer.
+    /// `OpImageQuerySize` of a loaded texel buffer or storage image (`coords` components).
     pub(in crate::spv::emit) fn query_size(&mut self, tb: &TexelBuffer) -> Id {
         self.m.capability(Capability::ImageQuery);
-        let u = self.ty(Scalar::U32, 1);
+        let u = self.ty(Scalar::U32, tb.coords);
         self.m.image_query_size(u, tb.image)
+    }
+
+    /// The address in source `i` of a typed access (`tb.coords` unsigned components) and the
+    /// size it must be below.
+    pub(in crate::spv::emit) fn typed_address(
+        &mut self,
+        inst: &Inst,
+        i: usize,
+        tb: &TexelBuffer,
+    ) -> Result<(Id, Id), Error> {
+        let mask = (1u8 << tb.coords) - 1;
+        let coord = self.load_src(inst, i, mask, Scalar::U32)?.id;
+        Ok((coord, self.query_size(tb)))
+    }
+
+    /// The address in source `i` of a typed access and whether it is inside the view.
+    pub(super) fn typed_address_checked(
+        &mut self,
+        inst: &Inst,
+        i: usize,
+        tb: &TexelBuffer,
+    ) -> Result<(Id, Id), Error> {
+        let (coord, size) = self.typed_address(inst, i, tb)?;
+        Ok((coord, self.all_less_than(coord, size, tb.coords)))
     }
 
     /// `ld` from a typed buffer SRV (`Buffer<T>`): `OpImageFetch` of texel `.x`, through the
@@ -104,6 +152,9 @@ impl Emitter<'_> {
         };
         Self::single_element(inst.span, &element)?;
         let tb = self.texel_buffer(inst.span, decl)?;
+        if !tb.buffer {
+            return Err(Error::invalid(inst.span, "typed buffer `ld` on a texture"));
+        }
         let mask = Self::dst_mask(inst, 0);
         if mask == 0 {
             return Ok(());
@@ -168,34 +219,47 @@ impl Emitter<'_> {
         }
     }
 
+    /// The loaded typed UAV (buffer or texture) a `u#` operand names.
+    pub(in crate::spv::emit) fn typed_uav_operand(
+        &mut self,
+        span: u32,
+        reg: &Reg,
+    ) -> Result<TexelBuffer, Error> {
+        let decl = self.typed_uav(span, reg)?;
+        let tb = self.texel_buffer(span, decl)?;
+        if !tb.r32 {
+            self.m.capability(Capability::StorageImageReadWithoutFormat);
+        }
+        Ok(tb)
+    }
+
+    /// What an out-of-range typed UAV load returns: (0, 0, 0, 1).
+    pub(in crate::spv::emit) fn typed_default(&mut self, scalar: Scalar) -> Id {
+        let vec4 = self.ty(scalar, 4);
+        let zero = self.splat_bits(scalar, 1, 0);
+        let one_bits = if scalar == Scalar::F32 {
+            1f32.to_bits()
+        } else {
+            1
+        };
+        let one = self.splat_bits(scalar, 1, one_bits);
+        self.m.constant_composite(vec4, &[zero, zero, zero, one])
+    }
+
     /// `ld_uav_typed dst, address, u#`.
     pub(super) fn ld_uav_typed(&mut self, inst: &Inst) -> Result<(), Error> {
         let res = *inst
             .src()
             .get(1)
             .ok_or_else(|| Error::invalid(inst.span, "missing resource operand"))?;
-        let decl = self.typed_uav(inst.span, &res.reg)?;
-        let tb = self.texel_buffer(inst.span, decl)?;
+        let tb = self.typed_uav_operand(inst.span, &res.reg)?;
         let mask = Self::dst_mask(inst, 0);
         if mask == 0 {
             return Ok(());
         }
-        if !tb.r32 {
-            self.m.capability(Capability::StorageImageReadWithoutFormat);
-        }
-        let coord = self.load_src(inst, 0, 1, Scalar::U32)?.id;
-        let size = self.query_size(&tb);
-        let b = self.ty(Scalar::Bool, 1);
-        let ok = self.m.u_less_than(b, coord, size);
+        let (coord, ok) = self.typed_address_checked(inst, 0, &tb)?;
         let vec4 = self.ty(tb.scalar, 4);
-        let zero = self.splat_bits(tb.scalar, 1, 0);
-        let one_bits = if tb.scalar == Scalar::F32 {
-            1f32.to_bits()
-        } else {
-            1
-        };
-        let one = self.splat_bits(tb.scalar, 1, one_bits);
-        let default = self.m.constant_composite(vec4, &[zero, zero, zero, one]);
+        let default = self.typed_default(tb.scalar);
         let image = tb.image;
         let texel = self.guarded_value(ok, vec4, default, |e| {
             Ok(e.m.image_op(
@@ -223,11 +287,8 @@ impl Emitter<'_> {
             self.m
                 .capability(Capability::StorageImageWriteWithoutFormat);
         }
-        let coord = self.load_src(inst, 0, 1, Scalar::U32)?.id;
         let value = self.load_src(inst, 1, 0xf, tb.scalar)?;
-        let size = self.query_size(&tb);
-        let b = self.ty(Scalar::Bool, 1);
-        let ok = self.m.u_less_than(b, coord, size);
+        let (coord, ok) = self.typed_address_checked(inst, 0, &tb)?;
         let image = tb.image;
         self.guarded(ok, |e| {
             e.m.image_write(image, coord, value.id, ImageOperands::NONE, &[]);

@@ -1,0 +1,119 @@
+//! Declarations of texture SRVs and UAVs (`OpTypeImage` variables) and of samplers
+//! (`OpTypeSampler` variables), with the capabilities their dimensions need.
+//!
+//! Contract: [`Emitter::declare_texture`] returns the [`ResourceVars`] of one texture
+//! declaration (`var`, `image_type`, `texel`, `r32`); [`Emitter::declare_samplers`] fills
+//! `TextureState::samplers` in declaration order. Both bind through [`descriptor`], so
+//! descriptor arrays and push constants stay refused there.
+//!
+//! - SRVs: `Sampled 1`, format `Unknown`, depth 2 ("unknown": D3D views are not typed as
+//!   depth, and one view may be read with and without comparison). `Sampled1D` for 1-D
+//!   dimensions, `SampledCubeArray` for cube arrays.
+//! - UAVs (`RWTexture1D/2D/3D` and arrays): `Sampled 2`, depth 0, format `Unknown` or
+//!   `R32ui`/`R32i` when atomics use the view (Vulkan requires a declared format there, and
+//!   D3D an R32 view); `Image1D` for 1-D dimensions; `_glc` → `Coherent`. D3D has no
+//!   multisampled or cube UAVs: those are invalid.
+
+use spirv::{Capability, Decoration, ImageFormat, StorageClass};
+
+use super::shape;
+use crate::bindings::ResourceKind;
+use crate::error::Error;
+use crate::ir::{Dimension, ResourceDecl, ResourceShape};
+use crate::spv::emit::context::{Emitter, ResourceVars, Scalar};
+use crate::spv::emit::declare::descriptor;
+use crate::spv::emit::resources::texel_scalar;
+use crate::spv::ImageType;
+
+impl Emitter<'_> {
+    /// Declares the image variable of a texture SRV or UAV; `r32` when atomics use the UAV.
+    pub(in crate::spv::emit) fn declare_texture(
+        &mut self,
+        decl: &ResourceDecl,
+        r32: bool,
+    ) -> Result<ResourceVars, Error> {
+        let uav = decl.range.kind == ResourceKind::UnorderedAccess;
+        let ResourceShape::Typed { dim, ret, .. } = decl.shape else {
+            return Err(Error::invalid(decl.span, "a texture that is not typed"));
+        };
+        let shape = shape(dim)
+            .ok_or_else(|| Error::invalid(decl.span, "a typed buffer declared as a texture"))?;
+        let scalar = texel_scalar(ret[0]).ok_or_else(|| {
+            Error::unsupported(
+                decl.span,
+                format!("texture of return type {}", ret[0].name()),
+            )
+        })?;
+        if uav && (shape.ms || matches!(shape.dim, spirv::Dim::DimCube)) {
+            return Err(Error::invalid(
+                decl.span,
+                "a typed UAV cannot be multisampled or a cube",
+            ));
+        }
+        let binding = descriptor(decl.binding, decl.span, "texture")?;
+        let format = match (r32, scalar) {
+            (false, _) => ImageFormat::Unknown,
+            (true, Scalar::U32) => ImageFormat::R32ui,
+            (true, Scalar::I32) => ImageFormat::R32i,
+            (true, _) => {
+                return Err(Error::invalid(
+                    decl.span,
+                    "atomics on a typed UAV that is not declared uint or sint",
+                ))
+            }
+        };
+        let one_d = matches!(dim, Dimension::Texture1D | Dimension::Texture1DArray);
+        if one_d {
+            self.m.capability(if uav {
+                Capability::Image1D
+            } else {
+                Capability::Sampled1D
+            });
+        }
+        if dim == Dimension::TextureCubeArray {
+            self.m.capability(Capability::SampledCubeArray);
+        }
+        let sampled_type = self.ty(scalar, 1);
+        let image = self.m.type_image(&ImageType {
+            sampled_type,
+            dim: shape.dim,
+            depth: if uav { 0 } else { 2 },
+            arrayed: shape.arrayed,
+            multisampled: shape.ms,
+            sampled: if uav { 2 } else { 1 },
+            format,
+            access: None,
+        });
+        let var = self
+            .m
+            .global_variable(StorageClass::UniformConstant, image, None);
+        self.m.decorate_binding(var, binding.0, binding.1);
+        if uav && decl.coherent {
+            self.m.decorate(var, Decoration::Coherent, &[]);
+        }
+        self.name_indexed(var, if uav { "u" } else { "t" }, decl.id);
+        Ok(ResourceVars {
+            var: Some(var),
+            counter: None,
+            image_type: Some(image),
+            texel: Some(scalar),
+            r32,
+        })
+    }
+
+    /// Declares every `s#` as an `OpTypeSampler` variable.
+    pub(in crate::spv::emit) fn declare_samplers(&mut self) -> Result<(), Error> {
+        let ir = self.ir;
+        for s in &ir.samplers {
+            let binding = descriptor(s.binding, s.span, "sampler")?;
+            let ty = self.m.type_sampler();
+            let var = self
+                .m
+                .global_variable(StorageClass::UniformConstant, ty, None);
+            self.m.decorate_binding(var, binding.0, binding.1);
+            self.name_indexed(var, "s", s.id);
+            self.textures.samplers.push(var);
+        }
+        Ok(())
+    }
+}
