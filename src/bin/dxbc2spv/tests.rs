@@ -454,12 +454,13 @@ fn translate_writes_a_valid_module_for_the_compute_sample() {
 #[test]
 fn translate_reports_unsupported_stages_with_their_offset_and_goes_on() {
     let tmp = TempDir::new("translate-unsupported");
-    let ps = tmp.file(
-        "ps.asm",
-        b"ps_5_0\ndcl_output o0.xyzw\nmov o0.xyzw, l(1,1,1,1)\nret\n",
+    // Domain shaders are not translated yet (the tessellation issue).
+    let ds = tmp.file(
+        "ds.asm",
+        b"ds_5_0\ndcl_input vDomain.xy\ndcl_output o0.xyzw\nmov o0.xyzw, vDomain.xyxx\nret\n",
     );
-    let ps_dxbc = path_str(&tmp.path("ps.dxbc"));
-    assert_eq!(run(&["asm", &ps, "-o", &ps_dxbc]).status, Status::Success);
+    let ds_dxbc = path_str(&tmp.path("ds.dxbc"));
+    assert_eq!(run(&["asm", &ds, "-o", &ds_dxbc]).status, Status::Success);
     let cs = tmp.file(
         "cs.asm",
         b"cs_5_0\ndcl_uav_raw u0\ndcl_thread_group 1, 1, 1\nstore_raw u0.x, l(0), l(7)\nret\n",
@@ -467,9 +468,9 @@ fn translate_reports_unsupported_stages_with_their_offset_and_goes_on() {
     let cs_dxbc = path_str(&tmp.path("cs.dxbc"));
     assert_eq!(run(&["asm", &cs, "-o", &cs_dxbc]).status, Status::Success);
     let dir = path_str(&tmp.path("out"));
-    let r = run(&["translate", &ps_dxbc, &cs_dxbc, "--out-dir", &dir]);
+    let r = run(&["translate", &ds_dxbc, &cs_dxbc, "--out-dir", &dir]);
     assert_eq!(r.status, Status::InputsFailed);
-    assert!(r.stderr.contains("ps.dxbc: unsupported: "), "{}", r.stderr);
+    assert!(r.stderr.contains("ds.dxbc: unsupported: "), "{}", r.stderr);
     assert!(r.stderr.contains(" at 0x"), "{}", r.stderr);
     assert!(
         tmp.path("out/cs.spv").is_file(),
