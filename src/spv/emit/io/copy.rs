@@ -137,7 +137,7 @@ impl Emitter<'_> {
     /// Copies the output file to the output links (of `stream` only, when given).
     pub(crate) fn copy_outputs(&mut self, stream: Option<u8>) {
         if let Some(var) = self.io.point_size {
-            if stream.is_none_or(|s| s == self.rasterized_stream()) {
+            if stream.map_or(true, |s| s == self.rasterized_stream()) {
                 let one = self.splat_bits(Scalar::F32, 1, 1f32.to_bits());
                 self.m.store(var, one);
             }

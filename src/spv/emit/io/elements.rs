@@ -70,6 +70,36 @@ pub(crate) fn user_elements(
         let rest = claim(d.register, stream, d.mask & !covered & 0xf);
         push_runs(&mut out, d, rest, ir::ComponentType::Float, stream);
     }
+    merge_registers(out)
+}
+
+/// One variable per register (and stream): Vulkan requires the variables that share a location
+/// to agree in component type and interpolation (the GLSL and Vulkan location-aliasing rules),
+/// while D3D packs elements of different types into one register. D3D interpolates a register
+/// one way (fxc packs only elements with the same mode together), so the merged variable spans
+/// the components from the first to the last claimed one, with the elements' common type, or
+/// `uint` when they differ (such registers are `constant`-interpolated: the words pass through
+/// bit for bit).
+fn merge_registers(elements: Vec<Element>) -> Vec<Element> {
+    let mut out: Vec<Element> = Vec::with_capacity(elements.len());
+    for e in elements {
+        if let Some(m) = out
+            .iter_mut()
+            .find(|m| m.register == e.register && m.stream == e.stream)
+        {
+            if m.component_type != e.component_type {
+                m.component_type = ir::ComponentType::Uint;
+            }
+            m.mask |= e.mask;
+        } else {
+            out.push(e);
+        }
+    }
+    for m in &mut out {
+        let lo = m.mask.trailing_zeros();
+        let hi = 7 - m.mask.leading_zeros();
+        m.mask = (((1u16 << (hi + 1)) - (1u16 << lo)) & 0xf) as u8;
+    }
     out
 }
 
@@ -129,23 +159,29 @@ mod tests {
     }
 
     #[test]
-    fn declarations_claim_whole_signature_elements() {
+    fn one_variable_per_register_with_a_common_type() {
         use ir::ComponentType::*;
-        // TEXCOORD0 v1.xy float and TEXCOORD1 v1.z uint; the shader reads v1.x and v1.z.
+        // TEXCOORD0 v1.xy float and TEXCOORD1 v1.z uint (both constant); the shader reads v1.x
+        // and v1.z: one uint variable over .xyz.
         let sigs = [sig(1, 0b0011, Float), sig(1, 0b0100, Uint)];
-        let decls = [decl(1, 0b0001, 2), decl(1, 0b0100, 1)];
+        let decls = [decl(1, 0b0001, 1), decl(1, 0b0100, 1)];
         let got = user_elements(&decls, &sigs, true);
-        assert_eq!(got.len(), 2);
-        assert_eq!((got[0].mask, got[0].component_type), (0b0011, Float));
-        assert_eq!((got[1].mask, got[1].component_type), (0b0100, Uint));
-        assert_eq!(got[1].interpolation, 1);
+        assert_eq!(got.len(), 1);
+        assert_eq!((got[0].mask, got[0].component_type), (0b0111, Uint));
+        assert_eq!(got[0].interpolation, 1);
+        // Two float elements stay float.
+        let sigs = [sig(2, 0b0011, Float), sig(2, 0b1100, Float)];
+        let decls = [decl(2, 0b0011, 2), decl(2, 0b1000, 2)];
+        let got = user_elements(&decls, &sigs, true);
+        assert_eq!(got.len(), 1);
+        assert_eq!((got[0].mask, got[0].component_type), (0b1111, Float));
     }
 
     #[test]
-    fn without_signature_declarations_are_float_runs_without_overlap() {
-        let decls = [decl(0, 0b1011, 2), decl(0, 0b0011, 2)];
+    fn without_signature_a_register_spans_its_declared_components() {
+        let decls = [decl(0, 0b1001, 2), decl(3, 0b0010, 2)];
         let got = user_elements(&decls, &[], false);
-        let masks: Vec<u8> = got.iter().map(|e| e.mask).collect();
-        assert_eq!(masks, [0b0011, 0b1000]);
+        let masks: Vec<(u32, u8)> = got.iter().map(|e| (e.register, e.mask)).collect();
+        assert_eq!(masks, [(0, 0b1111), (3, 0b0010)]);
     }
 }

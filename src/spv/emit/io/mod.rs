@@ -6,11 +6,12 @@
 //!   wrapper that copies the Vulkan inputs into the input file, calls the shader's main
 //!   function, and copies the output file to the Vulkan outputs; geometry shaders copy the
 //!   outputs of a stream at each `emit`.
-//! - User inputs and outputs: one variable per signature element (`Location` = register,
-//!   `Component` = first component, the element's component type and width), so two variables
-//!   never share a location component. Vertex-shader inputs are one `vec4` per register (Vulkan
-//!   fills missing attribute components with (0, 0, 0, 1) as D3D does). Without a signature,
-//!   each declaration's mask is an element of float type.
+//! - User inputs and outputs: one variable per register (`Location` = register, `Component` =
+//!   first component), spanning the signature elements its declarations touch, typed by their
+//!   common component type or `uint` when they differ: Vulkan wants the variables of a location
+//!   to agree in type and interpolation ([`elements`]). Vertex-shader inputs are one `vec4` per
+//!   register (Vulkan fills missing attribute components with (0, 0, 0, 1) as D3D does).
+//!   Without a signature, declared components count as float.
 //! - System values map to built-ins ([`builtins`]): positions, clip and cull distances packed
 //!   into arrays in (register, component) order, vertex and instance ids relative to the draw's
 //!   base (D3D counts from 0), front facing as `~0`/`0`, `SV_Position.w` in pixel shaders as
@@ -102,6 +103,9 @@ pub(crate) struct Io {
     /// `PointSize` output (vertex shaders, geometry shaders that emit points): D3D points are
     /// one pixel, and Vulkan requires the last pre-rasterization stage to write the size.
     pub point_size: Option<Id>,
+    /// Geometry shaders: Private count of the vertices emitted so far (D3D drops emits past
+    /// `dcl_maxout`; Vulkan leaves them undefined).
+    pub emitted: Option<Id>,
     /// The geometry shader uses streams other than 0 (`emit_stream` and friends use the
     /// `Stream` instructions).
     pub streams: bool,
@@ -178,6 +182,13 @@ impl Emitter<'_> {
                 }));
         if self.io.streams {
             self.m.capability(Capability::GeometryStreams);
+        }
+        if stage == Stage::Geometry {
+            let u = self.ty(Scalar::U32, 1);
+            let zero = self.u32_const(0);
+            let var = self.m.global_variable(StorageClass::Private, u, Some(zero));
+            self.m.name(var, "emitted");
+            self.io.emitted = Some(var);
         }
         self.declare_inputs(stage)?;
         self.declare_outputs(stage)?;

@@ -72,9 +72,10 @@ fn vertex_shader_interface() {
     // Attributes: a float vec4 at 0, a uint vec4 at 1.
     assert!(text.contains("OpDecorate %in0 Location 0"), "{text}");
     assert!(text.contains("OpDecorate %in1 Location 1"), "{text}");
-    // Packed outputs: vec2 float at 1.x, uint at 1.z; clip distances as a 2-element array.
+    // Packed outputs: float TEXCOORD0 (.xy) and uint TEXCOORD1 (.z) share location 1 as one
+    // uvec3 (Vulkan wants one type per location); clip distances as a 2-element array.
     assert!(
-        text.contains("OpDecorate %out1_0 Component 2") || text.contains("Component 2"),
+        text.contains("%out1 = OpVariable %_ptr_Output_v3uint"),
         "{text}"
     );
     assert!(text.contains("BuiltIn ClipDistance"), "{text}");
@@ -91,7 +92,8 @@ const PS: &str = "
 // -------------------- ----- ------ -------- -------- ------- ------
 // SV_Position              0   xyzw        0      POS   float   xyzw
 // TEXCOORD                 0   xy          1     NONE   float   xy
-// TEXCOORD                 1     z         1     NONE    uint     z
+// TEXCOORD                 1   x           4     NONE    uint   x
+// TEXCOORD                 2     z         4     NONE     int     z
 // COLOR                    0   xyzw        2     NONE   float   xyzw
 // SV_IsFrontFace           0   x           3    FFACE    uint   x
 // SV_SampleIndex           0    y          3   SAMPLE    uint    y
@@ -108,7 +110,8 @@ const PS: &str = "
 ps_5_0
 dcl_input_ps_siv linear noperspective v0.xyzw, position
 dcl_input_ps linear centroid v1.xy
-dcl_input_ps constant v1.z
+dcl_input_ps constant v4.x
+dcl_input_ps constant v4.z
 dcl_input_ps linear sample v2.xyzw
 dcl_input_ps_sgv v3.x, is_front_face
 dcl_input_ps_sgv v3.y, sampleIndex
@@ -127,7 +130,7 @@ add r0.xyzw, r0.xyzw, r1.xyzw
 eval_snapped r1.xyzw, v2.xyzw, l(-8, 7, 0, 0)
 add o0.xyzw, r0.xyzw, r1.xyzw
 discard_nz v3.x
-mov o1.xyzw, v1.zzzz
+mov o1.xyzw, v4.xxzz
 mov oMask, vCoverage.x
 mov oDepthGE, v0.z
 ret
@@ -157,8 +160,9 @@ fn pixel_shader_interface() {
     ] {
         assert!(text.contains(needle), "missing {needle}:\n{text}");
     }
-    // The uint TEXCOORD1 is its own flat variable at location 1, component 2.
-    assert!(text.contains("Component 2"), "{text}");
+    // The uint and sint elements of v4 share one flat uvec3 at location 4.
+    assert!(text.contains("OpDecorate %in4 Location 4"), "{text}");
+    assert!(text.contains("OpDecorate %in4 Flat"), "{text}");
     // Kill instead of demote when asked.
     let bytes = crate::dxbc::asm::assemble(PS).expect("assembles");
     let options = Options {

@@ -57,8 +57,7 @@ impl Emitter<'_> {
         let levels = self.m.image_query_levels(u, image);
         let mip_ok = self.m.u_less_than(b, mip, levels);
         let lod = self.clamp_below(mip, levels, 1);
-        let size_ty = self.ty(Scalar::U32, n);
-        let size = self.m.image_query_size_lod(size_ty, image, lod);
+        let size = self.mip_size(&tex, image, lod);
         let coord_ok = self.all_less_than(coord, size, n);
         let ok = self.m.logical_and(b, mip_ok, coord_ok);
         let at = self.clamp_below(coord, size, n);

@@ -329,6 +329,33 @@ impl Emitter<'_> {
         self.m.all(b1, lt)
     }
 
+    /// The size of mip `lod` as `OpImageQuerySizeLod` gives it, computed from mip 0's size:
+    /// `max(1, size0 >> lod)` for the dimensions, array sizes unchanged. D3D lets every
+    /// invocation ask for its own mip; lavapipe 25 evaluates `OpImageQuerySizeLod` with one
+    /// invocation's lod for the whole group, while a constant lod 0 is right everywhere.
+    pub(super) fn mip_size(&mut self, tex: &Texture, image: Id, lod: Id) -> Id {
+        let n = tex.shape.size;
+        let ty = self.ty(Scalar::U32, n);
+        let zero = self.u32_const(0);
+        let size0 = self.m.image_query_size_lod(ty, image, zero);
+        let dims = n - u8::from(tex.shape.arrayed);
+        let one = self.u32_const(1);
+        let mut shifts = [zero; 4];
+        let mut floor = [zero; 4];
+        for k in 0..dims as usize {
+            shifts[k] = lod;
+            floor[k] = one;
+        }
+        let shifts = self.compose(Scalar::U32, &shifts[..n as usize]).id;
+        let floor = if n == 1 {
+            one
+        } else {
+            self.m.constant_composite(ty, &floor[..n as usize])
+        };
+        let shifted = self.m.shift_right_logical(ty, size0, shifts);
+        self.glsl(ty, GlslStd450Op::UMax, &[shifted, floor])
+    }
+
     /// `min(v, limit - 1)` on `n`-component unsigned values (a clamped address; a zero limit
     /// wraps to the largest value and leaves `v` unchanged, for a check that fails anyway).
     pub(super) fn clamp_below(&mut self, v: Id, limit: Id, n: u8) -> Id {

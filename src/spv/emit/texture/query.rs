@@ -116,7 +116,7 @@ impl Emitter<'_> {
             let levels = self.m.image_query_levels(u, image);
             let ok = self.m.u_less_than(b, mip, levels);
             let lod = self.clamp_below(mip, levels, 1);
-            let size = self.m.image_query_size_lod(size_ty, image, lod);
+            let size = self.mip_size(&tex, image, lod);
             (levels, size, ok)
         };
         let size = Value {
