@@ -9,8 +9,8 @@ use crate::dxbc::disasm::shader_program;
 use crate::dxbc::Stage;
 use crate::spv::tests::tools;
 use crate::test_support::corpus_blobs;
-use crate::translate_tests::own_bindings;
-use crate::{translate, Error, Options, Target};
+use crate::translate_tests::translate_bound;
+use crate::{Error, Options, Target};
 
 /// The corpus blobs whose program is one of `stages`.
 fn blobs_of(stages: &[Stage]) -> Vec<(std::path::PathBuf, Vec<u8>)> {
@@ -68,16 +68,7 @@ fn corpus_graphics_shaders_translate_and_validate() {
     };
     let mut valid = 0usize;
     for (path, bytes) in &blobs {
-        let mut result = translate(bytes, &options);
-        if let Err(Error::Binding { .. }) = result {
-            if let Some(bindings) = own_bindings(bytes) {
-                let options = Options {
-                    bindings,
-                    ..options.clone()
-                };
-                result = translate(bytes, &options);
-            }
-        }
+        let result = translate_bound(bytes, &options);
         match result {
             Ok(t) => match tools::validation_error(&t.spirv, target.name()) {
                 None => valid += 1,

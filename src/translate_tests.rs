@@ -35,6 +35,25 @@ pub(crate) fn own_bindings(bytes: &[u8]) -> Option<Bindings> {
         .map(Bindings::Table)
 }
 
+/// Translates with `options`; a shader whose registers the D3D11 layout cannot bind (spaces,
+/// ranges) is bound as a D3D12 runtime would, with [`own_bindings`].
+pub(crate) fn translate_bound(
+    bytes: &[u8],
+    options: &Options,
+) -> Result<crate::Translation, Error> {
+    let result = translate(bytes, options);
+    if let Err(Error::Binding { .. }) = result {
+        if let Some(bindings) = own_bindings(bytes) {
+            let options = Options {
+                bindings,
+                ..options.clone()
+            };
+            return translate(bytes, &options);
+        }
+    }
+    result
+}
+
 /// The corpus blobs whose program is a compute shader.
 fn compute_blobs() -> Vec<(std::path::PathBuf, Vec<u8>)> {
     let mut out = Vec::new();
@@ -72,17 +91,7 @@ fn corpus_compute_shaders_translate_and_validate() {
     let mut failures = Vec::new();
     let mut valid = 0usize;
     for (path, bytes) in &blobs {
-        let mut result = translate(bytes, &options);
-        if let Err(Error::Binding { .. }) = result {
-            // Not expressible in the D3D11 layout: bind as a D3D12 runtime would.
-            if let Some(bindings) = own_bindings(bytes) {
-                let options = Options {
-                    bindings,
-                    ..options.clone()
-                };
-                result = translate(bytes, &options);
-            }
-        }
+        let result = translate_bound(bytes, &options);
         match result {
             Ok(t) => match tools::is_valid(&t.spirv, target.name()) {
                 Some(true) => valid += 1,

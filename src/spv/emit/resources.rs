@@ -53,6 +53,47 @@ pub(crate) fn atomic_target(inst: &ir::Inst) -> Option<Reg> {
 }
 
 impl Emitter<'_> {
+    /// The format of a typed resource's image: `Unknown`, except `R32ui`/`R32i` for a UAV that
+    /// atomics use (`r32`), which Vulkan requires and D3D guarantees (an `R32_UINT`/`R32_SINT`
+    /// view).
+    pub(crate) fn typed_format(
+        &self,
+        decl: &ir::ResourceDecl,
+        scalar: Scalar,
+        r32: bool,
+    ) -> Result<ImageFormat, Error> {
+        match (r32, scalar) {
+            (false, _) => Ok(ImageFormat::Unknown),
+            (true, Scalar::U32) => Ok(ImageFormat::R32ui),
+            (true, Scalar::I32) => Ok(ImageFormat::R32i),
+            (true, _) => Err(Error::invalid(
+                decl.span,
+                "atomics on a typed UAV that is not declared uint or sint",
+            )),
+        }
+    }
+
+    /// The image type and its `UniformConstant` variable for a typed `t#`/`u#`, bound at
+    /// `binding`, `Coherent` for `_glc` UAVs, named `t#`/`u#`: `(variable, image type)`.
+    pub(crate) fn image_variable(
+        &mut self,
+        decl: &ir::ResourceDecl,
+        binding: (u32, u32),
+        ty: ImageType,
+    ) -> (Id, Id) {
+        let uav = decl.range.kind == ResourceKind::UnorderedAccess;
+        let image = self.m.type_image(&ty);
+        let var = self
+            .m
+            .global_variable(StorageClass::UniformConstant, image, None);
+        self.m.decorate_binding(var, binding.0, binding.1);
+        if uav && decl.coherent {
+            self.m.decorate(var, Decoration::Coherent, &[]);
+        }
+        self.name_indexed(var, if uav { "u" } else { "t" }, decl.id);
+        (var, image)
+    }
+
     /// The storage class of raw/structured buffers and counters: `StorageBuffer` from SPIR-V
     /// 1.3 on, `Uniform` (with `BufferBlock` blocks) before.
     pub(crate) fn buffer_storage(&self) -> StorageClass {
@@ -122,41 +163,27 @@ impl Emitter<'_> {
                     })?;
                     let binding = descriptor(decl.binding, decl.span, "typed buffer")?;
                     let r32 = uav && atomics.get(i).copied().unwrap_or(false);
-                    let format = match (r32, scalar) {
-                        (false, _) => ImageFormat::Unknown,
-                        (true, Scalar::U32) => ImageFormat::R32ui,
-                        (true, Scalar::I32) => ImageFormat::R32i,
-                        (true, _) => {
-                            return Err(Error::invalid(
-                                decl.span,
-                                "atomics on a typed UAV that is not declared uint or sint",
-                            ))
-                        }
-                    };
+                    let format = self.typed_format(decl, scalar, r32)?;
                     self.m.capability(if uav {
                         Capability::ImageBuffer
                     } else {
                         Capability::SampledBuffer
                     });
                     let sampled_type = self.ty(scalar, 1);
-                    let image = self.m.type_image(&ImageType {
-                        sampled_type,
-                        dim: Dim::DimBuffer,
-                        depth: 0,
-                        arrayed: false,
-                        multisampled: false,
-                        sampled: if uav { 2 } else { 1 },
-                        format,
-                        access: None,
-                    });
-                    let var = self
-                        .m
-                        .global_variable(StorageClass::UniformConstant, image, None);
-                    self.m.decorate_binding(var, binding.0, binding.1);
-                    if uav && decl.coherent {
-                        self.m.decorate(var, Decoration::Coherent, &[]);
-                    }
-                    self.name_indexed(var, if uav { "u" } else { "t" }, decl.id);
+                    let (var, image) = self.image_variable(
+                        decl,
+                        binding,
+                        ImageType {
+                            sampled_type,
+                            dim: Dim::DimBuffer,
+                            depth: 0,
+                            arrayed: false,
+                            multisampled: false,
+                            sampled: if uav { 2 } else { 1 },
+                            format,
+                            access: None,
+                        },
+                    );
                     vars.var = Some(var);
                     vars.image_type = Some(image);
                     vars.texel = Some(scalar);

@@ -14,13 +14,13 @@
 //!   D3D an R32 view); `Image1D` for 1-D dimensions; `_glc` → `Coherent`. D3D has no
 //!   multisampled or cube UAVs: those are invalid.
 
-use spirv::{Capability, Decoration, ImageFormat, StorageClass};
+use spirv::{Capability, StorageClass};
 
 use super::shape;
 use crate::bindings::ResourceKind;
 use crate::error::Error;
 use crate::ir::{Dimension, ResourceDecl, ResourceShape};
-use crate::spv::emit::context::{Emitter, ResourceVars, Scalar};
+use crate::spv::emit::context::{Emitter, ResourceVars};
 use crate::spv::emit::declare::descriptor;
 use crate::spv::emit::resources::texel_scalar;
 use crate::spv::ImageType;
@@ -51,17 +51,7 @@ impl Emitter<'_> {
             ));
         }
         let binding = descriptor(decl.binding, decl.span, "texture")?;
-        let format = match (r32, scalar) {
-            (false, _) => ImageFormat::Unknown,
-            (true, Scalar::U32) => ImageFormat::R32ui,
-            (true, Scalar::I32) => ImageFormat::R32i,
-            (true, _) => {
-                return Err(Error::invalid(
-                    decl.span,
-                    "atomics on a typed UAV that is not declared uint or sint",
-                ))
-            }
-        };
+        let format = self.typed_format(decl, scalar, r32)?;
         let one_d = matches!(dim, Dimension::Texture1D | Dimension::Texture1DArray);
         if one_d {
             self.m.capability(if uav {
@@ -74,24 +64,20 @@ impl Emitter<'_> {
             self.m.capability(Capability::SampledCubeArray);
         }
         let sampled_type = self.ty(scalar, 1);
-        let image = self.m.type_image(&ImageType {
-            sampled_type,
-            dim: shape.dim,
-            depth: if uav { 0 } else { 2 },
-            arrayed: shape.arrayed,
-            multisampled: shape.ms,
-            sampled: if uav { 2 } else { 1 },
-            format,
-            access: None,
-        });
-        let var = self
-            .m
-            .global_variable(StorageClass::UniformConstant, image, None);
-        self.m.decorate_binding(var, binding.0, binding.1);
-        if uav && decl.coherent {
-            self.m.decorate(var, Decoration::Coherent, &[]);
-        }
-        self.name_indexed(var, if uav { "u" } else { "t" }, decl.id);
+        let (var, image) = self.image_variable(
+            decl,
+            binding,
+            ImageType {
+                sampled_type,
+                dim: shape.dim,
+                depth: if uav { 0 } else { 2 },
+                arrayed: shape.arrayed,
+                multisampled: shape.ms,
+                sampled: if uav { 2 } else { 1 },
+                format,
+                access: None,
+            },
+        );
         Ok(ResourceVars {
             var: Some(var),
             counter: None,
