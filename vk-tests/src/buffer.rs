@@ -93,7 +93,17 @@ impl<'g> Buffer<'g> {
 
     /// Creates a buffer holding `bytes` (which must not be empty).
     pub fn from_bytes(gpu: &'g Gpu, bytes: &[u8], name: &str) -> Result<Buffer<'g>> {
-        let mut buf = Buffer::new(gpu, bytes.len() as u64, name)?;
+        Buffer::with_bytes(gpu, bytes, name, vk::BufferUsageFlags::empty())
+    }
+
+    /// Like [`Buffer::from_bytes`], with `extra` usage flags (see [`Buffer::with_usage`]).
+    pub fn with_bytes(
+        gpu: &'g Gpu,
+        bytes: &[u8],
+        name: &str,
+        extra: vk::BufferUsageFlags,
+    ) -> Result<Buffer<'g>> {
+        let mut buf = Buffer::with_usage(gpu, bytes.len() as u64, name, extra)?;
         buf.write(0, bytes)?;
         Ok(buf)
     }
@@ -187,14 +197,7 @@ impl Drop for Buffer<'_> {
         // (the compute runner waits on its fence).
         unsafe { self.gpu.device().destroy_buffer(self.buffer, None) };
         if let Some(allocation) = self.allocation.take() {
-            match self.gpu.allocator() {
-                Ok(mut allocator) => {
-                    if let Err(e) = allocator.free(allocation) {
-                        eprintln!("vk-tests: freeing buffer memory failed: {e}");
-                    }
-                }
-                Err(e) => eprintln!("vk-tests: leaking buffer memory: {e}"),
-            }
+            self.gpu.free(allocation, "buffer");
         }
     }
 }

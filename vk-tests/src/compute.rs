@@ -11,7 +11,7 @@ use ash::vk;
 use crate::buffer::Buffer;
 use crate::descriptors::{self, Binding, Descriptors, Resource};
 use crate::gpu::Gpu;
-use crate::submit::{memory_barrier, OneShot};
+use crate::submit::{after_earlier_writes, memory_barrier, OneShot};
 
 /// How long [`run_compute`] waits for the device before reporting a hang.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
@@ -223,9 +223,11 @@ pub fn run_compute_with(
         .context("the entry point name contains a NUL byte")?;
     let mut objects = Objects::new(gpu);
     objects.create(job, &entry_point, bindings)?;
-    let mut submit = OneShot::begin(gpu)?;
-    objects.record(submit.cmd(), job);
-    submit.submit_and_wait(job.timeout, &format!("compute dispatch {:?}", job.groups))
+    let what = format!("compute dispatch {:?}", job.groups);
+    OneShot::record_and_wait(gpu, job.timeout, &what, |cmd| {
+        objects.record(cmd, job);
+        Ok(())
+    })
 }
 
 /// Convenience: makes one buffer per entry of `inputs` (initialized with it), runs `job`, and
@@ -313,13 +315,9 @@ impl<'g> Objects<'g> {
     fn record(&self, cmd: vk::CommandBuffer, job: &ComputeJob<'_>) {
         let device = self.gpu.device();
         // Earlier submissions (uploads, draws) wrote what the shader may read.
-        memory_barrier(
+        after_earlier_writes(
             device,
             cmd,
-            (
-                vk::PipelineStageFlags::ALL_COMMANDS,
-                vk::AccessFlags::MEMORY_WRITE,
-            ),
             (
                 vk::PipelineStageFlags::COMPUTE_SHADER,
                 vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
@@ -328,16 +326,12 @@ impl<'g> Objects<'g> {
         // SAFETY: `cmd` is recording; the pipeline and sets were made on this device.
         unsafe {
             device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.pipeline);
-            if !self.descriptors.sets.is_empty() {
-                device.cmd_bind_descriptor_sets(
-                    cmd,
-                    vk::PipelineBindPoint::COMPUTE,
-                    self.pipeline_layout,
-                    0,
-                    &self.descriptors.sets,
-                    &[],
-                );
-            }
+            self.descriptors.bind(
+                device,
+                cmd,
+                vk::PipelineBindPoint::COMPUTE,
+                self.pipeline_layout,
+            );
             let [x, y, z] = job.groups;
             device.cmd_dispatch(cmd, x, y, z);
         }

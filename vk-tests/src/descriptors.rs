@@ -80,6 +80,23 @@ pub(crate) struct Descriptors {
 }
 
 impl Descriptors {
+    /// Records binding every set (from set 0) at `bind_point` with `layout`; nothing when there
+    /// are no sets.
+    pub(crate) fn bind(
+        &self,
+        device: &ash::Device,
+        cmd: vk::CommandBuffer,
+        bind_point: vk::PipelineBindPoint,
+        layout: vk::PipelineLayout,
+    ) {
+        if self.sets.is_empty() {
+            return;
+        }
+        // SAFETY: `cmd` is recording on `device`; the sets and `layout` were made on it, and the
+        // layout was created from these sets' layouts.
+        unsafe { device.cmd_bind_descriptor_sets(cmd, bind_point, layout, 0, &self.sets, &[]) };
+    }
+
     /// Creates the set layouts, pool and sets for `bindings` (checked with [`check`]) and writes
     /// them.
     pub(crate) fn build(&mut self, gpu: &Gpu, bindings: &[Binding<'_, '_>]) -> Result<()> {

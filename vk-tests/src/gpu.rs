@@ -20,7 +20,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use anyhow::{anyhow, bail, Context, Result};
 use ash::vk;
-use gpu_allocator::vulkan::{Allocator, AllocatorCreateDesc};
+use gpu_allocator::vulkan::{Allocation, Allocator, AllocatorCreateDesc};
 use gpu_allocator::{AllocationSizes, AllocatorDebugSettings};
 
 use crate::features::{feature_kind, DeviceFeatures, FeatureKind};
@@ -415,6 +415,19 @@ impl Gpu {
         self.allocator
             .lock()
             .map_err(|_| anyhow!("the allocator mutex is poisoned"))
+    }
+
+    /// Gives `allocation` (the memory of a destroyed `what`: "buffer", "image") back to the
+    /// allocator; for use in `Drop`, so failures are reported on stderr (and the memory leaked).
+    pub(crate) fn free(&self, allocation: Allocation, what: &str) {
+        match self.allocator() {
+            Ok(mut allocator) => {
+                if let Err(e) = allocator.free(allocation) {
+                    eprintln!("vk-tests: freeing {what} memory failed: {e}");
+                }
+            }
+            Err(e) => eprintln!("vk-tests: leaking {what} memory: {e}"),
+        }
     }
 }
 

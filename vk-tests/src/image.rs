@@ -17,7 +17,7 @@ use gpu_allocator::MemoryLocation;
 
 use crate::buffer::Buffer;
 use crate::gpu::Gpu;
-use crate::submit::{memory_barrier, OneShot, SUBMIT_TIMEOUT};
+use crate::submit::{after_earlier_writes, any_use, memory_barrier, OneShot, SUBMIT_TIMEOUT};
 
 /// What to create.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,11 +49,7 @@ pub struct ImageDesc {
 impl ImageDesc {
     /// The size of mip level `mip`: `[width, height, depth]`, each at least 1.
     pub fn mip_extent(&self, mip: u32) -> [u32; 3] {
-        [
-            (self.width >> mip).max(1),
-            (self.height >> mip).max(1),
-            (self.depth >> mip).max(1),
-        ]
+        mip_extent([self.width, self.height, self.depth], mip)
     }
 
     /// The Vulkan sample-count flag.
@@ -72,6 +68,12 @@ impl ImageDesc {
     fn full_usage(&self) -> vk::ImageUsageFlags {
         self.usage | vk::ImageUsageFlags::TRANSFER_SRC | vk::ImageUsageFlags::TRANSFER_DST
     }
+}
+
+/// The size of mip level `mip` of an image whose mip 0 is `size` (`[width, height, depth]`):
+/// each halved `mip` times, and at least 1.
+pub fn mip_extent(size: [u32; 3], mip: u32) -> [u32; 3] {
+    size.map(|n| (n >> mip).max(1))
 }
 
 /// Why `gpu` cannot create `desc` (format, usage, sample count, size or layer limits), or
@@ -276,86 +278,44 @@ impl<'g> Image<'g> {
                 offset += self.subresource_size(mip, texel_size);
             }
         }
-        let device = self.gpu.device();
-        let mut submit = OneShot::begin(self.gpu)?;
-        let cmd = submit.cmd();
-        memory_barrier(
-            device,
-            cmd,
-            (
-                vk::PipelineStageFlags::ALL_COMMANDS,
-                vk::AccessFlags::MEMORY_WRITE,
-            ),
-            (
-                vk::PipelineStageFlags::TRANSFER,
-                vk::AccessFlags::TRANSFER_WRITE,
-            ),
-        );
-        // SAFETY: recording; the regions lie inside both the buffer and the image.
-        unsafe {
-            device.cmd_copy_buffer_to_image(
-                cmd,
-                staging.handle(),
-                self.handle,
-                vk::ImageLayout::GENERAL,
-                &regions,
-            );
-        }
-        memory_barrier(
-            device,
-            cmd,
-            (
-                vk::PipelineStageFlags::TRANSFER,
-                vk::AccessFlags::TRANSFER_WRITE,
-            ),
-            (
-                vk::PipelineStageFlags::ALL_COMMANDS,
-                vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE,
-            ),
-        );
-        submit.submit_and_wait(SUBMIT_TIMEOUT, &format!("upload of {}", self.name))
+        self.transfer(
+            "upload",
+            vk::AccessFlags::TRANSFER_WRITE,
+            any_use(),
+            |device, cmd| {
+                // SAFETY: recording; the regions lie inside both the buffer and the image.
+                unsafe {
+                    device.cmd_copy_buffer_to_image(
+                        cmd,
+                        staging.handle(),
+                        self.handle,
+                        vk::ImageLayout::GENERAL,
+                        &regions,
+                    );
+                }
+            },
+        )
     }
 
     /// Fills every subresource with `value` (`vkCmdClearColorImage`; multisampled images too).
     pub fn clear_color(&self, value: vk::ClearColorValue) -> Result<()> {
-        let device = self.gpu.device();
-        let mut submit = OneShot::begin(self.gpu)?;
-        let cmd = submit.cmd();
-        memory_barrier(
-            device,
-            cmd,
-            (
-                vk::PipelineStageFlags::ALL_COMMANDS,
-                vk::AccessFlags::MEMORY_WRITE,
-            ),
-            (
-                vk::PipelineStageFlags::TRANSFER,
-                vk::AccessFlags::TRANSFER_WRITE,
-            ),
-        );
-        // SAFETY: recording; the range covers the image.
-        unsafe {
-            device.cmd_clear_color_image(
-                cmd,
-                self.handle,
-                vk::ImageLayout::GENERAL,
-                &value,
-                &[self.range(vk::ImageAspectFlags::COLOR)],
-            );
-        }
-        memory_barrier(
-            device,
-            cmd,
-            (
-                vk::PipelineStageFlags::TRANSFER,
-                vk::AccessFlags::TRANSFER_WRITE,
-            ),
-            (
-                vk::PipelineStageFlags::ALL_COMMANDS,
-                vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE,
-            ),
-        );
-        submit.submit_and_wait(SUBMIT_TIMEOUT, &format!("clear of {}", self.name))
+        self.transfer(
+            "clear",
+            vk::AccessFlags::TRANSFER_WRITE,
+            any_use(),
+            |device, cmd| {
+                // SAFETY: recording; the range covers the image.
+                unsafe {
+                    device.cmd_clear_color_image(
+                        cmd,
+                        self.handle,
+                        vk::ImageLayout::GENERAL,
+                        &value,
+                        &[self.range(vk::ImageAspectFlags::COLOR)],
+                    );
+                }
+            },
+        )
     }
 
     /// Copies one subresource (one aspect; for 3-D images every slice) to the host:
@@ -384,42 +344,52 @@ impl<'g> Image<'g> {
         }
         let size = self.subresource_size(mip, texel_size);
         let out = Buffer::new(self.gpu, size, &format!("{} read-back", self.name))?;
-        let device = self.gpu.device();
-        let mut submit = OneShot::begin(self.gpu)?;
-        let cmd = submit.cmd();
-        memory_barrier(
-            device,
-            cmd,
-            (
-                vk::PipelineStageFlags::ALL_COMMANDS,
-                vk::AccessFlags::MEMORY_WRITE,
-            ),
-            (
-                vk::PipelineStageFlags::TRANSFER,
-                vk::AccessFlags::TRANSFER_READ,
-            ),
-        );
-        // SAFETY: recording; the region lies inside the image and the buffer.
-        unsafe {
-            device.cmd_copy_image_to_buffer(
-                cmd,
-                self.handle,
-                vk::ImageLayout::GENERAL,
-                out.handle(),
-                &[self.region(0, aspect, mip, layer)],
-            );
-        }
-        memory_barrier(
-            device,
-            cmd,
-            (
-                vk::PipelineStageFlags::TRANSFER,
-                vk::AccessFlags::TRANSFER_WRITE,
-            ),
+        self.transfer(
+            "read-back",
+            vk::AccessFlags::TRANSFER_READ,
             (vk::PipelineStageFlags::HOST, vk::AccessFlags::HOST_READ),
-        );
-        submit.submit_and_wait(SUBMIT_TIMEOUT, &format!("read-back of {}", self.name))?;
+            |device, cmd| {
+                // SAFETY: recording; the region lies inside the image and the buffer.
+                unsafe {
+                    device.cmd_copy_image_to_buffer(
+                        cmd,
+                        self.handle,
+                        vk::ImageLayout::GENERAL,
+                        out.handle(),
+                        &[self.region(0, aspect, mip, layer)],
+                    );
+                }
+            },
+        )?;
         out.read()
+    }
+
+    /// Records `op` (a transfer command on this image) after a barrier that makes earlier
+    /// writes visible to transfers doing `access`, and a barrier that makes its writes visible
+    /// to `after`; then submits and waits (`what` names the operation in errors).
+    fn transfer(
+        &self,
+        what: &str,
+        access: vk::AccessFlags,
+        after: (vk::PipelineStageFlags, vk::AccessFlags),
+        op: impl FnOnce(&ash::Device, vk::CommandBuffer),
+    ) -> Result<()> {
+        let device = self.gpu.device();
+        let what = format!("{what} of {}", self.name);
+        OneShot::record_and_wait(self.gpu, SUBMIT_TIMEOUT, &what, |cmd| {
+            after_earlier_writes(device, cmd, (vk::PipelineStageFlags::TRANSFER, access));
+            op(device, cmd);
+            memory_barrier(
+                device,
+                cmd,
+                (
+                    vk::PipelineStageFlags::TRANSFER,
+                    vk::AccessFlags::TRANSFER_WRITE,
+                ),
+                after,
+            );
+            Ok(())
+        })
     }
 
     fn region(
@@ -477,14 +447,7 @@ impl Drop for Image<'_> {
         // SAFETY: users wait for the device before dropping images (every submission here waits).
         unsafe { self.gpu.device().destroy_image(self.handle, None) };
         if let Some(allocation) = self.allocation.take() {
-            match self.gpu.allocator() {
-                Ok(mut allocator) => {
-                    if let Err(e) = allocator.free(allocation) {
-                        eprintln!("vk-tests: freeing image memory failed: {e}");
-                    }
-                }
-                Err(e) => eprintln!("vk-tests: leaking image memory: {e}"),
-            }
+            self.gpu.free(allocation, "image");
         }
     }
 }

@@ -4,7 +4,7 @@
 //! `DXBC2SPV_ALLOW_NO_SPIRV_VAL=1`, in which case validation reports [`Validation::Skipped`].
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 
 use anyhow::{bail, Context, Result};
 
@@ -19,17 +19,22 @@ pub enum Validation {
     Skipped(String),
 }
 
+/// Starts the SPIRV-Tools program `program` with `args`, its stdin, stdout and stderr piped.
+pub(crate) fn spawn_piped(program: &str, args: &[&str]) -> std::io::Result<Child> {
+    Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+}
+
 /// Validates `words` with `spirv-val --target-env <target_env>` (e.g. `vulkan1.1`).
 ///
 /// Errors carry `spirv-val`'s diagnostics when it rejects the module, and a pointer to
 /// `.ci/setup.sh` when it is not installed (unless skipping is allowed, see the module doc).
 pub fn validate(words: &[u32], target_env: &str) -> Result<Validation> {
-    let spawned = Command::new("spirv-val")
-        .args(["--target-env", target_env, "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn();
+    let spawned = spawn_piped("spirv-val", &["--target-env", target_env, "-"]);
     let mut child = match spawned {
         Ok(child) => child,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {

@@ -60,6 +60,19 @@ impl<'g> OneShot<'g> {
         Ok(this)
     }
 
+    /// Begins a command buffer on `gpu`, lets `record` fill it, then submits it and waits up to
+    /// `timeout` (see [`OneShot::submit_and_wait`]).
+    pub fn record_and_wait(
+        gpu: &Gpu,
+        timeout: Duration,
+        what: &str,
+        record: impl FnOnce(vk::CommandBuffer) -> Result<()>,
+    ) -> Result<()> {
+        let mut submit = OneShot::begin(gpu)?;
+        record(submit.cmd())?;
+        submit.submit_and_wait(timeout, what)
+    }
+
     /// The command buffer being recorded.
     pub fn cmd(&self) -> vk::CommandBuffer {
         self.cmd
@@ -137,4 +150,30 @@ pub fn memory_barrier(
             &[],
         );
     }
+}
+
+/// Every later use: all stages, reading and writing memory.
+pub fn any_use() -> (vk::PipelineStageFlags, vk::AccessFlags) {
+    (
+        vk::PipelineStageFlags::ALL_COMMANDS,
+        vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE,
+    )
+}
+
+/// A global memory barrier that makes every earlier write (uploads, draws, dispatches,
+/// transfers of earlier submissions) visible to `dst` (stages and accesses).
+pub fn after_earlier_writes(
+    device: &ash::Device,
+    cmd: vk::CommandBuffer,
+    dst: (vk::PipelineStageFlags, vk::AccessFlags),
+) {
+    memory_barrier(
+        device,
+        cmd,
+        (
+            vk::PipelineStageFlags::ALL_COMMANDS,
+            vk::AccessFlags::MEMORY_WRITE,
+        ),
+        dst,
+    );
 }

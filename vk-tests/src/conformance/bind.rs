@@ -40,6 +40,29 @@ pub struct Placement {
     pub stages: vk::ShaderStageFlags,
 }
 
+/// `res` at (`set`, `binding`) as `kind`, seen by `stage`; the error `missing()` when it is a
+/// texel buffer without a view format.
+fn placement(
+    res: ResRef,
+    (set, binding): (u32, u32),
+    kind: DescriptorKind,
+    texel_format: Option<vk::Format>,
+    stage: Stage,
+    missing: impl FnOnce() -> String,
+) -> Result<Placement> {
+    if kind.is_texel() && texel_format.is_none() {
+        bail!("{}", missing());
+    }
+    Ok(Placement {
+        res,
+        set,
+        binding,
+        kind,
+        texel_format,
+        stages: stage.vk(),
+    })
+}
+
 fn name(case: &Case, res: ResRef) -> String {
     match res {
         ResRef::Buffer(i) => case.buffers[i].name.clone(),
@@ -163,16 +186,8 @@ fn reflected(case: &Case, stage: Stage, b: &ShaderBinding) -> Result<Placement> 
         }
         ResRef::Counter(_) | ResRef::Sampler(_) => {}
     }
-    if kind.is_texel() && texel_format.is_none() {
-        bail!("{target} is a {kind} and neither the case nor the shader gives a format");
-    }
-    Ok(Placement {
-        res,
-        set,
-        binding,
-        kind,
-        texel_format,
-        stages: stage.vk(),
+    placement(res, (set, binding), kind, texel_format, stage, || {
+        format!("{target} is a {kind} and neither the case nor the shader gives a format")
     })
 }
 
@@ -190,17 +205,14 @@ fn explicit(case: &Case, stage: Stage, out: &mut Vec<Placement>) -> Result<()> {
             ResRef::Buffer(i) => case.buffers[i].texel_format.map(|f| f.vk),
             _ => None,
         };
-        if kind.is_texel() && texel_format.is_none() {
-            bail!("{} is bound as {kind} and needs a format", name(case, res));
-        }
-        out.push(Placement {
+        out.push(placement(
             res,
-            set,
-            binding,
+            (set, binding),
             kind,
             texel_format,
-            stages: stage.vk(),
-        });
+            stage,
+            || format!("{} is bound as {kind} and needs a format", name(case, res)),
+        )?);
         Ok(())
     };
     for (i, b) in case.buffers.iter().enumerate() {

@@ -38,15 +38,9 @@ pub(super) enum Executed {
 /// Compiles, validates, binds, runs and compares.
 pub(super) fn execute(gpu: &Gpu, translator: &dyn DxbcTranslator, case: &Case) -> Result<Executed> {
     let device = &gpu.info().name;
-    let missing: Vec<&str> = case
-        .implied_requirements()
-        .into_iter()
-        .filter(|f| !gpu.features().supports(f))
-        .collect();
-    if !missing.is_empty() {
+    if let Some(missing) = lacking(gpu, case.implied_requirements()) {
         return Ok(Executed::Unsupported(format!(
-            "{device} lacks {} (the case's draw state, samplers or stages need it)",
-            missing.join(", ")
+            "{device} lacks {missing} (the case's draw state, samplers or stages need it)"
         )));
     }
 
@@ -77,15 +71,9 @@ pub(super) fn execute(gpu: &Gpu, translator: &dyn DxbcTranslator, case: &Case) -
         facts
             .check_stage(&shader.entry_point, s.stage)
             .with_context(|| format!("{} shader", s.stage))?;
-        let missing: Vec<&str> = facts
-            .required_features()
-            .into_iter()
-            .filter(|f| !gpu.features().supports(f))
-            .collect();
-        if !missing.is_empty() {
+        if let Some(missing) = lacking(gpu, facts.required_features()) {
             return Ok(Executed::Unsupported(format!(
-                "{device} lacks {} (the {} shader's SPIR-V capabilities need it)",
-                missing.join(", "),
+                "{device} lacks {missing} (the {} shader's SPIR-V capabilities need it)",
                 s.stage
             )));
         }
@@ -135,6 +123,15 @@ pub(super) fn execute(gpu: &Gpu, translator: &dyn DxbcTranslator, case: &Case) -
         }
     }
     Ok(Executed::Ran(mismatches, note))
+}
+
+/// The features of `required` that `gpu` lacks, joined with commas; `None` when it has them all.
+fn lacking(gpu: &Gpu, required: Vec<&str>) -> Option<String> {
+    let missing: Vec<&str> = required
+        .into_iter()
+        .filter(|f| !gpu.features().supports(f))
+        .collect();
+    (!missing.is_empty()).then(|| missing.join(", "))
 }
 
 /// What a draw renders into and captures.
@@ -256,38 +253,33 @@ impl<'g> DrawTargets<'g> {
         };
         let mut vertex_buffers = Vec::new();
         for vb in &d.vertex_buffers {
-            let mut b = Buffer::with_usage(
+            vertex_buffers.push(Buffer::with_bytes(
                 gpu,
-                vb.contents.len() as u64,
+                &vb.contents,
                 &format!("vertex buffer {}", vb.slot),
                 vk::BufferUsageFlags::VERTEX_BUFFER,
-            )?;
-            b.write(0, &vb.contents)?;
-            vertex_buffers.push(b);
+            )?);
         }
         let index_buffer = match &d.indices {
             Some(indices) if !indices.is_empty() => {
                 let bytes: Vec<u8> = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
-                let mut b = Buffer::with_usage(
+                Some(Buffer::with_bytes(
                     gpu,
-                    bytes.len() as u64,
+                    &bytes,
                     "index buffer",
                     vk::BufferUsageFlags::INDEX_BUFFER,
-                )?;
-                b.write(0, &bytes)?;
-                Some(b)
+                )?)
             }
             _ => None,
         };
         let mut so_buffers = Vec::new();
         for so in &d.so_buffers {
-            let mut b = Buffer::with_usage(
+            let b = Buffer::with_bytes(
                 gpu,
-                so.contents.len() as u64,
+                &so.contents,
                 &format!("so{}", so.slot),
                 vk::BufferUsageFlags::TRANSFORM_FEEDBACK_BUFFER_EXT,
             )?;
-            b.write(0, &so.contents)?;
             so_buffers.push((so.slot, b));
         }
         Ok(DrawTargets {

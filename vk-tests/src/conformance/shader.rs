@@ -540,40 +540,27 @@ mod tests {
         assert_eq!(out.spirv, [0x0723_0203]);
     }
 
+    /// The error of compiling the listing `text`, written at line 10 of `c.toml`, with a
+    /// translator that implements nothing.
+    fn asm_error(text: &str) -> String {
+        let src = ShaderSource::Asm {
+            text: text.into(),
+            case_file: PathBuf::from("c.toml"),
+            first_line: 10,
+        };
+        let options = CompileOptions::new("vulkan1.1");
+        format!(
+            "{:#}",
+            compile(&src, None, &NotImplemented, &options).unwrap_err()
+        )
+    }
+
     #[test]
     fn asm_errors_point_into_the_case_file() {
-        let src = ShaderSource::Asm {
-            text: "cs_5_0\ndcl_thread_group 1, 1, 1\nbogus r0.x\nret\n".into(),
-            case_file: PathBuf::from("c.toml"),
-            first_line: 10,
-        };
-        let e = format!(
-            "{:#}",
-            compile(
-                &src,
-                None,
-                &NotImplemented,
-                &CompileOptions::new("vulkan1.1")
-            )
-            .unwrap_err()
-        );
+        let e = asm_error("cs_5_0\ndcl_thread_group 1, 1, 1\nbogus r0.x\nret\n");
         assert!(e.starts_with("c.toml:12:"), "{e}");
         // A well-formed listing gets as far as the translator.
-        let src = ShaderSource::Asm {
-            text: "cs_5_0\ndcl_thread_group 1, 1, 1\nret\n".into(),
-            case_file: PathBuf::from("c.toml"),
-            first_line: 10,
-        };
-        let e = format!(
-            "{:#}",
-            compile(
-                &src,
-                None,
-                &NotImplemented,
-                &CompileOptions::new("vulkan1.1")
-            )
-            .unwrap_err()
-        );
+        let e = asm_error("cs_5_0\ndcl_thread_group 1, 1, 1\nret\n");
         assert!(e.starts_with("translation not implemented yet"), "{e}");
     }
 }
@@ -674,13 +661,17 @@ ret
         assert_eq!(ps_out, [("SV_Target".into(), 0, 0)]);
     }
 
-    #[test]
-    fn declarations_alone_give_derived_signatures() {
-        let vs = VS
-            .lines()
+    /// `text` without its `//` comment lines.
+    fn without_comments(text: &str) -> String {
+        text.lines()
             .filter(|l| !l.starts_with("//"))
             .collect::<Vec<_>>()
-            .join("\n");
+            .join("\n")
+    }
+
+    #[test]
+    fn declarations_alone_give_derived_signatures() {
+        let vs = without_comments(VS);
         let (vs_in, vs_out) = signatures(&vs);
         assert_eq!(
             vs_in,
@@ -690,11 +681,7 @@ ret
             vs_out,
             [("SV_Position".into(), 0, 0), ("TEXCOORD".into(), 1, 1)]
         );
-        let ps = PS
-            .lines()
-            .filter(|l| !l.starts_with("//"))
-            .collect::<Vec<_>>()
-            .join("\n");
+        let ps = without_comments(PS);
         let (ps_in, ps_out) = signatures(&ps);
         assert_eq!(ps_in, [("TEXCOORD".into(), 1, 1)]);
         assert_eq!(ps_out, [("SV_Target".into(), 0, 0)]);

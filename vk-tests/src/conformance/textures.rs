@@ -153,11 +153,7 @@ pub struct TextureSpec {
 impl TextureSpec {
     /// The size of mip `mip`.
     pub fn mip_extent(&self, mip: u32) -> [u32; 3] {
-        [
-            (self.width >> mip).max(1),
-            (self.height >> mip).max(1),
-            (self.depth >> mip).max(1),
-        ]
+        crate::image::mip_extent([self.width, self.height, self.depth], mip)
     }
 }
 

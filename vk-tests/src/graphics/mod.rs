@@ -24,7 +24,7 @@ use crate::buffer::Buffer;
 use crate::descriptors::{self, Binding};
 use crate::gpu::Gpu;
 use crate::image::{Image, ImageView};
-use crate::submit::{memory_barrier, OneShot};
+use crate::submit::{after_earlier_writes, any_use, memory_barrier, OneShot};
 
 pub use pipeline::Pipeline;
 
@@ -210,6 +210,17 @@ pub struct GraphicsJob<'a, 'g> {
     pub timeout: Duration,
 }
 
+impl GraphicsJob<'_, '_> {
+    /// Color attachment slots: one past the highest target location (0 without targets).
+    pub fn color_slots(&self) -> usize {
+        self.color_targets
+            .iter()
+            .map(|t| t.location + 1)
+            .max()
+            .unwrap_or(0) as usize
+    }
+}
+
 /// What a draw reports besides the images and buffers it wrote.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GraphicsResult {
@@ -253,10 +264,10 @@ pub fn run_graphics(gpu: &Gpu, job: &GraphicsJob<'_, '_>) -> Result<GraphicsResu
     let views = attachment_views(job)?;
     let mut queries = QueryPool::new(gpu, job.xfb_queries.len() as u32)?;
 
-    let mut submit = OneShot::begin(gpu)?;
-    let cmd = submit.cmd();
-    record(gpu, job, &pipeline, &views, &queries, xfb.as_ref(), cmd)?;
-    submit.submit_and_wait(job.timeout, &format!("draw ({:?})", job.topology))?;
+    let what = format!("draw ({:?})", job.topology);
+    OneShot::record_and_wait(gpu, job.timeout, &what, |cmd| {
+        record(gpu, job, &pipeline, &views, &queries, xfb.as_ref(), cmd)
+    })?;
 
     let mut result = GraphicsResult::default();
     if !job.xfb_queries.is_empty() {
@@ -406,25 +417,8 @@ fn record(
     cmd: vk::CommandBuffer,
 ) -> Result<()> {
     let device = gpu.device();
-    memory_barrier(
-        device,
-        cmd,
-        (
-            vk::PipelineStageFlags::ALL_COMMANDS,
-            vk::AccessFlags::MEMORY_WRITE,
-        ),
-        (
-            vk::PipelineStageFlags::ALL_COMMANDS,
-            vk::AccessFlags::MEMORY_READ | vk::AccessFlags::MEMORY_WRITE,
-        ),
-    );
-    let slots = job
-        .color_targets
-        .iter()
-        .map(|t| t.location + 1)
-        .max()
-        .unwrap_or(0) as usize;
-    let mut color = vec![vk::RenderingAttachmentInfo::default(); slots];
+    after_earlier_writes(device, cmd, any_use());
+    let mut color = vec![vk::RenderingAttachmentInfo::default(); job.color_slots()];
     for (t, (_, view)) in job.color_targets.iter().zip(&views.color) {
         color[t.location as usize] = vk::RenderingAttachmentInfo::default()
             .image_view(view.handle())
@@ -487,16 +481,12 @@ fn record(
         }
         device.cmd_begin_rendering(cmd, &rendering);
         device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.pipeline);
-        if !pipeline.descriptors.sets.is_empty() {
-            device.cmd_bind_descriptor_sets(
-                cmd,
-                vk::PipelineBindPoint::GRAPHICS,
-                pipeline.layout,
-                0,
-                &pipeline.descriptors.sets,
-                &[],
-            );
-        }
+        pipeline.descriptors.bind(
+            device,
+            cmd,
+            vk::PipelineBindPoint::GRAPHICS,
+            pipeline.layout,
+        );
         for vb in &job.vertex_buffers {
             device.cmd_bind_vertex_buffers(cmd, vb.slot, &[vb.buffer.handle()], &[0]);
         }

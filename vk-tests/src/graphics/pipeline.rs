@@ -137,12 +137,7 @@ impl<'g> Pipeline<'g> {
             .min_sample_shading(r.min_sample_shading.unwrap_or(0.0))
             .sample_mask(&sample_mask);
 
-        let slots = job
-            .color_targets
-            .iter()
-            .map(|t| t.location + 1)
-            .max()
-            .unwrap_or(0) as usize;
+        let slots = job.color_slots();
         let mut formats = vec![vk::Format::UNDEFINED; slots];
         let mut blends = vec![
             vk::PipelineColorBlendAttachmentState::default()
