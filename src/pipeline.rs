@@ -103,6 +103,11 @@ pub struct Options {
     /// use `OpImageSparse*` and report real residency. `false` (default): plain operations
     /// whose status always reads fully mapped, which is exact for resources that are not tiled.
     pub sparse_residency: bool,
+    /// The device has `shaderTessellationAndGeometryPointSize` enabled: geometry shaders that
+    /// emit points write `PointSize = 1` (D3D points are one pixel; Vulkan then requires the
+    /// write). `false`: they write no size, as Vulkan requires without the feature, and points
+    /// are one pixel by definition (default true).
+    pub geometry_point_size: bool,
 }
 
 /// Stream output as the D3D runtime declares it (`D3D11_SO_DECLARATION_ENTRY` list, buffer
@@ -147,6 +152,7 @@ impl Default for Options {
             stream_output: None,
             demote_to_helper: true,
             sparse_residency: false,
+            geometry_point_size: true,
         }
     }
 }
@@ -208,6 +214,7 @@ pub fn translate(bytes: &[u8], options: &Options) -> Result<Translation, Error> 
             float_controls: options.float_controls,
             demote_to_helper: options.demote_to_helper,
             sparse_residency: options.sparse_residency,
+            geometry_point_size: options.geometry_point_size,
         },
     )?;
     Ok(Translation {

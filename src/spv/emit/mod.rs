@@ -51,6 +51,9 @@ pub struct EmitOptions {
     /// off they are ordinary accesses whose status always reads "fully mapped" (see
     /// `texture/sparse.rs`).
     pub sparse_residency: bool,
+    /// Geometry shaders that emit points write `PointSize` (the device enabled
+    /// `shaderTessellationAndGeometryPointSize`).
+    pub geometry_point_size: bool,
 }
 
 /// The Vulkan descriptor type of a binding the module declares.

@@ -48,6 +48,10 @@ impl DxbcTranslator for Dxbc2Spv {
             // D3D's discard keeps the pixel running as a helper; that needs
             // shaderDemoteToHelperInvocation (enabled whenever the device has it).
             demote_to_helper: input.features.is_none() || has("shaderDemoteToHelperInvocation"),
+            // Point-emitting geometry shaders write PointSize exactly when the runner enabled
+            // shaderTessellationAndGeometryPointSize (it does whenever the device has it).
+            geometry_point_size: input.features.is_none()
+                || has("shaderTessellationAndGeometryPointSize"),
             ..Options::default()
         };
         let translation = dxbc2spv::translate(input.dxbc, &options)

@@ -75,6 +75,7 @@ fn translate(insts: Vec<Inst>) -> Result<Vec<u32>, Error> {
     // Every float execution mode on: the modes must validate with any ALU content.
     let options = EmitOptions {
         demote_to_helper: true,
+        geometry_point_size: true,
         version: Version::V1_3,
         debug_names: false,
         float_controls: crate::FloatControls {

@@ -293,8 +293,10 @@ impl Emitter<'_> {
             });
         }
         self.declare_stream_output(spare_location);
-        let points =
-            stage == Stage::Vertex || stage == Stage::Geometry && ir.geometry.output_topology == 1;
+        let points = stage == Stage::Vertex
+            || stage == Stage::Geometry
+                && ir.geometry.output_topology == 1
+                && self.options.geometry_point_size;
         if points {
             let f = self.ty(Scalar::F32, 1);
             let var = self.m.global_variable(StorageClass::Output, f, None);

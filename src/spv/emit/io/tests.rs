@@ -283,3 +283,21 @@ fn geometry_shader_streams_and_stream_output() {
         Err(Error::Invalid { .. })
     ));
 }
+
+#[test]
+fn point_size_follows_the_device_feature() {
+    let gs = "gs_4_0\ndcl_input_siv v[1][0].xyzw, position\ndcl_inputprimitive point\n\
+              dcl_outputtopology pointlist\ndcl_output_siv o0.xyzw, position\ndcl_maxout 1\n\
+              mov o0.xyzw, v[0][0].xyzw\nemit\nret\n";
+    let with = spirv_text(gs, &Options::default());
+    assert!(with.contains("BuiltIn PointSize"), "{with}");
+    let options = Options {
+        geometry_point_size: false,
+        ..Options::default()
+    };
+    let without = spirv_text(gs, &options);
+    assert!(!without.contains("PointSize"), "{without}");
+    // Vertex shaders always write it: any draw of points may end there.
+    let text = both_targets(VS);
+    assert!(text.contains("BuiltIn PointSize"), "{text}");
+}

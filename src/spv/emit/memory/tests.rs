@@ -125,6 +125,7 @@ fn check(m: &Module) -> String {
     for (version, env) in VERSIONS {
         let options = EmitOptions {
             demote_to_helper: true,
+            geometry_point_size: true,
             version,
             debug_names: true,
             float_controls: Default::default(),
@@ -142,6 +143,7 @@ fn check(m: &Module) -> String {
 fn emit_err(m: &Module) -> Error {
     let options = EmitOptions {
         demote_to_helper: true,
+        geometry_point_size: true,
         version: Version::V1_3,
         debug_names: false,
         float_controls: Default::default(),
@@ -263,6 +265,7 @@ fn buffer_blocks_before_spirv_1_3_use_buffer_block() {
         &m,
         &EmitOptions {
             demote_to_helper: true,
+            geometry_point_size: true,
             version: Version::V1_0,
             debug_names: false,
             float_controls: Default::default(),

@@ -198,6 +198,7 @@ pub(super) fn offsets(u: i32, v: i32, w: i32) -> u32 {
 pub(super) fn options(version: Version, sparse: bool) -> EmitOptions {
     EmitOptions {
         demote_to_helper: true,
+        geometry_point_size: true,
         version,
         debug_names: true,
         float_controls: Default::default(),
