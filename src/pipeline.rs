@@ -108,6 +108,23 @@ pub struct Options {
     /// write). `false`: they write no size, as Vulkan requires without the feature, and points
     /// are one pixel by definition (default true).
     pub geometry_point_size: bool,
+    /// How a hull shader's patch-constant (fork and join) phases are spread over the
+    /// tessellation-control invocations (default [`HullSchedule::Serial`]).
+    pub hull_schedule: HullSchedule,
+}
+
+/// Which tessellation-control invocations run a hull shader's fork and join phases
+/// (`docs/hull-shaders.md`). Both give the same results; they differ in speed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum HullSchedule {
+    /// Invocation 0 runs every instance of every fork phase, then every join phase: the
+    /// patch-constant code runs once per patch, as in D3D (default).
+    #[default]
+    Serial,
+    /// Instance `k` of a phase runs on invocation `k mod N` (`N` output control points), in a
+    /// loop when a phase has more instances than there are invocations, with a barrier between
+    /// phases.
+    Parallel,
 }
 
 /// Stream output as the D3D runtime declares it (`D3D11_SO_DECLARATION_ENTRY` list, buffer
@@ -153,6 +170,7 @@ impl Default for Options {
             demote_to_helper: true,
             sparse_residency: false,
             geometry_point_size: true,
+            hull_schedule: HullSchedule::Serial,
         }
     }
 }
@@ -215,6 +233,7 @@ pub fn translate(bytes: &[u8], options: &Options) -> Result<Translation, Error> 
             demote_to_helper: options.demote_to_helper,
             sparse_residency: options.sparse_residency,
             geometry_point_size: options.geometry_point_size,
+            hull_schedule: options.hull_schedule,
         },
     )?;
     Ok(Translation {

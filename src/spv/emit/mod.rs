@@ -54,6 +54,8 @@ pub struct EmitOptions {
     /// Geometry shaders that emit points write `PointSize` (the device enabled
     /// `shaderTessellationAndGeometryPointSize`).
     pub geometry_point_size: bool,
+    /// Which invocations run the hull shader's fork and join phases.
+    pub hull_schedule: crate::HullSchedule,
 }
 
 /// The Vulkan descriptor type of a binding the module declares.

@@ -76,6 +76,7 @@ fn translate(insts: Vec<Inst>) -> Result<Vec<u32>, Error> {
     let options = EmitOptions {
         demote_to_helper: true,
         geometry_point_size: true,
+        hull_schedule: crate::HullSchedule::Serial,
         version: Version::V1_3,
         debug_names: false,
         float_controls: crate::FloatControls {

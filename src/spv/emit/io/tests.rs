@@ -293,6 +293,7 @@ fn point_size_follows_the_device_feature() {
     assert!(with.contains("BuiltIn PointSize"), "{with}");
     let options = Options {
         geometry_point_size: false,
+        hull_schedule: crate::HullSchedule::Serial,
         ..Options::default()
     };
     let without = spirv_text(gs, &options);

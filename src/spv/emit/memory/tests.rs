@@ -126,6 +126,7 @@ fn check(m: &Module) -> String {
         let options = EmitOptions {
             demote_to_helper: true,
             geometry_point_size: true,
+            hull_schedule: crate::HullSchedule::Serial,
             version,
             debug_names: true,
             float_controls: Default::default(),
@@ -144,6 +145,7 @@ fn emit_err(m: &Module) -> Error {
     let options = EmitOptions {
         demote_to_helper: true,
         geometry_point_size: true,
+        hull_schedule: crate::HullSchedule::Serial,
         version: Version::V1_3,
         debug_names: false,
         float_controls: Default::default(),
@@ -266,6 +268,7 @@ fn buffer_blocks_before_spirv_1_3_use_buffer_block() {
         &EmitOptions {
             demote_to_helper: true,
             geometry_point_size: true,
+            hull_schedule: crate::HullSchedule::Serial,
             version: Version::V1_0,
             debug_names: false,
             float_controls: Default::default(),

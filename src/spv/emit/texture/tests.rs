@@ -199,6 +199,7 @@ pub(super) fn options(version: Version, sparse: bool) -> EmitOptions {
     EmitOptions {
         demote_to_helper: true,
         geometry_point_size: true,
+        hull_schedule: crate::HullSchedule::Serial,
         version,
         debug_names: true,
         float_controls: Default::default(),
