@@ -35,8 +35,8 @@ pub mod spv;
 
 pub use error::Error;
 pub use pipeline::{
-    translate, translate_to_ir, BoundResource, FloatControls, HullSchedule, Options, ShaderInfo,
-    StreamOutput, StreamOutputEntry, Target, Translation, ENTRY_POINT,
+    translate, translate_to_ir, BoundResource, DomainModes, FloatControls, HullSchedule, Options,
+    ShaderInfo, StreamOutput, StreamOutputEntry, Target, Translation, ENTRY_POINT,
 };
 
 #[cfg(test)]

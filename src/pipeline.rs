@@ -111,6 +111,19 @@ pub struct Options {
     /// How a hull shader's patch-constant (fork and join) phases are spread over the
     /// tessellation-control invocations (default [`HullSchedule::Serial`]).
     pub hull_schedule: HullSchedule,
+    /// Domain shaders: the hull shader's partitioning and output primitive, declared in the
+    /// domain shader too (Vulkan accepts them in either tessellation stage; the hull shader
+    /// always declares them). Default `None`.
+    pub domain_modes: Option<DomainModes>,
+}
+
+/// The tessellator modes only a hull shader declares, for a domain shader's translation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DomainModes {
+    /// `dcl_tessellator_partitioning`.
+    pub partitioning: ir::TessPartitioning,
+    /// `dcl_tessellator_output_primitive`.
+    pub output_primitive: ir::TessOutputPrimitive,
 }
 
 /// Which tessellation-control invocations run a hull shader's fork and join phases
@@ -171,6 +184,7 @@ impl Default for Options {
             sparse_residency: false,
             geometry_point_size: true,
             hull_schedule: HullSchedule::Serial,
+            domain_modes: None,
         }
     }
 }
@@ -197,7 +211,7 @@ pub struct BoundResource {
 }
 
 /// What a caller needs to know about a translated shader.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ShaderInfo {
     /// Name of the SPIR-V entry point.
     pub entry_point: &'static str,
@@ -207,10 +221,16 @@ pub struct ShaderInfo {
     pub workgroup_size: [u32; 3],
     /// Every resource the shader declares, with its Vulkan binding.
     pub resources: Vec<BoundResource>,
+    /// Hull and domain shaders: the tessellator declarations (domain, control-point counts;
+    /// hull shaders also partitioning, output primitive and `dcl_hs_max_tessfactor`). A
+    /// runtime passes the hull shader's partitioning and output primitive to the domain
+    /// shader's translation in [`Options::domain_modes`] where its Vulkan driver wants them
+    /// there.
+    pub tessellation: Option<ir::TessellationInfo>,
 }
 
 /// A translated shader.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Translation {
     /// The SPIR-V module.
     pub spirv: Vec<u32>,
@@ -234,6 +254,7 @@ pub fn translate(bytes: &[u8], options: &Options) -> Result<Translation, Error> 
             sparse_residency: options.sparse_residency,
             geometry_point_size: options.geometry_point_size,
             hull_schedule: options.hull_schedule,
+            domain_modes: options.domain_modes,
         },
     )?;
     Ok(Translation {
@@ -253,9 +274,11 @@ pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Er
     let program = shader_program(&container)?;
     let input = container.input_signature().transpose()?;
     let output = container.output_signature().transpose()?;
+    let patch_constant = container.patch_constant_signature().transpose()?;
     let signatures = lower::Signatures {
         input: input.as_ref(),
         output: output.as_ref(),
+        patch_constant: patch_constant.as_ref(),
     };
     let mut module = lower::lower_with_signatures(&program, signatures)?;
     if let Some(so) = &options.stream_output {
@@ -316,5 +339,6 @@ fn shader_info(module: &ir::Module) -> Result<ShaderInfo, Error> {
         stage,
         workgroup_size: module.thread_group,
         resources,
+        tessellation: matches!(stage, Stage::Hull | Stage::Domain).then_some(module.tessellation),
     })
 }

@@ -1,5 +1,5 @@
 //! End-to-end translation tests over the real corpus for the graphics stages: every vertex,
-//! pixel and geometry shader translates and passes `spirv-val`, or the translator refuses it with
+//! pixel, geometry, hull and domain shader translates and passes `spirv-val`, or the translator refuses it with
 //! a typed `Unsupported` naming a feature from a short known list (counted separately).
 
 use std::collections::BTreeMap;
@@ -10,7 +10,7 @@ use crate::dxbc::Stage;
 use crate::spv::tests::tools;
 use crate::test_support::corpus_blobs;
 use crate::translate_tests::translate_bound;
-use crate::{Error, Options, Target};
+use crate::{Error, HullSchedule, Options, Target};
 
 /// The corpus blobs whose program is one of `stages`.
 fn blobs_of(stages: &[Stage]) -> Vec<(std::path::PathBuf, Vec<u8>)> {
@@ -42,12 +42,34 @@ fn may_be_unsupported(feature: &str) -> bool {
 
 #[test]
 fn corpus_graphics_shaders_translate_and_validate() {
-    let blobs = blobs_of(&[Stage::Vertex, Stage::Pixel, Stage::Geometry]);
+    check_corpus(
+        &[Stage::Vertex, Stage::Pixel, Stage::Geometry],
+        "vertex/pixel/geometry",
+        &Options::default(),
+    );
+}
+
+/// Hull and domain shaders, hull shaders under both schedules.
+#[test]
+fn corpus_tessellation_shaders_translate_and_validate() {
+    for schedule in [HullSchedule::Serial, HullSchedule::Parallel] {
+        let options = Options {
+            hull_schedule: schedule,
+            ..Options::default()
+        };
+        check_corpus(&[Stage::Hull, Stage::Domain], "hull/domain", &options);
+    }
+}
+
+/// Translates every corpus blob of `stages` with `base` (target from
+/// `DXBC2SPV_CORPUS_TARGET=vulkan1.0|vulkan1.3`, default vulkan1.1) and checks the result with
+/// `spirv-val`; reports counts and the commonest failures.
+fn check_corpus(stages: &[Stage], label: &str, base: &Options) {
+    let blobs = blobs_of(stages);
     if blobs.is_empty() {
-        eprintln!("no vertex/pixel/geometry shaders found (corpus absent?); test did not run");
+        eprintln!("no {label} shaders found (corpus absent?); test did not run");
         return;
     }
-    // DXBC2SPV_CORPUS_TARGET=vulkan1.0|vulkan1.3 checks another target (default vulkan1.1).
     let target = std::env::var("DXBC2SPV_CORPUS_TARGET")
         .ok()
         .and_then(|t| Target::from_name(&t))
@@ -55,7 +77,7 @@ fn corpus_graphics_shaders_translate_and_validate() {
     let options = Options {
         target,
         verify_checksum: false,
-        ..Options::default()
+        ..base.clone()
     };
     let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
     let mut failures = Vec::new();
@@ -80,6 +102,7 @@ fn corpus_graphics_shaders_translate_and_validate() {
             Err(Error::Unsupported { feature, .. }) => {
                 if !may_be_unsupported(&feature) {
                     failures.push(format!("{}: unsupported {feature}", path.display()));
+                    reason(format!("unsupported {feature}"), path);
                 }
                 *unsupported.entry(feature).or_default() += 1;
             }
@@ -97,8 +120,9 @@ fn corpus_graphics_shaders_translate_and_validate() {
         }
     }
     eprintln!(
-        "vertex/pixel/geometry shaders: {} in the corpus, {valid} translated and valid ({}), {} \
+        "{label} shaders ({:?}): {} in the corpus, {valid} translated and valid ({}), {} \
          unsupported",
+        options.hull_schedule,
         blobs.len(),
         target.name(),
         unsupported.values().sum::<usize>()
@@ -113,7 +137,7 @@ fn corpus_graphics_shaders_translate_and_validate() {
     }
     assert!(
         failures.is_empty(),
-        "{} graphics shaders failed",
+        "{} {label} shaders failed",
         failures.len()
     );
 }

@@ -25,9 +25,10 @@ mod print;
 mod validate;
 
 pub use module::{
-    CbDecl, ComponentType, Dimension, Function, GeometryInfo, IndexableTemp, IoDecl, Module,
-    ResourceDecl, ResourceShape, ReturnType, SamplerDecl, SignatureElement, Stage, StreamOutput,
-    StreamOutputEntry, SwitchTable, Tgsm,
+    CbDecl, ComponentType, Dimension, Function, GeometryInfo, HullPhase, IndexableTemp, IoDecl,
+    Module, PhaseKind, ResourceDecl, ResourceShape, ReturnType, SamplerDecl, SignatureElement,
+    Stage, StreamOutput, StreamOutputEntry, SwitchTable, TessDomain, TessOutputPrimitive,
+    TessPartitioning, TessellationInfo, Tgsm,
 };
 pub use op::{Inst, InstFlags, Op, Test};
 pub use operand::{DepthOutput, Dst, Index, Modifier, Reg, Rel, RelFile, Src};

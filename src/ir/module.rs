@@ -71,6 +71,15 @@ pub struct Module {
     pub output_signature: Vec<SignatureElement>,
     /// Geometry-shader declarations (geometry shaders only).
     pub geometry: GeometryInfo,
+    /// Tessellator declarations (hull and domain shaders).
+    pub tessellation: TessellationInfo,
+    /// The phases of a hull shader, in program order (control point, fork, join).
+    pub hull_phases: Vec<HullPhase>,
+    /// Patch-constant registers: the `o#` of a hull shader's fork and join phases, the `vpc#`
+    /// a domain shader (or a join phase) declares.
+    pub patch_constants: Vec<IoDecl>,
+    /// The patch-constant signature (`PCSG`/`PSG1`).
+    pub patch_constant_signature: Vec<SignatureElement>,
     /// Stream output requested by the caller, resolved to registers.
     pub stream_output: Option<StreamOutput>,
     /// `dcl_thread_group x, y, z` (compute only; 0s otherwise).
@@ -360,6 +369,84 @@ impl GeometryInfo {
             _ => None,
         }
     }
+}
+
+/// The tessellator domain (`dcl_tessellator_domain`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TessDomain {
+    /// Isolines: `(u, v)`, `v` the line, `u` along it.
+    Isoline,
+    /// Triangles: barycentric `(u, v, w)`.
+    Triangle,
+    /// Quads: `(u, v)`.
+    Quad,
+}
+
+/// How the tessellator spaces its subdivisions (`dcl_tessellator_partitioning`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TessPartitioning {
+    /// Factors rounded up to integers, equal segments.
+    Integer,
+    /// Factors rounded up to powers of two, equal segments.
+    Pow2,
+    /// Odd fractional factors.
+    FractionalOdd,
+    /// Even fractional factors.
+    FractionalEven,
+}
+
+/// What the tessellator emits (`dcl_tessellator_output_primitive`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TessOutputPrimitive {
+    /// Points.
+    Point,
+    /// Lines (isolines).
+    Line,
+    /// Triangles wound clockwise.
+    TriangleCw,
+    /// Triangles wound counter-clockwise.
+    TriangleCcw,
+}
+
+/// Tessellator declarations.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TessellationInfo {
+    /// The domain (hull and domain shaders).
+    pub domain: Option<TessDomain>,
+    /// The partitioning (hull shaders).
+    pub partitioning: Option<TessPartitioning>,
+    /// The output primitive (hull shaders).
+    pub output_primitive: Option<TessOutputPrimitive>,
+    /// Control points of the input patch: a hull shader's input, a domain shader's (the hull
+    /// shader's output).
+    pub input_control_points: u32,
+    /// Control points a hull shader outputs (may be 0).
+    pub output_control_points: u32,
+    /// `dcl_hs_max_tessfactor`, when declared.
+    pub max_tess_factor: Option<f32>,
+}
+
+/// Which part of a hull shader a phase is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PhaseKind {
+    /// `hs_control_point_phase`: one invocation per output control point.
+    ControlPoint,
+    /// `hs_fork_phase`: patch constants, instances independent of each other.
+    Fork,
+    /// `hs_join_phase`: patch constants that read the fork phases' results (`vpc#`).
+    Join,
+}
+
+/// One phase of a hull shader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HullPhase {
+    /// Which kind.
+    pub kind: PhaseKind,
+    /// Its function in [`Module::functions`].
+    pub function: u32,
+    /// Instances (`dcl_hs_fork_phase_instance_count` / `dcl_hs_join_phase_instance_count`;
+    /// 1 for the control-point phase).
+    pub instances: u32,
 }
 
 /// Stream output (transform feedback), resolved against the output signature.

@@ -83,7 +83,26 @@ pub enum Reg {
         /// The register.
         register: Index,
     },
-    /// `vPrim`: the primitive id (geometry shaders).
+    /// `vocp[vertex][register]`: the output control points of a hull shader, read by its fork
+    /// and join phases.
+    OutputControlPoint {
+        /// The output control point.
+        vertex: Index,
+        /// The register.
+        register: Index,
+    },
+    /// Patch constants: `o#` written by a hull shader's fork and join phases, `vpc#` read by
+    /// its join phases and by domain shaders.
+    PatchConstant(Index),
+    /// `vOutputControlPointID`: the control point a hull shader's control-point phase computes.
+    OutputControlPointId,
+    /// `vForkInstanceID`: the instance of a hull shader's fork phase.
+    ForkInstanceId,
+    /// `vJoinInstanceID`: the instance of a hull shader's join phase.
+    JoinInstanceId,
+    /// `vDomain`: the domain location of a domain shader (`SV_DomainLocation`).
+    DomainLocation,
+    /// `vPrim`: the primitive id (geometry, hull and domain shaders).
     PrimitiveId,
     /// `vGSInstanceID`: the geometry-shader instance.
     GsInstanceId,

@@ -240,6 +240,19 @@ fn write_reg(s: &mut String, r: &Reg) {
             write_index(s, vertex);
             write_index(s, register);
         }
+        Reg::OutputControlPoint { vertex, register } => {
+            s.push_str("vocp");
+            write_index(s, vertex);
+            write_index(s, register);
+        }
+        Reg::PatchConstant(i) => {
+            s.push_str("vpc");
+            write_index(s, i);
+        }
+        Reg::OutputControlPointId => s.push_str("vOutputControlPointID"),
+        Reg::ForkInstanceId => s.push_str("vForkInstanceID"),
+        Reg::JoinInstanceId => s.push_str("vJoinInstanceID"),
+        Reg::DomainLocation => s.push_str("vDomain"),
         Reg::PrimitiveId => s.push_str("vPrim"),
         Reg::GsInstanceId => s.push_str("vGSInstanceID"),
         Reg::InputCoverage => s.push_str("vCoverage"),

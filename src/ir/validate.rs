@@ -40,10 +40,12 @@ pub fn validate(module: &Module) -> Result<(), ValidationError> {
             );
         }
         end = f.body.end;
-        if (i == 0) != f.label.is_none() {
+        // Function 0 and the hull-shader phases are unlabelled; subroutines are labelled.
+        let phase = module.hull_phases.iter().any(|p| p.function as usize == i);
+        if (i == 0 || phase) != f.label.is_none() {
             return fail(
                 f.span,
-                format!("function #{i}: only function 0 is unlabelled"),
+                format!("function #{i}: only function 0 and hull-shader phases are unlabelled"),
             );
         }
     }
@@ -175,7 +177,13 @@ fn check_reg(module: &Module, reg: &Reg) -> Result<(), String> {
             None => Err(format!("indexable temp #{array} is not declared")),
             Some(x) => check_index(module, index, Some(x.len), "indexable temp"),
         },
-        Reg::Input(i) | Reg::Output(i) => check_index(module, i, None, "io"),
+        Reg::Input(i) | Reg::Output(i) | Reg::PatchConstant(i) => {
+            check_index(module, i, None, "io")
+        }
+        Reg::VertexInput { vertex, register } | Reg::OutputControlPoint { vertex, register } => {
+            check_index(module, vertex, None, "control point")?;
+            check_index(module, register, None, "io")
+        }
         Reg::ConstantBuffer {
             decl,
             element,

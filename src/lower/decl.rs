@@ -193,21 +193,15 @@ impl Lowerer {
             Opcode::HsDecls
             | Opcode::HsControlPointPhase
             | Opcode::HsForkPhase
-            | Opcode::HsJoinPhase
-            | Opcode::DclHsForkPhaseInstanceCount
+            | Opcode::HsJoinPhase => self.phase(inst)?,
+            Opcode::DclHsForkPhaseInstanceCount
             | Opcode::DclHsJoinPhaseInstanceCount
             | Opcode::DclHsMaxTessFactor
             | Opcode::DclTessPartitioning
             | Opcode::DclTessOutputPrimitive
-            | Opcode::DclOutputControlPointCount => {
-                return Err(Error::unsupported(at, "hull shaders"))
-            }
-            Opcode::DclTessDomain | Opcode::DclInputControlPointCount => {
-                return Err(Error::unsupported(
-                    at,
-                    "tessellation (hull and domain shaders)",
-                ))
-            }
+            | Opcode::DclOutputControlPointCount
+            | Opcode::DclTessDomain
+            | Opcode::DclInputControlPointCount => self.tessellation_declaration(inst)?,
             Opcode::DclFunctionBody | Opcode::DclFunctionTable | Opcode::DclInterface => {
                 return Err(Error::unsupported(at, "class linkage (interfaces)"))
             }

@@ -46,20 +46,28 @@ pub fn signature(sig: &Signature<'_>) -> Vec<ir::SignatureElement> {
 }
 
 impl Lowerer {
-    /// `dcl_input*`/`dcl_output*` of `v#`/`o#` (in geometry shaders `v[n][#]`).
+    /// `dcl_input*`/`dcl_output*` of `v#`/`o#` (in geometry shaders `v[n][#]`; in hull and
+    /// domain shaders also `vicp[n][#]` and `vpc#`, and the `o#` of fork and join phases, which
+    /// are patch constants).
     pub(super) fn io(&mut self, inst: &Instruction<'_>, output: bool) -> Result<(), Error> {
         let op = inst
             .operands()
             .first()
             .ok_or_else(|| Error::invalid(inst.offset, "declaration without an operand"))?;
-        let expected = if output {
-            RegisterType::Output
-        } else {
-            RegisterType::Input
-        };
-        if op.ty != expected {
-            return Ok(());
+        #[derive(PartialEq)]
+        enum Table {
+            Inputs,
+            Outputs,
+            PatchConstants,
         }
+        let patch_phase = matches!(self.phase, Some(ir::PhaseKind::Fork | ir::PhaseKind::Join));
+        let table = match (op.ty, output) {
+            (RegisterType::Input | RegisterType::InputControlPoint, false) => Table::Inputs,
+            (RegisterType::InputPatchConstant, false) => Table::PatchConstants,
+            (RegisterType::Output, true) if patch_phase => Table::PatchConstants,
+            (RegisterType::Output, true) => Table::Outputs,
+            _ => return Ok(()),
+        };
         let Some(last) = op.indices().last() else {
             return Err(Error::invalid(inst.offset, "i/o register without an index"));
         };
@@ -88,21 +96,30 @@ impl Lowerer {
             }
             _ => 0,
         };
+        let mask = match op.components {
+            Components::Mask(m) => m & 0xf,
+            _ => 0xf,
+        };
+        let mut system_value = inst.name.unwrap_or(0);
+        let tessellation = matches!(self.module.stage, Some(ir::Stage::Hull | ir::Stage::Domain));
+        let domain_output = output && self.module.stage == Some(ir::Stage::Domain);
+        if tessellation && system_value == 0 && table != Table::PatchConstants && !domain_output {
+            // Control points: positions and clip/cull distances travel in built-ins, which
+            // the signature names even where the declaration does not.
+            system_value = self.control_point_system_value(register, mask, output);
+        }
         let decl = ir::IoDecl {
             register,
-            mask: match op.components {
-                Components::Mask(m) => m & 0xf,
-                _ => 0xf,
-            },
-            system_value: inst.name.unwrap_or(0),
+            mask,
+            system_value,
             interpolation,
             stream: if output { self.stream } else { 0 },
             span: inst.offset,
         };
-        if output {
-            self.module.outputs.push(decl);
-        } else {
-            self.module.inputs.push(decl);
+        match table {
+            Table::Inputs => self.module.inputs.push(decl),
+            Table::Outputs => self.module.outputs.push(decl),
+            Table::PatchConstants => self.module.patch_constants.push(decl),
         }
         Ok(())
     }

@@ -7,8 +7,8 @@
 //!   `samplers`, `tgsm`, `indexable_temps`, `functions`), never by DXBC register number.
 //! - Every error carries the byte offset of the DXBC instruction that caused it: an operand
 //!   naming an undeclared register, a malformed declaration or a count past the D3D11 limits is
-//!   [`Error::Invalid`]; a valid construct this translator cannot translate (graphics stages for
-//!   now, class linkage) is [`Error::Unsupported`] naming the feature.
+//!   [`Error::Invalid`]; a valid construct this translator cannot translate (class linkage,
+//!   shader libraries) is [`Error::Unsupported`] naming the feature.
 //! - Lowering checks what needs the declarations (registers exist, ranges contain the indexed
 //!   register); structural rules (balanced control flow, register numbers below `dcl_temps`,
 //!   operand counts) are left to [`ir::validate`], which reports the same offsets.
@@ -17,11 +17,14 @@
 //! - Nothing here panics or allocates in proportion to a count read from the input: counts are
 //!   checked against the limits below before anything is sized by them.
 //!
-//! Layout: `decl.rs` (declarations), `operand.rs` (operand resolution), `instruction.rs`
+//! Layout: `decl.rs` (declarations), `io.rs` (stage inputs and outputs), `hull.rs` (hull-shader
+//! phases, tessellator declarations), `operand.rs` (operand resolution), `instruction.rs`
 //! (executable instructions and their controls), `control_flow.rs` (labels, calls, switches).
 
 mod control_flow;
 mod decl;
+mod hull;
+pub use hull::{MAX_CONTROL_POINTS, MAX_PHASE_INSTANCES};
 mod instruction;
 mod io;
 pub use io::MAX_IO_REGISTERS;
@@ -57,6 +60,8 @@ pub struct Signatures<'s, 'a> {
     pub input: Option<&'s Signature<'a>>,
     /// `OSGN`/`OSG5`/`OSG1`, when the container has one.
     pub output: Option<&'s Signature<'a>>,
+    /// `PCSG`/`PSG1` (hull and domain shaders), when the container has one.
+    pub patch_constant: Option<&'s Signature<'a>>,
 }
 
 /// Lowers a decoded shader program to the IR (no signatures: every component reads as float).
@@ -66,8 +71,7 @@ pub fn lower(program: &Program<'_>) -> Result<ir::Module, Error> {
 
 /// Lowers a decoded shader program and its container's signatures to the IR.
 ///
-/// Hull and domain shaders and function libraries are [`Error::Unsupported`] at the program's
-/// first instruction.
+/// Function libraries are [`Error::Unsupported`] at the program's first instruction.
 pub fn lower_with_signatures(
     program: &Program<'_>,
     signatures: Signatures<'_, '_>,
@@ -78,8 +82,8 @@ pub fn lower_with_signatures(
         DxbcStage::Pixel => ir::Stage::Pixel,
         DxbcStage::Vertex => ir::Stage::Vertex,
         DxbcStage::Geometry => ir::Stage::Geometry,
-        DxbcStage::Hull => return Err(Error::unsupported(at, "hull shaders")),
-        DxbcStage::Domain => return Err(Error::unsupported(at, "domain shaders")),
+        DxbcStage::Hull => ir::Stage::Hull,
+        DxbcStage::Domain => ir::Stage::Domain,
         DxbcStage::Library => return Err(Error::unsupported(at, "shader libraries (lib_*)")),
     };
     let mut lowerer = Lowerer::new(program.version, stage, at);
@@ -88,6 +92,9 @@ pub fn lower_with_signatures(
     }
     if let Some(sig) = signatures.output {
         lowerer.module.output_signature = io::signature(sig);
+    }
+    if let Some(sig) = signatures.patch_constant {
+        lowerer.module.patch_constant_signature = io::signature(sig);
     }
     // A guess from the program size (instructions average well over 32 bytes), so that typical
     // shaders grow the arena once at most; bounded by the input.
@@ -131,6 +138,8 @@ struct Lowerer {
     thread_group_at: Option<u32>,
     /// The stream of the last `dcl_stream` (geometry shaders).
     stream: u8,
+    /// The hull-shader phase being read (`None` in `hs_decls` and other stages).
+    phase: Option<ir::PhaseKind>,
 }
 
 impl Lowerer {
@@ -160,6 +169,7 @@ impl Lowerer {
             tgsm_bytes: 0,
             thread_group_at: None,
             stream: 0,
+            phase: None,
         }
     }
 
@@ -199,6 +209,9 @@ impl Lowerer {
             if let Some(src) = src {
                 src.reg = ir::Reg::Function(target);
             }
+        }
+        if matches!(self.module.stage, Some(ir::Stage::Hull | ir::Stage::Domain)) {
+            self.finish_tessellation()?;
         }
         if self.module.stage == Some(ir::Stage::Compute) && self.thread_group_at.is_none() {
             let at = self.module.functions.first().map_or(0, |f| f.span);

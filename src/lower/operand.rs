@@ -115,6 +115,7 @@ impl Lowerer {
                 | ir::Reg::Temp(_)
                 | ir::Reg::IndexableTemp { .. }
                 | ir::Reg::Output(_)
+                | ir::Reg::PatchConstant(_)
                 | ir::Reg::OutputDepth(_)
                 | ir::Reg::OutputCoverage
                 | ir::Reg::OutputStencilRef
@@ -147,7 +148,12 @@ impl Lowerer {
             R::Temp => ir::Reg::Temp(immediate(&indices(op, 1, at)?[0], at)?),
             R::Input => match op.indices() {
                 [i] => ir::Reg::Input(self.index(i, at)?),
-                [vertex, register] if self.module.stage == Some(ir::Stage::Geometry) => {
+                [vertex, register]
+                    if matches!(
+                        self.module.stage,
+                        Some(ir::Stage::Geometry | ir::Stage::Hull)
+                    ) =>
+                {
                     ir::Reg::VertexInput {
                         vertex: self.index(vertex, at)?,
                         register: self.index(register, at)?,
@@ -160,6 +166,27 @@ impl Lowerer {
                     ))
                 }
             },
+            R::InputControlPoint => {
+                let idx = indices(op, 2, at)?;
+                ir::Reg::VertexInput {
+                    vertex: self.index(&idx[0], at)?,
+                    register: self.index(&idx[1], at)?,
+                }
+            }
+            R::OutputControlPoint => {
+                let idx = indices(op, 2, at)?;
+                ir::Reg::OutputControlPoint {
+                    vertex: self.index(&idx[0], at)?,
+                    register: self.index(&idx[1], at)?,
+                }
+            }
+            R::InputPatchConstant => {
+                ir::Reg::PatchConstant(self.index(&indices(op, 1, at)?[0], at)?)
+            }
+            R::OutputControlPointId => ir::Reg::OutputControlPointId,
+            R::InputForkInstanceId => ir::Reg::ForkInstanceId,
+            R::InputJoinInstanceId => ir::Reg::JoinInstanceId,
+            R::InputDomainPoint => ir::Reg::DomainLocation,
             R::InputPrimitiveId => ir::Reg::PrimitiveId,
             R::InputGsInstanceId => ir::Reg::GsInstanceId,
             R::InputCoverageMask => ir::Reg::InputCoverage,
@@ -170,7 +197,14 @@ impl Lowerer {
             R::OutputCoverageMask => ir::Reg::OutputCoverage,
             R::OutputStencilRef => ir::Reg::OutputStencilRef,
             R::Rasterizer => ir::Reg::Rasterizer,
-            R::Output => ir::Reg::Output(self.index(&indices(op, 1, at)?[0], at)?),
+            R::Output => {
+                let index = self.index(&indices(op, 1, at)?[0], at)?;
+                if matches!(self.phase, Some(ir::PhaseKind::Fork | ir::PhaseKind::Join)) {
+                    ir::Reg::PatchConstant(index)
+                } else {
+                    ir::Reg::Output(index)
+                }
+            }
             R::IndexableTemp => {
                 let idx = indices(op, 2, at)?;
                 let register = immediate(&idx[0], at)?;

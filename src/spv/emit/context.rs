@@ -466,6 +466,12 @@ impl<'a> Emitter<'a> {
             Reg::Input(_)
             | Reg::Output(_)
             | Reg::VertexInput { .. }
+            | Reg::OutputControlPoint { .. }
+            | Reg::PatchConstant(_)
+            | Reg::OutputControlPointId
+            | Reg::ForkInstanceId
+            | Reg::JoinInstanceId
+            | Reg::DomainLocation
             | Reg::PrimitiveId
             | Reg::GsInstanceId
             | Reg::InputCoverage
@@ -637,7 +643,12 @@ impl<'a> Emitter<'a> {
                 let (p, _ok) = self.indexable_ptr(span, array, &index)?;
                 (p, None)
             }
-            Reg::Output(_) | Reg::OutputDepth(_) | Reg::OutputCoverage | Reg::OutputStencilRef => {
+            Reg::Output(_)
+            | Reg::PatchConstant(_)
+            | Reg::OutputDepth(_)
+            | Reg::OutputCoverage
+            | Reg::OutputStencilRef => {
+                self.mark_patch_written(span, &dst.reg, dst.mask)?;
                 (self.output_ptr(span, &dst.reg)?, None)
             }
             _ => {

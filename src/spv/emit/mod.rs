@@ -12,6 +12,7 @@ mod alu;
 mod context;
 mod control_flow;
 mod declare;
+mod hull;
 mod io;
 mod memory;
 mod resources;
@@ -56,6 +57,8 @@ pub struct EmitOptions {
     pub geometry_point_size: bool,
     /// Which invocations run the hull shader's fork and join phases.
     pub hull_schedule: crate::HullSchedule,
+    /// Domain shaders: the hull shader's partitioning and output primitive, to declare too.
+    pub domain_modes: Option<crate::DomainModes>,
 }
 
 /// The Vulkan descriptor type of a binding the module declares.
@@ -106,9 +109,6 @@ pub fn emit(module: &ir::Module, options: &EmitOptions) -> Result<Vec<u32>, Erro
     let stage = module
         .stage
         .ok_or_else(|| Error::invalid(0, "module without a stage"))?;
-    if matches!(stage, Stage::Hull | Stage::Domain) {
-        return Err(Error::unsupported(0, format!("{stage:?} shaders")));
-    }
     let mut m = Module::new(options.version);
     m.set_emit_names(options.debug_names);
     m.capability(Capability::Shader);
@@ -143,16 +143,18 @@ pub fn emit(module: &ir::Module, options: &EmitOptions) -> Result<Vec<u32>, Erro
     for index in 0..module.functions.len() {
         e.function(index, fn_ty)?;
     }
-    let main = if stage == Stage::Compute {
-        e.functions[0]
-    } else {
-        e.wrapper(fn_ty)
+    let main = match stage {
+        Stage::Compute => e.functions[0],
+        Stage::Hull => e.hull_main(fn_ty)?,
+        _ => e.wrapper(fn_ty),
     };
     let model = match stage {
         Stage::Vertex => ExecutionModel::Vertex,
         Stage::Pixel => ExecutionModel::Fragment,
         Stage::Geometry => ExecutionModel::Geometry,
-        _ => ExecutionModel::GLCompute,
+        Stage::Hull => ExecutionModel::TessellationControl,
+        Stage::Domain => ExecutionModel::TessellationEvaluation,
+        Stage::Compute => ExecutionModel::GLCompute,
     };
     let interface: Vec<_> = e.m.interface_variables().collect();
     e.m.entry_point(model, main, crate::ENTRY_POINT, &interface);
@@ -169,9 +171,10 @@ impl Emitter<'_> {
         let id = self.m.begin_function(fn_ty, FunctionControl::NONE);
         self.m.new_block();
         self.copy_inputs();
+        self.copy_patch_inputs();
         self.m.function_call(void, self.functions[0], &[]);
         if self.ir.stage != Some(Stage::Geometry) {
-            self.copy_outputs(None);
+            self.copy_outputs(None, None);
         }
         self.m.ret();
         self.m.end_function();
@@ -209,7 +212,9 @@ impl Emitter<'_> {
                 }
             }
             Stage::Geometry => self.geometry_modes(main)?,
-            _ => {}
+            Stage::Hull => self.tessellation_modes(main, true)?,
+            Stage::Domain => self.tessellation_modes(main, false)?,
+            Stage::Vertex => {}
         }
         if self.ir.stream_output.is_some() {
             self.m.execution_mode(main, ExecutionMode::Xfb, &[]);

@@ -87,7 +87,7 @@ impl Emitter<'_> {
                 let streams = self.io.streams;
                 let s = self.u32_const(u32::from(stream));
                 if matches!(inst.op, Op::Emit | Op::EmitThenCut) {
-                    self.copy_outputs(Some(stream));
+                    self.copy_outputs(Some(stream), None);
                     if streams {
                         self.m
                             .inst(SpvOp::EmitStreamVertex, None, None, &[s.word()]);

@@ -77,6 +77,7 @@ fn translate(insts: Vec<Inst>) -> Result<Vec<u32>, Error> {
         demote_to_helper: true,
         geometry_point_size: true,
         hull_schedule: crate::HullSchedule::Serial,
+        domain_modes: None,
         version: Version::V1_3,
         debug_names: false,
         float_controls: crate::FloatControls {

@@ -140,7 +140,7 @@ impl Emitter<'_> {
                     let base = self.builtin_var(StorageClass::Input, i, base);
                     link(var, r, 0, mask, Scalar::I32, 1, LinkKind::MinusBase(base))
                 }
-                (Stage::Geometry, name::POSITION) => {
+                (Stage::Geometry | Stage::Hull | Stage::Domain, name::POSITION) => {
                     let v4 = self.ty(Scalar::F32, 4);
                     let var = self.builtin_var(StorageClass::Input, v4, BuiltIn::Position);
                     link(var, r, 0, mask, Scalar::F32, 4, LinkKind::Plain)
@@ -225,12 +225,15 @@ impl Emitter<'_> {
             let (r, mask) = (d.register, d.mask);
             let i = self.ty(Scalar::I32, 1);
             let mut link = match (stage, sv) {
-                (Stage::Vertex | Stage::Geometry, name::POSITION) => {
+                (Stage::Vertex | Stage::Geometry | Stage::Hull | Stage::Domain, name::POSITION) => {
                     let v4 = self.ty(Scalar::F32, 4);
                     let var = self.builtin_var(StorageClass::Output, v4, BuiltIn::Position);
                     link(var, r, 0, mask, Scalar::F32, 4, LinkKind::Plain)
                 }
-                (Stage::Vertex | Stage::Geometry, name::CLIP_DISTANCE | name::CULL_DISTANCE) => {
+                (
+                    Stage::Vertex | Stage::Geometry | Stage::Hull | Stage::Domain,
+                    name::CLIP_DISTANCE | name::CULL_DISTANCE,
+                ) => {
                     if first_of_kind {
                         let mut ls = self.distances(StorageClass::Output, sv);
                         for l in &mut ls {
@@ -240,12 +243,12 @@ impl Emitter<'_> {
                     }
                     continue;
                 }
-                (Stage::Vertex | Stage::Geometry, name::RENDER_TARGET_ARRAY_INDEX) => {
+                (Stage::Vertex | Stage::Geometry | Stage::Domain, name::RENDER_TARGET_ARRAY_INDEX) => {
                     self.layer_capability(stage, Capability::ShaderLayer);
                     let var = self.builtin_var(StorageClass::Output, i, BuiltIn::Layer);
                     link(var, r, first(mask), mask, Scalar::I32, 1, LinkKind::Plain)
                 }
-                (Stage::Vertex | Stage::Geometry, name::VIEWPORT_ARRAY_INDEX) => {
+                (Stage::Vertex | Stage::Geometry | Stage::Domain, name::VIEWPORT_ARRAY_INDEX) => {
                     self.layer_capability(stage, Capability::ShaderViewportIndex);
                     let var = self.builtin_var(StorageClass::Output, i, BuiltIn::ViewportIndex);
                     link(var, r, first(mask), mask, Scalar::I32, 1, LinkKind::Plain)
@@ -308,8 +311,10 @@ impl Emitter<'_> {
         for (k, at) in inputs.iter().enumerate() {
             let Some(at) = *at else { continue };
             let link = match (k, stage) {
-                (0, Stage::Geometry) => {
-                    self.m.capability(Capability::Geometry);
+                (0, Stage::Geometry | Stage::Hull | Stage::Domain) => {
+                    if stage == Stage::Geometry {
+                        self.m.capability(Capability::Geometry);
+                    }
                     let var = self.m.global_variable(StorageClass::Input, i, None);
                     self.m.decorate_builtin(var, BuiltIn::PrimitiveId);
                     special(var, Scalar::I32, LinkKind::Plain)
@@ -343,6 +348,7 @@ impl Emitter<'_> {
             };
             self.io.special_inputs[k] = Some(link);
         }
+        self.declare_tessellation_inputs(stage);
         let uvec4 = self.ty(Scalar::U32, 4);
         for (k, used) in outputs.iter().enumerate() {
             let Some((at, reg)) = *used else { continue };
@@ -390,6 +396,40 @@ impl Emitter<'_> {
             });
         }
         Ok(())
+    }
+
+    /// The tessellation stages' own inputs: `InvocationId` (hull shaders), the instance id of
+    /// fork and join phases (a Private `u32` the schedule sets), `TessCoord` (`vDomain`).
+    fn declare_tessellation_inputs(&mut self, stage: Stage) {
+        let reads = |r: fn(&Reg) -> bool| {
+            self.ir
+                .insts
+                .iter()
+                .any(|i| i.src().iter().any(|s| r(&s.reg)))
+        };
+        let phase_instance = reads(|r| matches!(r, Reg::ForkInstanceId | Reg::JoinInstanceId));
+        let domain = reads(|r| matches!(r, Reg::DomainLocation));
+        let u = self.ty(Scalar::U32, 1);
+        if stage == Stage::Hull {
+            let i = self.ty(Scalar::I32, 1);
+            let var = self.m.global_variable(StorageClass::Input, i, None);
+            self.m.decorate_builtin(var, BuiltIn::InvocationId);
+            self.m.name(var, "vOutputControlPointID");
+            self.io.invocation = Some(var);
+            if phase_instance {
+                let zero = self.u32_const(0);
+                let var = self.m.global_variable(StorageClass::Private, u, Some(zero));
+                self.m.name(var, "vInstanceID");
+                self.io.phase_instance = Some(var);
+            }
+        }
+        if stage == Stage::Domain && domain {
+            let v3 = self.ty(Scalar::F32, 3);
+            let var = self.m.global_variable(StorageClass::Input, v3, None);
+            self.m.decorate_builtin(var, BuiltIn::TessCoord);
+            self.m.name(var, "vDomain");
+            self.io.tess_coord = Some(var);
+        }
     }
 
     /// The depth output mode the program writes, if any.

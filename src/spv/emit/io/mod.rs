@@ -23,6 +23,9 @@
 mod builtins;
 mod copy;
 mod elements;
+mod patch;
+
+pub(crate) use patch::PatchIo;
 
 use spirv::{BuiltIn, Capability, Decoration, StorageClass};
 
@@ -109,6 +112,20 @@ pub(crate) struct Io {
     /// The geometry shader uses streams other than 0 (`emit_stream` and friends use the
     /// `Stream` instructions).
     pub streams: bool,
+    /// Hull shaders: control points per output patch (`OutputVertices`), the length of the
+    /// arrayed per-vertex outputs; else 0.
+    pub output_vertices: u32,
+    /// Hull shaders: the `InvocationId` input (`vOutputControlPointID`).
+    pub invocation: Option<Id>,
+    /// Hull shaders: Private `uvec4[output_vertices][outputs]` copy of the output control
+    /// points for the fork and join phases (`vocp`), when they read it.
+    pub output_points: Option<Id>,
+    /// Hull shaders: Private `u32` instance id of the running fork or join phase.
+    pub phase_instance: Option<Id>,
+    /// Domain shaders: the `TessCoord` input (`vDomain`).
+    pub tess_coord: Option<Id>,
+    /// Patch constants (hull and domain shaders).
+    pub patch: PatchIo,
 }
 
 /// Index of a special input in [`Io::special_inputs`].
@@ -147,8 +164,12 @@ impl Emitter<'_> {
                 .geometry
                 .input_vertices()
                 .ok_or_else(|| Error::invalid(0, "geometry shader without dcl_inputprimitive"))?,
+            Stage::Hull | Stage::Domain => ir.tessellation.input_control_points.max(1),
             _ => 0,
         };
+        if stage == Stage::Hull {
+            self.io.output_vertices = ir.tessellation.output_control_points.max(1);
+        }
         // Register files.
         let input_count = register_count(&ir.inputs, &ir.input_signature);
         let output_count = register_count(&ir.outputs, &ir.output_signature);
@@ -183,6 +204,21 @@ impl Emitter<'_> {
         if self.io.streams {
             self.m.capability(Capability::GeometryStreams);
         }
+        let reads_vocp = ir.insts.iter().any(|i| {
+            i.src()
+                .iter()
+                .any(|s| matches!(s.reg, Reg::OutputControlPoint { .. }))
+        });
+        if stage == Stage::Hull && reads_vocp {
+            let per_point = self.m.type_array_len(uvec4, output_count.max(1));
+            let ty = self.m.type_array_len(per_point, self.io.output_vertices);
+            let null = self.m.constant_null(ty);
+            let var = self
+                .m
+                .global_variable(StorageClass::Private, ty, Some(null));
+            self.m.name(var, "vocp");
+            self.io.output_points = Some(var);
+        }
         if stage == Stage::Geometry {
             let u = self.ty(Scalar::U32, 1);
             let zero = self.u32_const(0);
@@ -193,13 +229,22 @@ impl Emitter<'_> {
         self.declare_inputs(stage)?;
         self.declare_outputs(stage)?;
         self.declare_special_registers(stage)?;
+        if matches!(stage, Stage::Hull | Stage::Domain) {
+            self.declare_patch_io(stage)?;
+        }
         Ok(())
     }
 
-    /// A new Input or Output variable of type `ty`, arrayed per vertex for geometry inputs.
+    /// A new Input or Output variable of type `ty`, arrayed per vertex for the inputs of
+    /// geometry, hull and domain shaders and the outputs of hull shaders.
     pub(crate) fn interface_var(&mut self, storage: StorageClass, ty: Id) -> Id {
-        let ty = if storage == StorageClass::Input && self.io.vertices > 0 {
-            self.m.type_array_len(ty, self.io.vertices)
+        let vertices = if storage == StorageClass::Input {
+            self.io.vertices
+        } else {
+            self.io.output_vertices
+        };
+        let ty = if vertices > 0 {
+            self.m.type_array_len(ty, vertices)
         } else {
             ty
         };
@@ -296,7 +341,10 @@ impl Emitter<'_> {
         let points = stage == Stage::Vertex
             || stage == Stage::Geometry
                 && ir.geometry.output_topology == 1
-                && self.options.geometry_point_size;
+                && self.options.geometry_point_size
+            // A domain shader does not know whether the tessellator emits points; writing the
+            // size is harmless for other primitives.
+            || stage == Stage::Domain && self.options.geometry_point_size;
         if points {
             let f = self.ty(Scalar::F32, 1);
             let var = self.m.global_variable(StorageClass::Output, f, None);

@@ -294,6 +294,7 @@ fn point_size_follows_the_device_feature() {
     let options = Options {
         geometry_point_size: false,
         hull_schedule: crate::HullSchedule::Serial,
+        domain_modes: None,
         ..Options::default()
     };
     let without = spirv_text(gs, &options);

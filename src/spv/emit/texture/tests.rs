@@ -200,6 +200,7 @@ pub(super) fn options(version: Version, sparse: bool) -> EmitOptions {
         demote_to_helper: true,
         geometry_point_size: true,
         hull_schedule: crate::HullSchedule::Serial,
+        domain_modes: None,
         version,
         debug_names: true,
         float_controls: Default::default(),

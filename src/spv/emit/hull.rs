@@ -1,0 +1,343 @@
+//! Hull shaders → one tessellation-control entry point, and the execution modes of both
+//! tessellation stages (`docs/hull-shaders.md`).
+//!
+//! Contract: every invocation (one per output control point, `OutputVertices = max(1, n)`)
+//! copies the input patch in, runs the control-point phase (or the pass-through D3D defines
+//! without one: output point `i` is input point `i`, zeros past the input patch) and writes its
+//! own output control point. Then the patch-constant phases run:
+//! - [`HullSchedule::Serial`]: invocation 0 runs every instance of every fork phase, then of
+//!   every join phase, each a call with the instance id set, and writes the patch constants and
+//!   tessellation levels. The patch-constant code runs once per patch, as in D3D, so UAV side
+//!   effects happen once.
+//! - [`HullSchedule::Parallel`]: instance `k` of a phase runs on invocation `k mod N` (a loop
+//!   when there are more instances than invocations); each invocation publishes the components
+//!   it wrote to the `Patch` outputs; a barrier separates the fork phases from the join phases
+//!   (which reload what every invocation published), and another precedes the tessellation
+//!   levels, which invocation 0 writes.
+//!
+//! A barrier separates the control-point phase from the patch-constant phases when they read
+//! the output control points (`vocp`), which are then copied from the outputs into a Private
+//! file.
+
+use spirv::{ExecutionMode, FunctionControl, LoopControl, SelectionControl, StorageClass};
+
+use super::context::{Emitter, Scalar};
+use crate::error::Error;
+use crate::ir::{PhaseKind, Reg, TessDomain, TessOutputPrimitive, TessPartitioning};
+use crate::spv::Id;
+use crate::HullSchedule;
+
+impl Emitter<'_> {
+    /// The hull shader's entry point.
+    pub(super) fn hull_main(&mut self, fn_ty: Id) -> Result<Id, Error> {
+        let void = self.m.type_void();
+        let u = self.ty(Scalar::U32, 1);
+        let i = self.ty(Scalar::I32, 1);
+        let id = self.m.begin_function(fn_ty, FunctionControl::NONE);
+        self.m.new_block();
+        let invocation_var = self
+            .io
+            .invocation
+            .ok_or_else(|| Error::invalid(0, "hull shader without InvocationId"))?;
+        let inv_i = self.m.load(i, invocation_var);
+        let invocation = self.m.bitcast(u, inv_i);
+        self.copy_inputs();
+        let phases = self.ir.hull_phases.clone();
+        match phases.iter().find(|p| p.kind == PhaseKind::ControlPoint) {
+            Some(cp) => {
+                let f = self.functions[cp.function as usize];
+                self.m.function_call(void, f, &[]);
+            }
+            None => self.pass_through(invocation),
+        }
+        if self.ir.tessellation.output_control_points > 0 {
+            self.copy_outputs(None, Some(inv_i));
+        }
+        let patch_phases: Vec<_> = phases
+            .iter()
+            .filter(|p| p.kind != PhaseKind::ControlPoint)
+            .copied()
+            .collect();
+        let reads_vocp = self.ir.insts.iter().any(|inst| {
+            inst.src()
+                .iter()
+                .any(|s| matches!(s.reg, Reg::OutputControlPoint { .. }))
+        });
+        if reads_vocp {
+            self.barrier();
+        }
+        match self.options.hull_schedule {
+            HullSchedule::Serial => {
+                let zero = self.u32_const(0);
+                let b = self.ty(Scalar::Bool, 1);
+                let first = self.m.i_equal(b, invocation, zero);
+                self.if_then(first, |e| {
+                    if reads_vocp {
+                        e.copy_output_points()?;
+                    }
+                    for phase in &patch_phases {
+                        let f = e.functions[phase.function as usize];
+                        for k in 0..phase.instances {
+                            e.set_phase_instance(k);
+                            e.m.function_call(void, f, &[]);
+                        }
+                    }
+                    e.write_patch_constants();
+                    e.write_tess_levels();
+                    Ok(())
+                })?;
+            }
+            HullSchedule::Parallel => {
+                if reads_vocp {
+                    self.copy_output_points()?;
+                }
+                let n = self.io.output_vertices.max(1);
+                let mut joined = false;
+                for phase in &patch_phases {
+                    if phase.kind == PhaseKind::Join && !joined {
+                        joined = true;
+                        // Joins read what every invocation's forks published.
+                        self.barrier();
+                        self.reload_patch_constants();
+                    }
+                    let f = self.functions[phase.function as usize];
+                    self.spread(invocation, phase.instances, n, |e| {
+                        e.m.function_call(void, f, &[]);
+                    });
+                    self.publish_patch_constants()?;
+                }
+                self.barrier();
+                let zero = self.u32_const(0);
+                let b = self.ty(Scalar::Bool, 1);
+                let first = self.m.i_equal(b, invocation, zero);
+                self.if_then(first, |e| {
+                    e.reload_patch_constants();
+                    e.write_tess_levels();
+                    Ok(())
+                })?;
+            }
+        }
+        self.m.ret();
+        self.m.end_function();
+        self.m.name(id, "main");
+        Ok(id)
+    }
+
+    /// `OpControlBarrier Workgroup Invocation None`: what GLSL's `barrier()` is in a
+    /// tessellation-control shader; it also makes the output writes before it visible to the
+    /// patch's other invocations.
+    fn barrier(&mut self) {
+        let workgroup = self.u32_const(spirv::Scope::Workgroup as u32);
+        let invocation = self.u32_const(spirv::Scope::Invocation as u32);
+        let none = self.u32_const(0);
+        self.m.control_barrier(workgroup, invocation, none);
+    }
+
+    /// Sets the fork/join instance id the next call reads.
+    fn set_phase_instance(&mut self, k: u32) {
+        if let Some(var) = self.io.phase_instance {
+            let c = self.u32_const(k);
+            self.m.store(var, c);
+        }
+    }
+
+    /// `if (cond) { body }` as a structured selection.
+    fn if_then(
+        &mut self,
+        cond: Id,
+        body: impl FnOnce(&mut Self) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let then = self.m.alloc_id();
+        let merge = self.m.alloc_id();
+        self.m.selection_merge(merge, SelectionControl::NONE);
+        self.m.branch_conditional(cond, then, merge);
+        self.m.label(then);
+        body(self)?;
+        self.m.branch(merge);
+        self.m.label(merge);
+        Ok(())
+    }
+
+    /// `for (k = invocation; k < instances; k += n) { instance = k; body }`.
+    fn spread(&mut self, invocation: Id, instances: u32, n: u32, body: impl FnOnce(&mut Self)) {
+        let u = self.ty(Scalar::U32, 1);
+        let b = self.ty(Scalar::Bool, 1);
+        let counter = self.m.variable(u, None);
+        self.m.store(counter, invocation);
+        let header = self.m.alloc_id();
+        let check = self.m.alloc_id();
+        let body_block = self.m.alloc_id();
+        let continue_block = self.m.alloc_id();
+        let merge = self.m.alloc_id();
+        self.m.branch(header);
+        self.m.label(header);
+        self.m
+            .loop_merge(merge, continue_block, LoopControl::NONE);
+        self.m.branch(check);
+        self.m.label(check);
+        let k = self.m.load(u, counter);
+        let limit = self.u32_const(instances);
+        let more = self.m.u_less_than(b, k, limit);
+        self.m.branch_conditional(more, body_block, merge);
+        self.m.label(body_block);
+        if let Some(var) = self.io.phase_instance {
+            self.m.store(var, k);
+        }
+        body(self);
+        self.m.branch(continue_block);
+        self.m.label(continue_block);
+        let step = self.u32_const(n);
+        let next = self.m.i_add(u, k, step);
+        self.m.store(counter, next);
+        self.m.branch(header);
+        self.m.label(merge);
+    }
+
+    /// Without a control-point phase: output point `i` is input point `i` (zeros past the
+    /// input patch), register by register.
+    fn pass_through(&mut self, invocation: Id) {
+        let (Some(inputs), Some(outputs)) = (self.io.inputs, self.io.outputs) else {
+            return;
+        };
+        let uvec4 = self.ty(Scalar::U32, 4);
+        let u = self.ty(Scalar::U32, 1);
+        let b = self.ty(Scalar::Bool, 1);
+        let ptr = self.m.type_pointer(StorageClass::Private, uvec4);
+        let points = self.io.vertices;
+        let limit = self.u32_const(points);
+        let in_range = self.m.u_less_than(b, invocation, limit);
+        let last = self.u32_const(points.saturating_sub(1));
+        let vertex = self.glsl(u, spirv::GlslStd450Op::UMin, &[invocation, last]);
+        let mut registers: Vec<u32> = self.ir.outputs.iter().map(|d| d.register).collect();
+        registers.sort_unstable();
+        registers.dedup();
+        for r in registers {
+            if r >= self.io.input_count || r >= self.io.output_count {
+                continue;
+            }
+            let rc = self.u32_const(r);
+            let src = self.m.access_chain(ptr, inputs, &[vertex, rc]);
+            let v = self.m.load(uvec4, src);
+            let v = self.zero_if_out_of_range(v, Some(in_range));
+            let dst = self.m.access_chain(ptr, outputs, &[rc]);
+            self.m.store(dst, v);
+        }
+    }
+
+    /// Copies every output control point from the outputs into the Private `vocp` file.
+    fn copy_output_points(&mut self) -> Result<(), Error> {
+        let Some(file) = self.io.output_points else {
+            return Ok(());
+        };
+        let links = std::mem::take(&mut self.io.output_links);
+        let vertices = self.io.output_vertices;
+        self.copy_links_into(&links, file, StorageClass::Output, vertices);
+        self.io.output_links = links;
+        Ok(())
+    }
+
+    /// Parallel schedule: stores the patch-constant components this invocation wrote since the
+    /// last call to the `Patch` outputs, one component at a time (other invocations write the
+    /// other components of the same variables), and clears the record.
+    fn publish_patch_constants(&mut self) -> Result<(), Error> {
+        let (Some(file), Some(written)) = (self.io.patch.file, self.io.patch.written) else {
+            return Ok(());
+        };
+        let u = self.ty(Scalar::U32, 1);
+        let b = self.ty(Scalar::Bool, 1);
+        let ptr_u = self.m.type_pointer(StorageClass::Private, u);
+        let links = std::mem::take(&mut self.io.patch.links);
+        let zero = self.u32_const(0);
+        for link in &links {
+            let super::io::Home::Register(r) = link.home else {
+                continue;
+            };
+            let rc = self.u32_const(r);
+            let wp = self.m.access_chain(ptr_u, written, &[rc]);
+            let bits = self.m.load(u, wp);
+            for c in 0..4u8 {
+                if link.mask & (1 << c) == 0 || c < link.first {
+                    continue;
+                }
+                let k = c - link.first;
+                if k >= link.width {
+                    continue;
+                }
+                let bit = self.u32_const(1 << c);
+                let hit = self.m.bitwise_and(u, bits, bit);
+                let set = self.m.i_not_equal(b, hit, zero);
+                let scalar = link.scalar;
+                let var = link.var;
+                let width = link.width;
+                self.if_then(set, |e| {
+                    let cc = e.u32_const(u32::from(c));
+                    let p = e.m.access_chain(ptr_u, file, &[rc, cc]);
+                    let word = e.m.load(u, p);
+                    let ty = e.ty(scalar, 1);
+                    let value = e.m.bitcast(ty, word);
+                    let out_ptr = e.m.type_pointer(StorageClass::Output, ty);
+                    let target = if width == 1 {
+                        var
+                    } else {
+                        let kc = e.u32_const(u32::from(k));
+                        e.m.access_chain(out_ptr, var, &[kc])
+                    };
+                    e.m.store(target, value);
+                    Ok(())
+                })?;
+            }
+            self.m.store(wp, zero);
+        }
+        self.io.patch.links = links;
+        Ok(())
+    }
+
+    /// Execution modes of a hull shader (all tessellator modes) or a domain shader (its domain,
+    /// and the hull shader's modes when the caller passed them).
+    pub(super) fn tessellation_modes(&mut self, main: Id, hull: bool) -> Result<(), Error> {
+        let t = self.ir.tessellation;
+        let domain = t
+            .domain
+            .ok_or_else(|| Error::invalid(0, "tessellation stage without a domain"))?;
+        self.m.execution_mode(
+            main,
+            match domain {
+                TessDomain::Isoline => ExecutionMode::Isolines,
+                TessDomain::Triangle => ExecutionMode::Triangles,
+                TessDomain::Quad => ExecutionMode::Quads,
+            },
+            &[],
+        );
+        let modes = if hull {
+            self.m.execution_mode(
+                main,
+                ExecutionMode::OutputVertices,
+                &[t.output_control_points.max(1)],
+            );
+            t.partitioning.zip(t.output_primitive)
+        } else {
+            self.options
+                .domain_modes
+                .map(|d| (d.partitioning, d.output_primitive))
+        };
+        let Some((partitioning, primitive)) = modes else {
+            return Ok(());
+        };
+        let spacing = match partitioning {
+            // Pow2 factors are rounded up to powers of two before they reach the levels.
+            TessPartitioning::Integer | TessPartitioning::Pow2 => ExecutionMode::SpacingEqual,
+            TessPartitioning::FractionalOdd => ExecutionMode::SpacingFractionalOdd,
+            TessPartitioning::FractionalEven => ExecutionMode::SpacingFractionalEven,
+        };
+        self.m.execution_mode(main, spacing, &[]);
+        let order = match primitive {
+            TessOutputPrimitive::TriangleCcw => ExecutionMode::VertexOrderCcw,
+            _ => ExecutionMode::VertexOrderCw,
+        };
+        self.m.execution_mode(main, order, &[]);
+        if primitive == TessOutputPrimitive::Point {
+            self.m.execution_mode(main, ExecutionMode::PointMode, &[]);
+        }
+        Ok(())
+    }
+}
