@@ -81,11 +81,20 @@ pub fn print(module: &Module) -> String {
         let _ = writeln!(s, "thread_group {x}, {y}, {z}");
     }
     for (i, f) in module.functions.iter().enumerate() {
-        match f.label {
-            None => {
+        let phase = module.hull_phases.iter().find(|p| p.function as usize == i);
+        match (f.label, phase) {
+            (None, Some(p)) => {
+                let kind = match p.kind {
+                    super::PhaseKind::ControlPoint => "hs_control_point_phase",
+                    super::PhaseKind::Fork => "hs_fork_phase",
+                    super::PhaseKind::Join => "hs_join_phase",
+                };
+                let _ = writeln!(s, "function #{i} {kind} x{}", p.instances);
+            }
+            (None, None) => {
                 let _ = writeln!(s, "function #{i} main");
             }
-            Some(l) => {
+            (Some(l), _) => {
                 let _ = writeln!(s, "function #{i} label l{l}");
             }
         }

@@ -161,8 +161,10 @@ impl Lowerer {
             Opcode::DclInputControlPointCount | Opcode::DclOutputControlPointCount => {
                 let n = inst.token.primitive();
                 let input = inst.opcode == Opcode::DclInputControlPointCount;
-                // A patch has 1 to 32 input control points; a hull shader outputs 0 to 32.
-                if n > MAX_CONTROL_POINTS || input && n == 0 {
+                // A patch has 1 to 32 control points, a hull shader outputs 0 to 32 (so a
+                // domain shader may read 0).
+                let hull_input = input && stage == Some(ir::Stage::Hull);
+                if n > MAX_CONTROL_POINTS || hull_input && n == 0 {
                     return Err(Error::invalid(at, format!("{} {n}", inst.opcode.name())));
                 }
                 if input {
@@ -222,14 +224,14 @@ impl Lowerer {
         if t.domain.is_none() {
             return Err(Error::invalid(at, "dcl_tessellator_domain is missing"));
         }
+        if stage != Some(ir::Stage::Hull) {
+            return Ok(());
+        }
         if t.input_control_points == 0 {
             return Err(Error::invalid(
                 at,
                 "dcl_input_control_point_count is missing",
             ));
-        }
-        if stage != Some(ir::Stage::Hull) {
-            return Ok(());
         }
         if t.partitioning.is_none() || t.output_primitive.is_none() {
             return Err(Error::invalid(

@@ -502,15 +502,7 @@ fn limits_are_checked_before_anything_is_sized() {
 }
 
 #[test]
-fn other_stages_and_untranslated_features_are_unsupported() {
-    let ds = "ds_5_0\ndcl_input vDomain.xy\ndcl_output o0.xyzw\nmov o0.xyzw, vDomain.xyxx\nret\n";
-    match error(ds) {
-        Error::Unsupported { feature, offset } => {
-            assert_eq!(feature, "domain shaders");
-            assert_eq!(offset, offset_of(ds, 0));
-        }
-        e => panic!("{e}"),
-    }
+fn untranslated_features_are_unsupported() {
     let head = "cs_5_0\ndcl_uav_raw u0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\n";
     assert_unsupported(&format!("{head}abort\nret\n"), "abort");
     assert_unsupported(&format!("{head}debug_break\nret\n"), "debug_break");
@@ -600,4 +592,131 @@ fn mutated_compute_shaders_never_panic() {
         }
     }
     println!("{runs} mutated compute shaders lowered and translated without a panic");
+}
+
+const HULL: &str = "hs_5_0\nhs_decls\n\
+    dcl_input_control_point_count 3\ndcl_output_control_point_count 4\n\
+    dcl_tessellator_domain domain_tri\ndcl_tessellator_partitioning partitioning_integer\n\
+    dcl_tessellator_output_primitive output_triangle_cw\ndcl_hs_max_tessfactor l(16.000000)\n\
+    hs_control_point_phase\ndcl_input vOutputControlPointID\ndcl_input v[3][0].xyzw\n\
+    dcl_output o0.xyzw\ndcl_temps 1\nmov r0.x, vOutputControlPointID\n\
+    mov o0.xyzw, v[r0.x + 0][0].xyzw\nret\n\
+    hs_fork_phase\ndcl_hs_fork_phase_instance_count 3\ndcl_input vForkInstanceID\n\
+    dcl_input vocp[4][0].xyzw\n\
+    dcl_output_siv o0.x, finalTriUeq0EdgeTessFactor\ndcl_output_siv o1.x, finalTriVeq0EdgeTessFactor\n\
+    dcl_output_siv o2.x, finalTriWeq0EdgeTessFactor\ndcl_temps 2\ndcl_indexrange o0.x 3\n\
+    dcl_indexableTemp x0[2], 4\n\
+    mov r0.x, vForkInstanceID.x\nmov r1.x, vocp[r0.x + 1][0].x\nmov o[r0.x + 0].x, r1.x\nret\n\
+    hs_join_phase\ndcl_input vpc0.x\ndcl_output_siv o3.x, finalTriInsideTessFactor\n\
+    dcl_indexableTemp x0[5], 4\nmov o3.x, vpc0.x\nret\n";
+
+/// Each phase is a function of its own with its kind and instance count; `o#` of fork and join
+/// phases are patch constants, `vocp`/`vpc`/the instance ids resolve to their registers, and
+/// `x#` and temps are per phase.
+#[test]
+fn hull_phases_become_functions_with_their_registers() {
+    let m = match translate(HULL) {
+        Ok(m) => m,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(m.stage, Some(ir::Stage::Hull));
+    let kinds: Vec<_> = m
+        .hull_phases
+        .iter()
+        .map(|p| (p.kind, p.function, p.instances))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (ir::PhaseKind::ControlPoint, 0, 1),
+            (ir::PhaseKind::Fork, 1, 3),
+            (ir::PhaseKind::Join, 2, 1)
+        ]
+    );
+    assert_eq!(m.functions.len(), 3);
+    assert!(m.functions.iter().all(|f| f.label.is_none()));
+    let t = m.tessellation;
+    assert_eq!(t.domain, Some(ir::TessDomain::Triangle));
+    assert_eq!(t.partitioning, Some(ir::TessPartitioning::Integer));
+    assert_eq!(
+        t.output_primitive,
+        Some(ir::TessOutputPrimitive::TriangleCw)
+    );
+    assert_eq!((t.input_control_points, t.output_control_points), (3, 4));
+    assert_eq!(t.max_tess_factor, Some(16.0));
+    // The temps file is the largest phase's; each phase numbers its own x#.
+    assert_eq!(m.temps, 2);
+    assert_eq!(m.indexable_temps.len(), 2);
+    // Control-point outputs and patch constants are separate tables.
+    assert_eq!(m.outputs.len(), 1);
+    let pcs: Vec<_> = m
+        .patch_constants
+        .iter()
+        .map(|d| (d.register, d.system_value))
+        .collect();
+    assert_eq!(pcs, [(0, 17), (1, 18), (2, 19), (0, 0), (3, 20)]);
+    let text = ir::print(&m);
+    for needle in [
+        "vOutputControlPointID",
+        "v[r0.x + 0][0]",
+        "vForkInstanceID",
+        "vocp[r0.x + 1][0]",
+        "mov vpc[r0.x + 0].x",
+        "mov vpc[3].x, vpc[0].xxxx",
+        "function #1 hs_fork_phase x3",
+    ] {
+        assert!(text.contains(needle), "{needle} missing from\n{text}");
+    }
+}
+
+/// Without a control-point phase the output signature's registers are declared on both sides
+/// (the back end copies them through); misplaced or malformed declarations are invalid.
+#[test]
+fn hull_declarations_are_checked() {
+    let head = "hs_5_0\nhs_decls\ndcl_input_control_point_count 3\n\
+        dcl_output_control_point_count 3\ndcl_tessellator_domain domain_quad\n\
+        dcl_tessellator_partitioning partitioning_pow2\n\
+        dcl_tessellator_output_primitive output_point\n";
+    let m = translate(&format!(
+        "{head}hs_fork_phase\ndcl_output_siv o0.x, finalQuadUeq0EdgeTessFactor\n\
+         mov o0.x, l(1.0)\nret\n"
+    ))
+    .expect("translates");
+    assert_eq!(m.hull_phases.len(), 1);
+    assert_eq!(m.hull_phases[0].kind, ir::PhaseKind::Fork);
+    assert_invalid_at(
+        &format!("{head}hs_join_phase\nret\nhs_fork_phase\nret\n"),
+        8,
+        "out of order",
+    );
+    assert_invalid_at(
+        "hs_5_0\nhs_decls\ndcl_input_control_point_count 33\nret\n",
+        1,
+        "dcl_input_control_point_count 33",
+    );
+    assert_invalid_at(
+        &format!("{head}hs_fork_phase\ndcl_hs_fork_phase_instance_count 0\nret\n"),
+        7,
+        "instance_count 0",
+    );
+    assert_invalid_at(
+        &format!("{head}dcl_hs_max_tessfactor l(65.0)\nhs_fork_phase\nret\n"),
+        6,
+        "max_tessfactor",
+    );
+    assert_invalid_at(
+        "cs_5_0\ndcl_thread_group 1, 1, 1\ndcl_tessellator_domain domain_quad\nret\n",
+        1,
+        "in a cs shader",
+    );
+    // A domain shader reads vDomain, vicp and vpc.
+    let m = translate(
+        "ds_5_0\ndcl_input_control_point_count 0\ndcl_tessellator_domain domain_isoline\n\
+         dcl_input vDomain.xy\ndcl_input_siv vpc0.x, finalLineDensityTessFactor\n\
+         dcl_output o0.xyzw\nmov o0.xy, vDomain.xyxx\nmov o0.z, vpc0.x\nmov o0.w, vPrim\nret\n",
+    )
+    .expect("domain shader translates");
+    assert_eq!(m.patch_constants.len(), 1);
+    assert_eq!(m.patch_constants[0].system_value, 22);
+    assert!(ir::print(&m).contains("vDomain"));
 }

@@ -171,8 +171,7 @@ impl Emitter<'_> {
         let merge = self.m.alloc_id();
         self.m.branch(header);
         self.m.label(header);
-        self.m
-            .loop_merge(merge, continue_block, LoopControl::NONE);
+        self.m.loop_merge(merge, continue_block, LoopControl::NONE);
         self.m.branch(check);
         self.m.label(check);
         let k = self.m.load(u, counter);

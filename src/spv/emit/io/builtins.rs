@@ -243,7 +243,10 @@ impl Emitter<'_> {
                     }
                     continue;
                 }
-                (Stage::Vertex | Stage::Geometry | Stage::Domain, name::RENDER_TARGET_ARRAY_INDEX) => {
+                (
+                    Stage::Vertex | Stage::Geometry | Stage::Domain,
+                    name::RENDER_TARGET_ARRAY_INDEX,
+                ) => {
                     self.layer_capability(stage, Capability::ShaderLayer);
                     let var = self.builtin_var(StorageClass::Output, i, BuiltIn::Layer);
                     link(var, r, first(mask), mask, Scalar::I32, 1, LinkKind::Plain)

@@ -311,9 +311,10 @@ impl Emitter<'_> {
                 Ok((self.m.load(u, var), 1))
             }
             Reg::DomainLocation => {
-                let var = self.io.tess_coord.ok_or_else(|| {
-                    Error::invalid(span, "vDomain outside a domain shader")
-                })?;
+                let var = self
+                    .io
+                    .tess_coord
+                    .ok_or_else(|| Error::invalid(span, "vDomain outside a domain shader"))?;
                 let v3 = self.ty(Scalar::F32, 3);
                 let u3 = self.ty(Scalar::U32, 3);
                 let v = self.m.load(v3, var);
@@ -329,7 +330,12 @@ impl Emitter<'_> {
     }
 
     /// An index clamped to `spare`, the spare element past a file's `spare` registers.
-    fn clamped_index(&mut self, span: u32, index: &crate::ir::Index, spare: u32) -> Result<Id, Error> {
+    fn clamped_index(
+        &mut self,
+        span: u32,
+        index: &crate::ir::Index,
+        spare: u32,
+    ) -> Result<Id, Error> {
         Ok(match index.constant() {
             Some(i) => self.u32_const(i.min(spare)),
             None => {
@@ -343,7 +349,12 @@ impl Emitter<'_> {
 
     /// Parallel hull schedule: records the components a patch-constant write touched, so the
     /// invocation publishes exactly those.
-    pub(crate) fn mark_patch_written(&mut self, span: u32, reg: &Reg, mask: u8) -> Result<(), Error> {
+    pub(crate) fn mark_patch_written(
+        &mut self,
+        span: u32,
+        reg: &Reg,
+        mask: u8,
+    ) -> Result<(), Error> {
         let (Reg::PatchConstant(index), Some(written)) = (*reg, self.io.patch.written) else {
             return Ok(());
         };
@@ -380,7 +391,10 @@ impl Emitter<'_> {
             }
             Reg::PatchConstant(index) => {
                 if self.ir.stage != Some(crate::ir::Stage::Hull) {
-                    return Err(Error::invalid(span, "patch constant written outside a hull shader"));
+                    return Err(Error::invalid(
+                        span,
+                        "patch constant written outside a hull shader",
+                    ));
                 }
                 let file = self.io.patch.file.ok_or_else(|| {
                     Error::invalid(span, "patch constant written without patch constants")

@@ -303,3 +303,216 @@ fn point_size_follows_the_device_feature() {
     let text = both_targets(VS);
     assert!(text.contains("BuiltIn PointSize"), "{text}");
 }
+
+/// A hull shader over triangles: control points pass through a control-point phase, a fork
+/// phase writes the three edge factors through `o[vForkInstanceID]` and reads `vocp`, a join
+/// phase the inside factor from `vpc`, and a user patch constant shares o3 with the inside
+/// factor (`o3.x` factor, `o3.yzw` COLOR).
+const HS: &str = "
+// Input signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Position              0   xyzw        0      POS   float   xyzw
+// TEXCOORD                 0   xy          1     NONE   float   xy
+//
+// Output signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Position              0   xyzw        0      POS   float   xyzw
+// TEXCOORD                 0   xy          1     NONE   float   xy
+//
+// Patch Constant signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_TessFactor            0   x           0 TRIEDGE   float   x
+// SV_TessFactor            1   x           1 TRIEDGE   float   x
+// SV_TessFactor            2   x           2 TRIEDGE   float   x
+// SV_InsideTessFactor      0   x           3  TRIINT   float   x
+// COLOR                    0    yzw        3     NONE   float    yzw
+//
+hs_5_0
+hs_decls
+dcl_input_control_point_count 3
+dcl_output_control_point_count 3
+dcl_tessellator_domain domain_tri
+dcl_tessellator_partitioning partitioning_pow2
+dcl_tessellator_output_primitive output_triangle_ccw
+dcl_hs_max_tessfactor l(12.000000)
+hs_control_point_phase
+dcl_input vOutputControlPointID
+dcl_input v[3][0].xyzw
+dcl_input v[3][1].xy
+dcl_output o0.xyzw
+dcl_output o1.xy
+dcl_temps 1
+mov r0.x, vOutputControlPointID
+mov o0.xyzw, v[r0.x + 0][0].xyzw
+mov o1.xy, v[r0.x + 0][1].xyxx
+ret
+hs_fork_phase
+dcl_hs_fork_phase_instance_count 3
+dcl_input vForkInstanceID
+dcl_input vocp[3][1].xy
+dcl_output_siv o0.x, finalTriUeq0EdgeTessFactor
+dcl_output_siv o1.x, finalTriVeq0EdgeTessFactor
+dcl_output_siv o2.x, finalTriWeq0EdgeTessFactor
+dcl_temps 1
+dcl_indexrange o0.x 3
+mov r0.x, vForkInstanceID.x
+mov o[r0.x + 0].x, vocp[r0.x + 0][1].x
+ret
+hs_join_phase
+dcl_input vpc0.x
+dcl_output_siv o3.x, finalTriInsideTessFactor
+dcl_output o3.yzw
+mov o3.x, vpc0.x
+mov o3.yzw, l(0, 1.0, 2.0, 3.0)
+ret
+";
+
+/// The tessellation-control interface: per-vertex arrays, `OutputVertices`, the tessellator
+/// modes, `Patch` variables at locations counted down from 29, levels from the tess factors
+/// through `NClamp`; the serial schedule calls the phases from invocation 0 only, after a
+/// barrier (the fork phase reads `vocp`); the parallel one spreads the fork instances.
+#[test]
+fn hull_shaders_map_phases_onto_tessellation_control() {
+    let text = both_targets(HS);
+    for needle in [
+        "OpEntryPoint TessellationControl",
+        "OpExecutionMode %main Triangles",
+        "OpExecutionMode %main OutputVertices 3",
+        "OpExecutionMode %main SpacingEqual",
+        "OpExecutionMode %main VertexOrderCcw",
+        "BuiltIn TessLevelOuter",
+        "BuiltIn TessLevelInner",
+        "BuiltIn InvocationId",
+        "OpDecorate %patch0 Location 29",
+        "OpDecorate %patch3 Location 26",
+        "OpDecorate %patch0 Patch",
+        "NClamp",
+        "OpControlBarrier",
+        "FindUMsb",
+    ] {
+        assert!(text.contains(needle), "{needle} missing:\n{text}");
+    }
+    // Per-vertex TEXCOORD at location 1, an array over the three control points.
+    assert!(text.contains("OpDecorate %out1 Location 1"), "{text}");
+    // Four phase calls in invocation 0 (control point + three fork instances + one join).
+    assert_eq!(text.matches("OpFunctionCall").count(), 5, "{text}");
+    let parallel = spirv_text(
+        HS,
+        &Options {
+            hull_schedule: crate::HullSchedule::Parallel,
+            debug_names: true,
+            ..Options::default()
+        },
+    );
+    assert!(parallel.contains("OpLoopMerge"), "{parallel}");
+    assert!(parallel.contains("vpc_written"), "{parallel}");
+    // CP → fork (vocp), fork → join (vpc), before the levels.
+    assert_eq!(
+        parallel.matches("OpControlBarrier").count(),
+        3,
+        "{parallel}"
+    );
+}
+
+/// `outputcontrolpoints(0)` still declares one output vertex (Vulkan requires at least one);
+/// isolines map the density factor to `TessLevelOuter[0]` and the detail to `[1]`.
+#[test]
+fn isolines_map_tess_factors_by_meaning_and_zero_points_is_one_vertex() {
+    let hs = "hs_5_0\nhs_decls\ndcl_input_control_point_count 1\n\
+        dcl_output_control_point_count 0\ndcl_tessellator_domain domain_isoline\n\
+        dcl_tessellator_partitioning partitioning_integer\n\
+        dcl_tessellator_output_primitive output_line\n\
+        hs_fork_phase\ndcl_output_siv o0.x, finalLineDetailTessFactor\n\
+        dcl_output_siv o1.x, finalLineDensityTessFactor\n\
+        mov o0.x, l(7.0)\nmov o1.x, l(3.0)\nret\n";
+    let text = both_targets(hs);
+    assert!(text.contains("OutputVertices 1"), "{text}");
+    assert!(text.contains("Isolines"), "{text}");
+    // Detail (register 0) goes to element 1, density (register 1) to element 0: the stores to
+    // the levels come in declaration order.
+    let outer: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("OpAccessChain") && l.contains("%gl_TessLevelOuter"))
+        .collect();
+    assert!(outer.len() >= 2, "{text}");
+    assert!(outer[0].ends_with("%uint_1"), "{}", outer[0]);
+    assert!(outer[1].ends_with("%uint_0"), "{}", outer[1]);
+}
+
+/// A domain shader reads the control points, the patch constants (tess factors included) at
+/// the hull shader's locations, `TessCoord` and `PrimitiveId`.
+#[test]
+fn domain_shaders_read_control_points_patch_constants_and_the_domain() {
+    let ds = "
+// Patch Constant signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_TessFactor            0   x           0 QUADEDGE   float   x
+// SV_TessFactor            1   x           1 QUADEDGE   float
+// SV_TessFactor            2   x           2 QUADEDGE   float
+// SV_TessFactor            3   x           3 QUADEDGE   float
+// SV_InsideTessFactor      0   x           4  QUADINT   float
+// SV_InsideTessFactor      1   x           5  QUADINT   float
+//
+// Input signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Position              0   xyzw        0      POS   float   xyzw
+//
+// Output signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Position              0   xyzw        0      POS   float   xyzw
+// COLOR                    0   xyzw        1     NONE   float   xyzw
+//
+ds_5_0
+dcl_input_control_point_count 4
+dcl_tessellator_domain domain_quad
+dcl_input vDomain.xy
+dcl_input vicp[4][0].xyzw
+dcl_input_siv vpc0.x, finalQuadUeq0EdgeTessFactor
+dcl_output_siv o0.xyzw, position
+dcl_output o1.xyzw
+dcl_temps 1
+mov o0.xyzw, vicp[3][0].xyzw
+mov r0.xy, vDomain.xyxx
+mov r0.z, vpc0.x
+utof r0.w, vPrim
+mov o1.xyzw, r0.xyzw
+ret
+";
+    let text = both_targets(ds);
+    for needle in [
+        "OpEntryPoint TessellationEvaluation",
+        "OpExecutionMode %main Quads",
+        "BuiltIn TessCoord",
+        "BuiltIn PrimitiveId",
+        "OpDecorate %patch0 Location 29",
+        "OpDecorate %patch0 Patch",
+    ] {
+        assert!(text.contains(needle), "{needle} missing:\n{text}");
+    }
+    // No spacing without the hull shader's modes; with them, the domain shader declares them.
+    assert!(!text.contains("Spacing"), "{text}");
+    let with_modes = spirv_text(
+        ds,
+        &Options {
+            domain_modes: Some(crate::DomainModes {
+                partitioning: crate::ir::TessPartitioning::FractionalOdd,
+                output_primitive: crate::ir::TessOutputPrimitive::Point,
+            }),
+            ..Options::default()
+        },
+    );
+    assert!(with_modes.contains("SpacingFractionalOdd"), "{with_modes}");
+    assert!(with_modes.contains("PointMode"), "{with_modes}");
+}
