@@ -91,8 +91,8 @@ pub struct Options {
     pub debug_names: bool,
     /// Float execution modes the device supports.
     pub float_controls: FloatControls,
-    /// Stream output (transform feedback) of the last stage before the rasterizer (vertex or
-    /// geometry shader); `None`: nothing is captured and stream 0 is rasterized.
+    /// Stream output (transform feedback) of the last stage before the rasterizer (vertex,
+    /// domain or geometry shader); `None`: nothing is captured and stream 0 is rasterized.
     pub stream_output: Option<StreamOutput>,
     /// Translate `discard` to `OpDemoteToHelperInvocation` (D3D semantics: the discarded pixel
     /// keeps running as a helper for derivatives; Vulkan 1.3 or
@@ -282,10 +282,13 @@ pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Er
     };
     let mut module = lower::lower_with_signatures(&program, signatures)?;
     if let Some(so) = &options.stream_output {
-        if !matches!(module.stage, Some(Stage::Vertex | Stage::Geometry)) {
+        if !matches!(
+            module.stage,
+            Some(Stage::Vertex | Stage::Domain | Stage::Geometry)
+        ) {
             return Err(Error::invalid(
                 0,
-                "stream output is for vertex and geometry shaders",
+                "stream output is for vertex, domain and geometry shaders",
             ));
         }
         module.stream_output = Some(lower::stream_output::resolve(so, output.as_ref())?);
