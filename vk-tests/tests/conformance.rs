@@ -4,8 +4,12 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
 
-use vk_tests::conformance::{default_translator, discover, Outcome, Runner};
+use dxbc2spv::HullSchedule;
+use vk_tests::conformance::{
+    default_translator, discover, CompiledShader, DxbcInput, Outcome, Runner,
+};
 use vk_tests::gpu_or_skip;
 
 fn conformance_dir() -> PathBuf {
@@ -45,6 +49,7 @@ fn every_conformance_case_passes() {
         "runner/expect_failure",
         "runner/ulp_exceeded",
         "runner/gfx_expect_failure",
+        "runner/tess_expect_failure",
     ] {
         assert!(
             expected_failures.iter().any(|n| n == name),
@@ -173,4 +178,64 @@ values = [42]
         "{stdout}"
     );
     assert!(stdout.ends_with("1 passed, 1 failed\n"), "{stdout}");
+}
+
+#[test]
+fn translated_hull_shaders_run_with_both_schedules() {
+    let gpu = match gpu_or_skip() {
+        Ok(Some(gpu)) => gpu,
+        Ok(None) => return,
+        Err(e) => panic!("{e:#}"),
+    };
+    let scratch = Scratch::new("hull-schedules");
+    let runner_dir = conformance_dir().join("runner");
+    let abs = |name: &str| {
+        let path = runner_dir.join(name);
+        format!("{:?}", path.to_str().expect("UTF-8 path"))
+    };
+    // runner/tess_tri_count with its hull shader given as fxc assembly: a translated hull shader.
+    let hs_asm =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/samples/hs50_tri_factors.asm");
+    let case = std::fs::read_to_string(runner_dir.join("tess_tri_count.toml"))
+        .expect("read tess_tri_count.toml")
+        .replace(
+            "spirv_asm = \"tess_tri.hs.spvasm\"",
+            &format!("asm_file = {:?}", hs_asm.to_str().expect("UTF-8 path")),
+        )
+        .replace(
+            "\"gfx_passthrough.vs.spvasm\"",
+            &abs("gfx_passthrough.vs.spvasm"),
+        )
+        .replace(
+            "\"tess_tri_count.ds.spvasm\"",
+            &abs("tess_tri_count.ds.spvasm"),
+        );
+    assert!(case.contains("asm_file"), "{case}");
+    std::fs::write(scratch.0.join("tri.toml"), case).expect("write case");
+    // The "translator" ignores the DXBC and returns the hand-written hull shader of
+    // runner/tess_tri_count, noting the schedule it was asked for.
+    let text = std::fs::read_to_string(runner_dir.join("tess_tri.hs.spvasm")).expect("read hs");
+    let hs = vk_tests::samples::assemble(&text).unwrap_or_else(|e| panic!("{e:#}"));
+    let seen = Mutex::new(Vec::new());
+    let translator = |input: &DxbcInput<'_>| -> anyhow::Result<CompiledShader> {
+        seen.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((input.set, input.hull_schedule));
+        Ok(CompiledShader {
+            spirv: hs.clone(),
+            entry_point: "main".into(),
+            bindings: Some(Vec::new()),
+        })
+    };
+    let mut runner = Runner::new(gpu, None, &translator);
+    let files = discover(&scratch.0).unwrap_or_else(|e| panic!("{e:#}"));
+    let mut lines = Vec::new();
+    let summary = runner.run_all(&files, |report| lines.push(report.to_string()));
+    assert_eq!(lines, ["PASS tri", "PASS tri [parallel]"]);
+    assert_eq!(summary.to_string(), "2 passed, 0 failed");
+    // Set 3 is the hull shader's; one translation per run, with the run's schedule.
+    assert_eq!(
+        seen.into_inner().unwrap_or_else(|e| e.into_inner()),
+        [(3, HullSchedule::Serial), (3, HullSchedule::Parallel)]
+    );
 }

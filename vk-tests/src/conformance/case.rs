@@ -22,6 +22,7 @@ use super::expect::{expectation, ExpectToml, Expectation, Targets};
 use super::shader::{
     BindingTarget, Register, RegisterClass, RequestedBinding, ShaderSource, Stage,
 };
+use super::stages::{check_stages, check_tessellation};
 use super::textures::{
     parse_stages, placement, sampler_spec, texture_spec, SamplerSpec, SamplerToml, TextureSpec,
     TextureToml,
@@ -341,7 +342,7 @@ impl Case {
             }
             (None, Some(draw)) => {
                 check_stages(&shaders)?;
-                Work::Draw(Box::new(draw_spec(GraphicsTables {
+                let draw = draw_spec(GraphicsTables {
                     draw,
                     framebuffer: raw.framebuffer,
                     vertex_buffers: raw.vertex_buffer,
@@ -352,7 +353,9 @@ impl Case {
                     viewports: raw.viewport,
                     stream_output: raw.stream_output,
                     so_buffers: raw.so_buffer,
-                })?))
+                })?;
+                check_tessellation(&shaders, &draw)?;
+                Work::Draw(Box::new(draw))
             }
         };
         let shaders = {
@@ -463,7 +466,7 @@ impl Case {
     }
 
     /// Device features the case needs besides `requires` and its modules' capabilities: the
-    /// draw state's, the samplers' and textures', a geometry shader's.
+    /// draw state's, the samplers' and textures', a geometry or tessellation shader's.
     pub fn implied_requirements(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
         if let Some(d) = self.draw() {
@@ -471,6 +474,13 @@ impl Case {
         }
         if self.shaders.iter().any(|s| s.stage == Stage::Geometry) {
             out.push("geometryShader");
+        }
+        if self
+            .shaders
+            .iter()
+            .any(|s| matches!(s.stage, Stage::Hull | Stage::Domain))
+        {
+            out.push("tessellationShader");
         }
         for s in &self.samplers {
             out.extend(s.state.required_features());
@@ -495,22 +505,6 @@ impl Case {
     }
 }
 
-/// The stages of a graphics case: a vertex shader, at most one of each stage.
-fn check_stages(shaders: &[CaseShader]) -> Result<()> {
-    for (i, s) in shaders.iter().enumerate() {
-        if s.stage == Stage::Compute {
-            bail!("a graphics case has vs, gs and ps shaders, not cs");
-        }
-        if shaders[..i].iter().any(|o| o.stage == s.stage) {
-            bail!("two {} shaders", s.stage);
-        }
-    }
-    if !shaders.iter().any(|s| s.stage == Stage::Vertex) {
-        bail!("a graphics case needs a vertex shader (stage = \"vs\")");
-    }
-    Ok(())
-}
-
 fn shader_source(
     s: ShaderToml,
     text: &str,
@@ -520,9 +514,11 @@ fn shader_source(
 ) -> Result<CaseShader> {
     let stage = match (s.stage.as_deref(), graphics) {
         (None, false) => Stage::Compute,
-        (None, true) => bail!("a graphics shader needs stage = \"vs\", \"gs\" or \"ps\""),
+        (None, true) => {
+            bail!("a graphics shader needs stage = \"vs\", \"hs\", \"ds\", \"gs\" or \"ps\"")
+        }
         (Some(name), _) => Stage::from_name(name)
-            .ok_or_else(|| anyhow!("unknown stage {name:?} (vs, gs, ps, cs)"))?,
+            .ok_or_else(|| anyhow!("unknown stage {name:?} (vs, hs, ds, gs, ps, cs)"))?,
     };
     let given = [
         s.asm.is_some(),

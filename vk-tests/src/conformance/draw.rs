@@ -16,6 +16,7 @@ use crate::format::TexelFormat;
 #[serde(deny_unknown_fields)]
 pub(super) struct DrawToml {
     topology: String,
+    control_points: Option<u32>,
     vertex_count: Option<u32>,
     instance_count: Option<u32>,
     first_vertex: Option<u32>,
@@ -186,6 +187,8 @@ pub struct SoBufferSpec {
 pub struct DrawSpec {
     /// Topology.
     pub topology: vk::PrimitiveTopology,
+    /// Control points per patch, for `patch_list` (`PATCH_LIST`) only.
+    pub control_points: Option<u32>,
     /// Vertices (indices, for an indexed draw).
     pub vertex_count: u32,
     /// Instances (default 1).
@@ -236,6 +239,9 @@ impl DrawSpec {
     /// Device features the draw state needs (besides `dynamicRendering`).
     pub fn required_features(&self) -> Vec<&'static str> {
         let mut out = vec!["dynamicRendering"];
+        if self.control_points.is_some() {
+            out.push("tessellationShader");
+        }
         if self.raster.sample_shading.is_some() {
             out.push("sampleRateShading");
         }
@@ -287,10 +293,11 @@ fn topology(name: &str) -> Result<vk::PrimitiveTopology> {
         "line_strip_adj" => T::LINE_STRIP_WITH_ADJACENCY,
         "triangle_list_adj" => T::TRIANGLE_LIST_WITH_ADJACENCY,
         "triangle_strip_adj" => T::TRIANGLE_STRIP_WITH_ADJACENCY,
+        "patch_list" => T::PATCH_LIST,
         _ => bail!(
             "unknown topology {name:?} (point_list, line_list, line_strip, triangle_list, \
              triangle_strip, line_list_adj, line_strip_adj, triangle_list_adj, \
-             triangle_strip_adj)"
+             triangle_strip_adj, patch_list)"
         ),
     })
 }
@@ -353,6 +360,16 @@ pub(super) fn draw_spec(t: GraphicsTables) -> Result<DrawSpec> {
     }
     let d = t.draw;
     let topology = topology(&d.topology).context("[draw]")?;
+    let control_points = match (
+        topology == vk::PrimitiveTopology::PATCH_LIST,
+        d.control_points,
+    ) {
+        (true, Some(n)) if (1..=32).contains(&n) => Some(n),
+        (true, Some(n)) => bail!("[draw] control_points {n}: a patch has 1 to 32 control points"),
+        (true, None) => bail!("[draw] topology = \"patch_list\" needs control_points (1 to 32)"),
+        (false, Some(_)) => bail!("[draw] control_points applies to topology = \"patch_list\""),
+        (false, None) => None,
+    };
     let vertex_count = match (&d.indices, d.vertex_count) {
         (_, Some(n)) => n,
         (Some(i), None) => i.len() as u32,
@@ -498,6 +515,7 @@ pub(super) fn draw_spec(t: GraphicsTables) -> Result<DrawSpec> {
     )?;
     Ok(DrawSpec {
         topology,
+        control_points,
         vertex_count,
         instance_count: d.instance_count.unwrap_or(1),
         first_vertex: d.first_index.or(d.first_vertex).unwrap_or(0),

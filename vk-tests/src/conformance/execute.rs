@@ -6,12 +6,15 @@ use std::collections::HashMap;
 
 use anyhow::{Context, Result};
 use ash::vk;
+use dxbc2spv::HullSchedule;
 
 use super::bind::placements;
 use super::case::{Case, Work};
 use super::draw::{DrawSpec, RasterizedStream};
 use super::expect::{compare_buffer, compare_image, BufferRef, Expectation, ImageRef, ReadImage};
-use super::resources::{layer_words, read_color_samples, read_texture, unsupported, Made};
+use super::resources::{
+    draw_unsupported, layer_words, read_color_samples, read_texture, target_desc, unsupported, Made,
+};
 use super::shader::{compile, CompileOptions, CompiledShader, DxbcTranslator, Stage};
 use super::spirv_scan::scan;
 use crate::buffer::Buffer;
@@ -22,7 +25,7 @@ use crate::graphics::{
     d3d_viewport, run_graphics, ColorTarget, DepthTarget, DrawCall, GraphicsJob, GraphicsResult,
     Raster, StageModule, VertexAttribute, VertexBuffer, XfbBuffer, DEFAULT_TIMEOUT,
 };
-use crate::image::{self, Image, ImageDesc};
+use crate::image::Image;
 use crate::samples::read_samples;
 use crate::spirv_val::validate;
 
@@ -35,8 +38,13 @@ pub(super) enum Executed {
     Unsupported(String),
 }
 
-/// Compiles, validates, binds, runs and compares.
-pub(super) fn execute(gpu: &Gpu, translator: &dyn DxbcTranslator, case: &Case) -> Result<Executed> {
+/// Compiles (translated shaders with `hull_schedule`), validates, binds, runs and compares.
+pub(super) fn execute(
+    gpu: &Gpu,
+    translator: &dyn DxbcTranslator,
+    case: &Case,
+    hull_schedule: HullSchedule,
+) -> Result<Executed> {
     let device = &gpu.info().name;
     if let Some(missing) = lacking(gpu, case.implied_requirements()) {
         return Ok(Executed::Unsupported(format!(
@@ -47,7 +55,7 @@ pub(super) fn execute(gpu: &Gpu, translator: &dyn DxbcTranslator, case: &Case) -
     let last_vertex_stage = case
         .shaders
         .iter()
-        .filter(|s| matches!(s.stage, Stage::Vertex | Stage::Geometry))
+        .filter(|s| matches!(s.stage, Stage::Vertex | Stage::Domain | Stage::Geometry))
         .map(|s| s.stage)
         .max();
     let mut compiled = Vec::new();
@@ -63,6 +71,7 @@ pub(super) fn execute(gpu: &Gpu, translator: &dyn DxbcTranslator, case: &Case) -
             features: Some(gpu.features()),
             set: s.stage.d3d11_set(),
             stream_output,
+            hull_schedule,
         };
         let shader = compile(&s.source, s.entry_point.as_deref(), translator, &options)
             .with_context(|| format!("{} shader", s.stage))?;
@@ -74,6 +83,12 @@ pub(super) fn execute(gpu: &Gpu, translator: &dyn DxbcTranslator, case: &Case) -
         if let Some(missing) = lacking(gpu, facts.required_features()) {
             return Ok(Executed::Unsupported(format!(
                 "{device} lacks {missing} (the {} shader's SPIR-V capabilities need it)",
+                s.stage
+            )));
+        }
+        if let Some(missing) = lacking(gpu, facts.store_feature(s.stage).into_iter().collect()) {
+            return Ok(Executed::Unsupported(format!(
+                "{device} lacks {missing} (the {} shader writes storage buffers or images)",
                 s.stage
             )));
         }
@@ -114,7 +129,8 @@ pub(super) fn execute(gpu: &Gpu, translator: &dyn DxbcTranslator, case: &Case) -
                 .collect();
             let result = draw_case(gpu, draw, &compiled, bindings, &targets, queries)?;
             check(gpu, case, &made, Some((&targets, &result)), &mut mismatches)?;
-            if !mismatches.is_empty() && !case.expect_failure {
+            let pictures = !draw.targets.is_empty() || draw.depth.is_some();
+            if !mismatches.is_empty() && !case.expect_failure && pictures {
                 note = Some(match dump_targets(gpu, case, &made, &targets) {
                     Ok(dir) => format!("pictures of the targets: {}", dir.display()),
                     Err(e) => format!("no pictures of the targets: {e:#}"),
@@ -143,85 +159,6 @@ pub(super) struct DrawTargets<'g> {
     index_buffer: Option<Buffer<'g>>,
     /// (slot, buffer) per stream-output buffer.
     so_buffers: Vec<(u32, Buffer<'g>)>,
-}
-
-fn target_desc(
-    d: &DrawSpec,
-    format: vk::Format,
-    aspects: vk::ImageAspectFlags,
-    usage: vk::ImageUsageFlags,
-) -> ImageDesc {
-    let mut usage = usage;
-    if d.samples > 1 {
-        // Samples are read back through a sampled view.
-        usage |= vk::ImageUsageFlags::SAMPLED;
-    }
-    ImageDesc {
-        image_type: vk::ImageType::TYPE_2D,
-        cube: false,
-        format,
-        aspects,
-        width: d.width,
-        height: d.height,
-        depth: 1,
-        layers: d.layers,
-        mips: 1,
-        samples: d.samples,
-        usage,
-    }
-}
-
-/// Why the device cannot draw `d` (formats, sample counts, limits), or `None`.
-fn draw_unsupported(gpu: &Gpu, d: &DrawSpec) -> Option<String> {
-    for t in &d.targets {
-        let desc = target_desc(
-            d,
-            t.format.vk,
-            vk::ImageAspectFlags::COLOR,
-            vk::ImageUsageFlags::COLOR_ATTACHMENT,
-        );
-        if let Some(why) = image::unsupported(gpu, &desc, &format!("render target {}", t.slot)) {
-            return Some(why);
-        }
-    }
-    if let Some(depth) = &d.depth {
-        let desc = target_desc(
-            d,
-            depth.format.vk,
-            depth.format.aspects(),
-            vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
-        );
-        if let Some(why) = image::unsupported(gpu, &desc, "the depth target") {
-            return Some(why);
-        }
-    }
-    for i in &d.inputs {
-        // SAFETY: plain query on the device's physical device.
-        let props = unsafe {
-            gpu.instance()
-                .get_physical_device_format_properties(gpu.physical_device(), i.format.vk)
-        };
-        if !props
-            .buffer_features
-            .contains(vk::FormatFeatureFlags::VERTEX_BUFFER)
-        {
-            return Some(format!(
-                "{} lacks {} as a vertex format (v{})",
-                gpu.info().name,
-                i.format.name,
-                i.location
-            ));
-        }
-    }
-    let limits = &gpu.info().limits;
-    if d.viewports.len() as u32 > limits.max_viewports {
-        return Some(format!(
-            "{} viewports; the device's maxViewports is {}",
-            d.viewports.len(),
-            limits.max_viewports
-        ));
-    }
-    None
 }
 
 impl<'g> DrawTargets<'g> {
@@ -368,6 +305,7 @@ fn draw_case<'a, 'g>(
     let job = GraphicsJob {
         stages,
         topology: d.topology,
+        patch_control_points: d.control_points,
         vertex_buffers: d
             .vertex_buffers
             .iter()
@@ -447,7 +385,8 @@ fn check(
                             super::expect::Check::Counter(_) => made.counters[i]
                                 .as_ref()
                                 .context("internal: a counter expectation without a counter")?,
-                            super::expect::Check::Values { .. } => &made.buffers[i],
+                            super::expect::Check::Values { .. }
+                            | super::expect::Check::Records(_) => &made.buffers[i],
                         };
                         (case.buffers[i].name.clone(), b)
                     }

@@ -1,14 +1,15 @@
 //! `[[expect]]` tables: what must hold after the dispatch or draw, and the comparisons.
 //!
-//! Three kinds: buffer contents (case buffers, UAV counters, stream-output buffers `so0`..`so3`),
-//! texels of images (render targets, depth, stencil, textures), and transform feedback primitive
-//! counts.
+//! Three kinds: buffer contents (case buffers, UAV counters, stream-output buffers `so0`..`so3`;
+//! values at fixed offsets, or unordered records, see [`super::records`]), texels of images
+//! (render targets, depth, stencil, textures), and transform feedback primitive counts.
 
 use anyhow::{anyhow, bail, Context, Result};
 use serde::Deserialize;
 
 use super::case::BufferSpec;
 use super::draw::DrawSpec;
+use super::records::{record_check, RecordCheck, RecordKeys};
 use super::textures::TextureSpec;
 use super::value::{
     format_bits, format_expected, matches, parse_list, Element, Pattern, ScalarType, Tolerance,
@@ -31,6 +32,12 @@ pub(super) struct ExpectToml {
     ulp: Option<u64>,
     abs: Option<f64>,
     counter: Option<u32>,
+    count_offset: Option<u64>,
+    record: Option<usize>,
+    types: Option<Vec<ScalarType>>,
+    distinct: Option<bool>,
+    records: Option<Vec<Vec<toml::Value>>>,
+    record_count: Option<u64>,
     pixel: Option<Vec<u32>>,
     all: Option<Vec<toml::Value>>,
     pixels: Option<Vec<Vec<toml::Value>>>,
@@ -63,6 +70,8 @@ pub enum Check {
     },
     /// The final value of the buffer's UAV counter.
     Counter(u32),
+    /// Records appended in any order, with a record count.
+    Records(RecordCheck),
 }
 
 /// An image an expectation reads.
@@ -159,6 +168,9 @@ pub(super) fn expectation(e: ExpectToml, t: &Targets<'_>) -> Result<Expectation>
         || e.layer.is_some()
         || e.mip.is_some()
         || e.sample.is_some();
+    if e.buffer.is_none() && record_keys(&e)?.any() {
+        bail!("count_offset, record, types, distinct, records and record_count apply to buffers");
+    }
     if let Some(stream) = e.stream {
         if image_keys || e.values.is_some() || e.counter.is_some() || e.ty.is_some() {
             bail!("a stream expectation takes primitives_written and primitives_needed only");
@@ -189,6 +201,21 @@ pub(super) fn expectation(e: ExpectToml, t: &Targets<'_>) -> Result<Expectation>
     image_expectation(e, t)
 }
 
+/// The record-expectation keys of `e` (see [`super::records`]).
+fn record_keys(e: &ExpectToml) -> Result<RecordKeys<'_>> {
+    Ok(RecordKeys {
+        count_offset: e.count_offset,
+        offset: e.offset,
+        record: e.record,
+        ty: e.ty,
+        types: e.types.as_deref(),
+        distinct: e.distinct,
+        records: e.records.as_deref(),
+        record_count: e.record_count,
+        tolerance: tolerance(e.ulp, e.abs)?,
+    })
+}
+
 fn buffer_expectation(name: &str, e: ExpectToml, t: &Targets<'_>) -> Result<Expectation> {
     let so_slot = name
         .strip_prefix("so")
@@ -216,8 +243,21 @@ fn buffer_expectation(name: &str, e: ExpectToml, t: &Targets<'_>) -> Result<Expe
             )
         }
     };
+    let keys = record_keys(&e)?;
+    if keys.wanted() {
+        if e.values.is_some() || e.counter.is_some() {
+            bail!("give one of values, counter, records or record_count");
+        }
+        let check = Check::Records(record_check(keys, size)?);
+        return Ok(Expectation::Buffer { buffer, check });
+    }
+    if keys.any() {
+        bail!("count_offset, record, types and distinct go with records or record_count");
+    }
     let check = match (e.values, e.counter) {
-        (Some(_), Some(_)) | (None, None) => bail!("give either values or counter"),
+        (Some(_), Some(_)) | (None, None) => {
+            bail!("give one of values, counter, records or record_count")
+        }
         (None, Some(n)) => {
             if !has_counter {
                 bail!("the buffer has no counter");
@@ -453,6 +493,7 @@ pub struct ReadImage {
 /// buffer's name in messages.
 pub fn compare_buffer(name: &str, check: &Check, bytes: &[u8], out: &mut Vec<String>) {
     match check {
+        Check::Records(records) => super::records::compare_records(name, records, bytes, out),
         Check::Counter(want) => {
             let got = bytes
                 .get(..4)

@@ -1,10 +1,13 @@
 //! The conformance runner: declarative test cases (one TOML file each) that run a compute
-//! shader, or draw with vertex, geometry and pixel shaders, on the Vulkan device and check the
-//! buffers and images they leave. See `docs/conformance.md`.
+//! shader, or draw with vertex, hull, domain, geometry and pixel shaders, on the Vulkan device
+//! and check the buffers and images they leave. See `docs/conformance.md`.
 //!
 //! - [`case`]: the file format and its checks; [`draw`] and [`draw_state`] (graphics tables),
 //!   [`textures`]
-//!   (textures and samplers) and [`expect`] (expectations and comparisons) hold its parts.
+//!   (textures and samplers) and [`expect`] (expectations and comparisons) hold its parts;
+//!   [`records`] compares unordered records (one per domain-shader invocation, say).
+//! - [`stages`]: which stages a graphics case may combine, and its runs (one per hull-shader
+//!   schedule for a translated hull shader).
 //! - [`value`]: scalars in `data`/`values` lists and the comparisons (exact, ULP, NaN).
 //! - [`shader`]: shader sources, stages and the [`DxbcTranslator`] plug-in point;
 //!   [`translator`] is `dxbc2spv` behind it.
@@ -19,10 +22,12 @@ pub mod draw;
 pub mod draw_state;
 mod execute;
 pub mod expect;
+pub mod records;
 mod resources;
 pub mod run;
 pub mod shader;
 pub mod spirv_scan;
+pub mod stages;
 pub mod textures;
 pub mod translator;
 pub mod value;

@@ -1,11 +1,13 @@
 //! The case's resources on the device: buffers (and UAV counters), textures with their views,
-//! samplers; what the device lacks to make them; reading textures back.
+//! samplers; what the device lacks to make them or to draw (targets, vertex formats, limits);
+//! reading textures back.
 
 use anyhow::{bail, Context, Result};
 use ash::vk;
 
 use super::bind::{Placement, ResRef};
 use super::case::{BufferKind, Case};
+use super::draw::DrawSpec;
 use super::expect::ReadImage;
 use super::textures::{TextureDim, TextureSpec};
 use crate::buffer::Buffer;
@@ -60,6 +62,15 @@ pub(super) fn texture_desc(t: &TextureSpec) -> ImageDesc {
 pub(super) fn unsupported(gpu: &Gpu, case: &Case, places: &[Placement]) -> Option<String> {
     let limits = &gpu.info().limits;
     let name = &gpu.info().name;
+    // Sets run from 0 to the highest one used (hs resources are in set 3, ds ones in set 4).
+    let sets = places.iter().map(|p| p.set + 1).max().unwrap_or(0);
+    if sets > limits.max_bound_descriptor_sets {
+        return Some(format!(
+            "the pipeline uses descriptor sets 0 to {}; the device's maxBoundDescriptorSets is {}",
+            sets - 1,
+            limits.max_bound_descriptor_sets
+        ));
+    }
     for p in places {
         let (size, texel) = match p.res {
             ResRef::Buffer(i) => {
@@ -135,6 +146,95 @@ pub(super) fn unsupported(gpu: &Gpu, case: &Case, places: &[Placement]) -> Optio
                 }
             }
         }
+    }
+    None
+}
+
+/// How a render target (or the depth target) of `d` is created.
+pub(super) fn target_desc(
+    d: &DrawSpec,
+    format: vk::Format,
+    aspects: vk::ImageAspectFlags,
+    usage: vk::ImageUsageFlags,
+) -> ImageDesc {
+    let mut usage = usage;
+    if d.samples > 1 {
+        // Samples are read back through a sampled view.
+        usage |= vk::ImageUsageFlags::SAMPLED;
+    }
+    ImageDesc {
+        image_type: vk::ImageType::TYPE_2D,
+        cube: false,
+        format,
+        aspects,
+        width: d.width,
+        height: d.height,
+        depth: 1,
+        layers: d.layers,
+        mips: 1,
+        samples: d.samples,
+        usage,
+    }
+}
+
+/// Why the device cannot draw `d` (formats, sample counts, limits), or `None`.
+pub(super) fn draw_unsupported(gpu: &Gpu, d: &DrawSpec) -> Option<String> {
+    for t in &d.targets {
+        let desc = target_desc(
+            d,
+            t.format.vk,
+            vk::ImageAspectFlags::COLOR,
+            vk::ImageUsageFlags::COLOR_ATTACHMENT,
+        );
+        if let Some(why) = image::unsupported(gpu, &desc, &format!("render target {}", t.slot)) {
+            return Some(why);
+        }
+    }
+    if let Some(depth) = &d.depth {
+        let desc = target_desc(
+            d,
+            depth.format.vk,
+            depth.format.aspects(),
+            vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
+        );
+        if let Some(why) = image::unsupported(gpu, &desc, "the depth target") {
+            return Some(why);
+        }
+    }
+    for i in &d.inputs {
+        // SAFETY: plain query on the device's physical device.
+        let props = unsafe {
+            gpu.instance()
+                .get_physical_device_format_properties(gpu.physical_device(), i.format.vk)
+        };
+        if !props
+            .buffer_features
+            .contains(vk::FormatFeatureFlags::VERTEX_BUFFER)
+        {
+            return Some(format!(
+                "{} lacks {} as a vertex format (v{})",
+                gpu.info().name,
+                i.format.name,
+                i.location
+            ));
+        }
+    }
+    let limits = &gpu.info().limits;
+    if d.viewports.len() as u32 > limits.max_viewports {
+        return Some(format!(
+            "{} viewports; the device's maxViewports is {}",
+            d.viewports.len(),
+            limits.max_viewports
+        ));
+    }
+    if let Some(n) = d
+        .control_points
+        .filter(|&n| n > limits.max_tessellation_patch_size)
+    {
+        return Some(format!(
+            "patches of {n} control points; the device's maxTessellationPatchSize is {}",
+            limits.max_tessellation_patch_size
+        ));
     }
     None
 }

@@ -1,15 +1,19 @@
 //! Finding cases, running them on a device, and reporting: one line per case
 //! (`PASS name`, `FAIL name: why`, `SKIP name: reason`) and a summary
-//! `N passed, N failed[, N skipped]`.
+//! `N passed, N failed[, N skipped]`. A case with a translated hull shader runs twice, once per
+//! hull-shader schedule, and reports both runs (`name` and `name [parallel]`).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use dxbc2spv::HullSchedule;
+
 use super::case::Case;
 use super::execute::{execute, Executed};
 use super::shader::DxbcTranslator;
+use super::stages::run_name;
 use crate::features::{feature_kind, DeviceFeatures, FeatureKind};
 use crate::gpu::{Gpu, GpuOptions};
 
@@ -200,27 +204,42 @@ impl<'t> Runner<'t> {
     pub fn run_all(&mut self, files: &[CaseFile], mut print: impl FnMut(&CaseReport)) -> Summary {
         let mut summary = Summary::default();
         for file in files {
-            let report = self.run_file(file);
-            summary.add(&report);
-            print(&report);
+            for report in self.run_file(file) {
+                summary.add(&report);
+                print(&report);
+            }
         }
         summary
     }
 
-    /// Runs one case file.
-    pub fn run_file(&mut self, file: &CaseFile) -> CaseReport {
-        let outcome = match Case::load(&file.path) {
-            Ok(case) => self.run_case(&case),
-            Err(e) => Outcome::Fail(format!("bad case file: {e:#}")),
+    /// Runs one case file: one report per run of the case ([`Case::hull_schedules`]; one
+    /// report for a file that is not a valid case).
+    pub fn run_file(&mut self, file: &CaseFile) -> Vec<CaseReport> {
+        let case = match Case::load(&file.path) {
+            Ok(case) => case,
+            Err(e) => {
+                return vec![CaseReport {
+                    name: file.name.clone(),
+                    outcome: Outcome::Fail(format!("bad case file: {e:#}")),
+                }]
+            }
         };
-        CaseReport {
-            name: file.name.clone(),
-            outcome,
-        }
+        case.hull_schedules()
+            .iter()
+            .map(|&schedule| CaseReport {
+                name: run_name(&file.name, schedule),
+                outcome: self.run_case_with(&case, schedule),
+            })
+            .collect()
     }
 
-    /// Runs a parsed case.
+    /// Runs a parsed case once, with the serial hull-shader schedule.
     pub fn run_case(&mut self, case: &Case) -> Outcome {
+        self.run_case_with(case, HullSchedule::Serial)
+    }
+
+    /// Runs a parsed case once; a translated hull shader is translated with `hull_schedule`.
+    pub fn run_case_with(&mut self, case: &Case, hull_schedule: HullSchedule) -> Outcome {
         let missing = missing_requirements(self.gpu.features(), case);
         if !missing.is_empty() {
             return Outcome::Skip(format!(
@@ -242,7 +261,7 @@ impl<'t> Runner<'t> {
             Ok(gpu) => gpu,
             Err(e) => return Outcome::Fail(format!("{e:#}")),
         };
-        let result = execute(gpu, translator, case);
+        let result = execute(gpu, translator, case, hull_schedule);
         judge(case, result)
     }
 

@@ -26,6 +26,10 @@ use crate::features::DeviceFeatures;
 pub enum Stage {
     /// Vertex shader (`vs`).
     Vertex,
+    /// Hull shader (`hs`): Vulkan's tessellation control shader.
+    Hull,
+    /// Domain shader (`ds`): Vulkan's tessellation evaluation shader.
+    Domain,
     /// Geometry shader (`gs`).
     Geometry,
     /// Pixel shader (`ps`).
@@ -36,12 +40,20 @@ pub enum Stage {
 
 impl Stage {
     /// The graphics stages, in pipeline order.
-    pub const GRAPHICS: [Stage; 3] = [Stage::Vertex, Stage::Geometry, Stage::Pixel];
+    pub const GRAPHICS: [Stage; 5] = [
+        Stage::Vertex,
+        Stage::Hull,
+        Stage::Domain,
+        Stage::Geometry,
+        Stage::Pixel,
+    ];
 
-    /// The case-file name: `vs`, `gs`, `ps`, `cs`.
+    /// The case-file name: `vs`, `hs`, `ds`, `gs`, `ps`, `cs`.
     pub fn name(self) -> &'static str {
         match self {
             Stage::Vertex => "vs",
+            Stage::Hull => "hs",
+            Stage::Domain => "ds",
             Stage::Geometry => "gs",
             Stage::Pixel => "ps",
             Stage::Compute => "cs",
@@ -50,8 +62,9 @@ impl Stage {
 
     /// The stage named `name`.
     pub fn from_name(name: &str) -> Option<Stage> {
-        [Stage::Vertex, Stage::Geometry, Stage::Pixel, Stage::Compute]
+        Stage::GRAPHICS
             .into_iter()
+            .chain([Stage::Compute])
             .find(|s| s.name() == name)
     }
 
@@ -59,6 +72,8 @@ impl Stage {
     pub fn vk(self) -> vk::ShaderStageFlags {
         match self {
             Stage::Vertex => vk::ShaderStageFlags::VERTEX,
+            Stage::Hull => vk::ShaderStageFlags::TESSELLATION_CONTROL,
+            Stage::Domain => vk::ShaderStageFlags::TESSELLATION_EVALUATION,
             Stage::Geometry => vk::ShaderStageFlags::GEOMETRY,
             Stage::Pixel => vk::ShaderStageFlags::FRAGMENT,
             Stage::Compute => vk::ShaderStageFlags::COMPUTE,
@@ -66,20 +81,33 @@ impl Stage {
     }
 
     /// The descriptor set of the stage's D3D11-style default binding map: D3D11 binds
-    /// resources per stage, so each graphics stage gets its own set (vs 0, ps 1, gs 2; compute
-    /// 0).
+    /// resources per stage, so each graphics stage gets its own set (vs 0, ps 1, gs 2, hs 3,
+    /// ds 4; compute 0).
     pub fn d3d11_set(self) -> u32 {
         match self {
             Stage::Vertex | Stage::Compute => 0,
             Stage::Pixel => 1,
             Stage::Geometry => 2,
+            Stage::Hull => 3,
+            Stage::Domain => 4,
         }
+    }
+
+    /// True for the stages before the rasterizer (vs, hs, ds, gs), whose storage writes need
+    /// `vertexPipelineStoresAndAtomics`.
+    pub fn is_pre_rasterization(self) -> bool {
+        matches!(
+            self,
+            Stage::Vertex | Stage::Hull | Stage::Domain | Stage::Geometry
+        )
     }
 
     /// The SPIR-V execution model of the stage's entry point.
     pub fn execution_model(self) -> u32 {
         match self {
             Stage::Vertex => 0,
+            Stage::Hull => 1,
+            Stage::Domain => 2,
             Stage::Geometry => 3,
             Stage::Pixel => 4,
             Stage::Compute => 5,
@@ -264,6 +292,11 @@ pub struct DxbcInput<'a> {
     pub set: u32,
     /// Stream output, for the last stage before the rasterizer of a case that captures it.
     pub stream_output: Option<&'a dxbc2spv::StreamOutput>,
+    /// How a hull shader's fork and join phases are spread over the tessellation-control
+    /// invocations (`dxbc2spv::Options::hull_schedule`). A case with a translated hull shader
+    /// runs twice, and every shader of a run gets that run's schedule; other cases run once,
+    /// with `Serial`.
+    pub hull_schedule: dxbc2spv::HullSchedule,
 }
 
 /// DXBC → SPIR-V, as the conformance runner sees it.
@@ -347,10 +380,13 @@ pub struct CompileOptions<'a> {
     pub set: u32,
     /// Stream output for this stage.
     pub stream_output: Option<&'a dxbc2spv::StreamOutput>,
+    /// The hull-shader schedule of this run.
+    pub hull_schedule: dxbc2spv::HullSchedule,
 }
 
 impl<'a> CompileOptions<'a> {
-    /// Options for `target_env` with nothing else: no placements, set 0, no stream output.
+    /// Options for `target_env` with nothing else: no placements, set 0, no stream output,
+    /// the serial hull-shader schedule.
     pub fn new(target_env: &'a str) -> CompileOptions<'a> {
         CompileOptions {
             requested_bindings: &[],
@@ -358,6 +394,7 @@ impl<'a> CompileOptions<'a> {
             features: None,
             set: 0,
             stream_output: None,
+            hull_schedule: dxbc2spv::HullSchedule::Serial,
         }
     }
 }
@@ -416,6 +453,7 @@ pub fn compile(
         features: options.features,
         set: options.set,
         stream_output: options.stream_output,
+        hull_schedule: options.hull_schedule,
     })
 }
 
@@ -515,6 +553,7 @@ mod tests {
             features: None,
             set: 0,
             stream_output: None,
+            hull_schedule: dxbc2spv::HullSchedule::Serial,
         };
         let e = format!("{:#}", NotImplemented.translate(&input).unwrap_err());
         assert!(e.starts_with("translation not implemented yet"), "{e}");

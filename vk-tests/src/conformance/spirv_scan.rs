@@ -1,6 +1,11 @@
 //! What the runner reads from a SPIR-V module before running it: the execution model of its
-//! entry point (to check it against the case's stage) and the device features its capabilities
-//! need (a case whose module needs a feature the device lacks is skipped, not failed).
+//! entry point (to check it against the case's stage), the device features its capabilities
+//! need, and whether it declares writable storage (storage buffers, storage images or storage
+//! texel buffers without `NonWritable`), which needs `vertexPipelineStoresAndAtomics` in the
+//! stages before the rasterizer and `fragmentStoresAndAtomics` in pixel shaders. A case whose
+//! module needs a feature the device lacks is skipped, not failed.
+
+use std::collections::{HashMap, HashSet};
 
 use anyhow::{bail, Result};
 
@@ -8,12 +13,29 @@ use super::shader::Stage;
 
 const OP_CAPABILITY: u32 = 17;
 const OP_ENTRY_POINT: u32 = 15;
+const OP_TYPE_IMAGE: u32 = 25;
+const OP_TYPE_ARRAY: u32 = 28;
+const OP_TYPE_RUNTIME_ARRAY: u32 = 29;
+const OP_TYPE_STRUCT: u32 = 30;
+const OP_TYPE_POINTER: u32 = 32;
+const OP_VARIABLE: u32 = 59;
+const OP_DECORATE: u32 = 71;
+const OP_MEMBER_DECORATE: u32 = 72;
+
+const DECORATION_BUFFER_BLOCK: u32 = 3;
+const DECORATION_NON_WRITABLE: u32 = 24;
+
+const STORAGE_UNIFORM_CONSTANT: u32 = 0;
+const STORAGE_UNIFORM: u32 = 2;
+const STORAGE_STORAGE_BUFFER: u32 = 12;
 
 /// SPIR-V capabilities and the device features they need (Vulkan names, see
 /// [`crate::features`]).
 const CAPABILITY_FEATURES: &[(u32, &[&str])] = &[
     (2, &["geometryShader"]),                                    // Geometry
     (3, &["tessellationShader"]),                                // Tessellation
+    (23, &["shaderTessellationAndGeometryPointSize"]),           // TessellationPointSize
+    (24, &["shaderTessellationAndGeometryPointSize"]),           // GeometryPointSize
     (9, &["shaderFloat16"]),                                     // Float16
     (10, &["shaderFloat64"]),                                    // Float64
     (11, &["shaderInt64"]),                                      // Int64
@@ -50,6 +72,9 @@ pub struct ModuleFacts {
     pub entry_points: Vec<(u32, String)>,
     /// Every declared capability.
     pub capabilities: Vec<u32>,
+    /// The module declares a storage buffer, storage image or storage texel buffer that is not
+    /// `NonWritable` (a UAV): it may store or run atomics there.
+    pub writable_storage: bool,
 }
 
 impl ModuleFacts {
@@ -63,6 +88,19 @@ impl ModuleFacts {
         out.sort_unstable();
         out.dedup();
         out
+    }
+
+    /// The device feature a `stage` shader with writable storage needs (Vulkan: every storage
+    /// resource of such a stage is `NonWritable` without it); `None` when it needs none.
+    pub fn store_feature(&self, stage: Stage) -> Option<&'static str> {
+        if !self.writable_storage {
+            return None;
+        }
+        match stage {
+            Stage::Pixel => Some("fragmentStoresAndAtomics"),
+            s if s.is_pre_rasterization() => Some("vertexPipelineStoresAndAtomics"),
+            _ => None,
+        }
     }
 
     /// Checks that entry point `name` exists and is a `stage` shader.
@@ -99,10 +137,61 @@ fn model_name(model: u32) -> &'static str {
     }
 }
 
-/// Reads the entry points and capabilities of a module (whose header `spirv-val` has checked
-/// or will check; malformed instructions end the scan).
+/// The types and decorations [`scan`] follows to find writable storage.
+#[derive(Default)]
+struct Types {
+    /// (id, decoration) of every `OpDecorate`.
+    decorations: HashSet<(u32, u32)>,
+    /// Struct id → members decorated `NonWritable`.
+    non_writable_members: HashMap<u32, HashSet<u32>>,
+    /// Struct id → member count.
+    structs: HashMap<u32, usize>,
+    /// Array id → element type.
+    arrays: HashMap<u32, u32>,
+    /// Image id → its `Sampled` operand (2: storage image or storage texel buffer).
+    images: HashMap<u32, u32>,
+    /// Pointer id → pointee type.
+    pointers: HashMap<u32, u32>,
+    /// (pointer type, variable id, storage class) of every `OpVariable`.
+    variables: Vec<(u32, u32, u32)>,
+}
+
+impl Types {
+    /// True when some variable is writable storage.
+    fn writable_storage(&self) -> bool {
+        self.variables.iter().any(|&(ty, id, class)| {
+            if self.decorations.contains(&(id, DECORATION_NON_WRITABLE)) {
+                return false;
+            }
+            let Some(&pointee) = self.pointers.get(&ty) else {
+                return false;
+            };
+            let mut base = pointee;
+            while let Some(&element) = self.arrays.get(&base) {
+                base = element;
+            }
+            let writable_block = || {
+                let members = self.structs.get(&base).copied().unwrap_or(0);
+                let read_only = self.non_writable_members.get(&base).map_or(0, |m| m.len());
+                read_only < members
+            };
+            match class {
+                STORAGE_STORAGE_BUFFER => writable_block(),
+                STORAGE_UNIFORM => {
+                    self.decorations.contains(&(base, DECORATION_BUFFER_BLOCK)) && writable_block()
+                }
+                STORAGE_UNIFORM_CONSTANT => self.images.get(&base) == Some(&2),
+                _ => false,
+            }
+        })
+    }
+}
+
+/// Reads the entry points, capabilities and writable storage of a module (whose header
+/// `spirv-val` has checked or will check; malformed instructions end the scan).
 pub fn scan(words: &[u32]) -> ModuleFacts {
     let mut facts = ModuleFacts::default();
+    let mut types = Types::default();
     let mut at = 5;
     while at < words.len() {
         let word = words[at];
@@ -119,10 +208,38 @@ pub fn scan(words: &[u32]) -> ModuleFacts {
                     .entry_points
                     .push((operands[0], literal_string(&operands[2..])));
             }
+            OP_DECORATE if operands.len() >= 2 => {
+                types.decorations.insert((operands[0], operands[1]));
+            }
+            OP_MEMBER_DECORATE if operands.len() >= 3 && operands[2] == DECORATION_NON_WRITABLE => {
+                types
+                    .non_writable_members
+                    .entry(operands[0])
+                    .or_default()
+                    .insert(operands[1]);
+            }
+            OP_TYPE_STRUCT if !operands.is_empty() => {
+                types.structs.insert(operands[0], operands.len() - 1);
+            }
+            OP_TYPE_ARRAY | OP_TYPE_RUNTIME_ARRAY if operands.len() >= 2 => {
+                types.arrays.insert(operands[0], operands[1]);
+            }
+            OP_TYPE_IMAGE if operands.len() >= 7 => {
+                types.images.insert(operands[0], operands[6]);
+            }
+            OP_TYPE_POINTER if operands.len() >= 3 => {
+                types.pointers.insert(operands[0], operands[2]);
+            }
+            OP_VARIABLE if operands.len() >= 3 => {
+                types
+                    .variables
+                    .push((operands[0], operands[1], operands[2]));
+            }
             _ => {}
         }
         at += count;
     }
+    facts.writable_storage = types.writable_storage();
     facts
 }
 
@@ -171,5 +288,104 @@ mod tests {
         let e = format!("{:#}", facts.check_stage("main", Stage::Pixel).unwrap_err());
         assert!(e.contains("runs it as ps"), "{e}");
         assert!(facts.check_stage("other", Stage::Geometry).is_err());
+    }
+
+    /// A compute module declaring `decls` (types and variables, after `%uint`, `%float` and
+    /// `%void`), with `decorations`; its writable-storage verdict.
+    fn writable(decorations: &str, decls: &str) -> Option<bool> {
+        if std::process::Command::new("spirv-as")
+            .arg("--version")
+            .output()
+            .is_err()
+        {
+            eprintln!("skipped: spirv-as not installed");
+            return None;
+        }
+        let text = format!(
+            "OpCapability Shader\nOpCapability ImageBuffer\nOpCapability SampledBuffer\n\
+             OpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"\n\
+             OpExecutionMode %main LocalSize 1 1 1\n\
+             {decorations}\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+             %uint = OpTypeInt 32 0\n%float = OpTypeFloat 32\n{decls}\n\
+             %main = OpFunction %void None %fn\n%entry = OpLabel\nOpReturn\nOpFunctionEnd\n"
+        );
+        let words = crate::samples::assemble(&text).unwrap_or_else(|e| panic!("{e:#}\n{text}"));
+        Some(scan(&words).writable_storage)
+    }
+
+    #[test]
+    fn finds_writable_storage() {
+        let block = "%rt = OpTypeRuntimeArray %uint\n%s = OpTypeStruct %rt %uint\n\
+                     %p = OpTypePointer StorageBuffer %s\n%v = OpVariable %p StorageBuffer";
+        let deco = "OpDecorate %rt ArrayStride 4\nOpDecorate %s Block\n\
+                    OpMemberDecorate %s 0 Offset 0\nOpMemberDecorate %s 1 Offset 4\n\
+                    OpDecorate %v DescriptorSet 0\nOpDecorate %v Binding 0";
+        let Some(plain) = writable(deco, block) else {
+            return;
+        };
+        assert!(plain, "a storage buffer");
+        let var_ro = format!("{deco}\nOpDecorate %v NonWritable");
+        assert_eq!(
+            writable(&var_ro, block),
+            Some(false),
+            "NonWritable variable"
+        );
+        let one_ro = format!("{deco}\nOpMemberDecorate %s 0 NonWritable");
+        assert_eq!(
+            writable(&one_ro, block),
+            Some(true),
+            "one member still writable"
+        );
+        let all_ro = format!("{one_ro}\nOpMemberDecorate %s 1 NonWritable");
+        assert_eq!(
+            writable(&all_ro, block),
+            Some(false),
+            "every member NonWritable"
+        );
+        // Arrays of blocks.
+        let array = block.replace(
+            "%p = OpTypePointer StorageBuffer %s",
+            "%uint_2 = OpConstant %uint 2\n%a = OpTypeArray %s %uint_2\n\
+             %p = OpTypePointer StorageBuffer %a",
+        );
+        assert_eq!(writable(deco, &array), Some(true), "an array of blocks");
+        // A uniform buffer is not storage.
+        let ubo = "%s = OpTypeStruct %uint\n%p = OpTypePointer Uniform %s\n\
+                   %v = OpVariable %p Uniform";
+        let ubo_deco = "OpDecorate %s Block\nOpMemberDecorate %s 0 Offset 0\n\
+                        OpDecorate %v DescriptorSet 0\nOpDecorate %v Binding 0";
+        assert_eq!(writable(ubo_deco, ubo), Some(false), "a uniform buffer");
+        // Storage texel buffers and sampled (uniform) texel buffers.
+        let image = |sampled: u32| {
+            format!(
+                "%i = OpTypeImage %uint Buffer 0 0 0 {sampled} R32ui\n\
+                 %p = OpTypePointer UniformConstant %i\n%v = OpVariable %p UniformConstant"
+            )
+        };
+        let image_deco = "OpDecorate %v DescriptorSet 0\nOpDecorate %v Binding 0";
+        assert_eq!(
+            writable(image_deco, &image(2)),
+            Some(true),
+            "a storage texel buffer"
+        );
+        assert_eq!(
+            writable(image_deco, &image(1)),
+            Some(false),
+            "a uniform texel buffer"
+        );
+        let facts = ModuleFacts {
+            writable_storage: true,
+            ..ModuleFacts::default()
+        };
+        assert_eq!(
+            facts.store_feature(Stage::Domain),
+            Some("vertexPipelineStoresAndAtomics")
+        );
+        assert_eq!(
+            facts.store_feature(Stage::Pixel),
+            Some("fragmentStoresAndAtomics")
+        );
+        assert_eq!(facts.store_feature(Stage::Compute), None);
+        assert_eq!(ModuleFacts::default().store_feature(Stage::Hull), None);
     }
 }

@@ -192,7 +192,8 @@ pub(super) fn parse_stages(stages: Option<Vec<String>>) -> Result<Option<Vec<Sta
     names
         .iter()
         .map(|n| {
-            Stage::from_name(n).ok_or_else(|| anyhow!("unknown stage {n:?} (vs, gs, ps or cs)"))
+            Stage::from_name(n)
+                .ok_or_else(|| anyhow!("unknown stage {n:?} (vs, hs, ds, gs, ps or cs)"))
         })
         .collect::<Result<Vec<_>>>()
         .map(Some)

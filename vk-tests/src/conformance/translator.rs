@@ -1,7 +1,8 @@
 //! The real translator behind [`DxbcTranslator`]: `dxbc2spv::translate`, with the case's
 //! requested placements layered over the D3D11-style default binding map (in the stage's own
-//! descriptor set, [`super::shader::Stage::d3d11_set`]), stream output passed through, and the
-//! translation's reflection turned into the runner's [`ShaderBinding`]s.
+//! descriptor set, [`super::shader::Stage::d3d11_set`]), stream output and the hull-shader
+//! schedule passed through, and the translation's reflection turned into the runner's
+//! [`ShaderBinding`]s.
 
 use anyhow::{anyhow, bail, Context, Result};
 
@@ -52,6 +53,8 @@ impl DxbcTranslator for Dxbc2Spv {
             // shaderTessellationAndGeometryPointSize (it does whenever the device has it).
             geometry_point_size: input.features.is_none()
                 || has("shaderTessellationAndGeometryPointSize"),
+            // The runner runs cases with a translated hull shader once per schedule.
+            hull_schedule: input.hull_schedule,
             ..Options::default()
         };
         let translation = dxbc2spv::translate(input.dxbc, &options)

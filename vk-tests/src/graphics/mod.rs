@@ -1,6 +1,8 @@
-//! Runs one draw: vertex, geometry and pixel shaders into color and depth/stencil targets, with
-//! vertex and index buffers, descriptors for every stage, several viewports, MSAA and transform
-//! feedback, then waits for the device.
+//! Runs one draw: vertex, tessellation, geometry and pixel shaders into color and depth/stencil
+//! targets, with vertex and index buffers, descriptors for every stage, several viewports, MSAA
+//! and transform feedback, then waits for the device.
+//!
+//! Tessellation keeps Vulkan's default domain origin, upper-left, which is D3D's.
 //!
 //! Rendering uses dynamic rendering (Vulkan 1.3 core); every image stays in
 //! `VK_IMAGE_LAYOUT_GENERAL` ([`crate::image`]). Targets are cleared when rendering begins.
@@ -34,7 +36,7 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 /// One shader stage of the pipeline.
 #[derive(Clone, Copy, Debug)]
 pub struct StageModule<'a> {
-    /// `VERTEX`, `GEOMETRY` or `FRAGMENT` (tessellation stages work the same way).
+    /// `VERTEX`, `TESSELLATION_CONTROL`, `TESSELLATION_EVALUATION`, `GEOMETRY` or `FRAGMENT`.
     pub stage: vk::ShaderStageFlags,
     /// The SPIR-V module.
     pub spirv: &'a [u32],
@@ -174,6 +176,8 @@ pub struct GraphicsJob<'a, 'g> {
     pub stages: Vec<StageModule<'a>>,
     /// Primitive topology.
     pub topology: vk::PrimitiveTopology,
+    /// Control points per patch, with `PATCH_LIST` (and tessellation shaders) only.
+    pub patch_control_points: Option<u32>,
     /// Vertex buffers.
     pub vertex_buffers: Vec<VertexBuffer<'a, 'g>>,
     /// Vertex attributes.
@@ -301,6 +305,18 @@ fn check(gpu: &Gpu, job: &GraphicsJob<'_, '_>) -> Result<()> {
         .any(|s| s.stage == vk::ShaderStageFlags::VERTEX)
     {
         bail!("a graphics pipeline needs a vertex shader");
+    }
+    let patches = job.topology == vk::PrimitiveTopology::PATCH_LIST;
+    if patches != job.patch_control_points.is_some() {
+        bail!("a PATCH_LIST draw gives patch_control_points, and no other draw does");
+    }
+    let tessellation = [
+        vk::ShaderStageFlags::TESSELLATION_CONTROL,
+        vk::ShaderStageFlags::TESSELLATION_EVALUATION,
+    ]
+    .map(|t| job.stages.iter().any(|s| s.stage == t));
+    if tessellation != [patches; 2] {
+        bail!("a PATCH_LIST draw needs both tessellation stages, and no other draw takes them");
     }
     if job.viewports.is_empty() || job.viewports.len() != job.scissors.len() {
         bail!("give one scissor per viewport, and at least one viewport");

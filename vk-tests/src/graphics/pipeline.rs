@@ -112,6 +112,9 @@ impl<'g> Pipeline<'g> {
             .vertex_attribute_descriptions(&attributes);
         let input_assembly =
             vk::PipelineInputAssemblyStateCreateInfo::default().topology(job.topology);
+        // The default domain origin (upper-left) is D3D's.
+        let tessellation = vk::PipelineTessellationStateCreateInfo::default()
+            .patch_control_points(job.patch_control_points.unwrap_or(0));
         let viewport = vk::PipelineViewportStateCreateInfo::default()
             .viewports(&job.viewports)
             .scissors(&job.scissors);
@@ -182,7 +185,7 @@ impl<'g> Pipeline<'g> {
             .depth_attachment_format(depth_format)
             .stencil_attachment_format(stencil_format);
 
-        let info = vk::GraphicsPipelineCreateInfo::default()
+        let mut info = vk::GraphicsPipelineCreateInfo::default()
             .stages(&stages)
             .vertex_input_state(&vertex_input)
             .input_assembly_state(&input_assembly)
@@ -193,6 +196,9 @@ impl<'g> Pipeline<'g> {
             .color_blend_state(&blend)
             .layout(self.layout)
             .push_next(&mut rendering);
+        if job.patch_control_points.is_some() {
+            info = info.tessellation_state(&tessellation);
+        }
         // SAFETY: the create info and everything it points to outlive the call.
         let pipelines =
             unsafe { device.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) }

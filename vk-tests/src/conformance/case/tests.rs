@@ -174,7 +174,7 @@ fn mistakes_are_reported() {
         (
             "values = [1]",
             "values = [1]\ncounter = 1",
-            "either values or counter",
+            "give one of values, counter",
         ),
         ("data = [1, 2, 3, 4]", "data = [1.5]", "must be an integer"),
         (
@@ -389,6 +389,57 @@ fn per_stage_registers() {
     assert_eq!(c.buffers[0].stages, Some(vec![Stage::Vertex]));
     let e = err(&text.replace("stages = [\"ps\"]", "stages = [\"ps\", \"vs\"]"));
     assert!(e.contains("both at cb0"), "{e}");
-    let e = err(&text.replace("stages = [\"ps\"]", "stages = [\"hs\"]"));
+    let e = err(&text.replace("stages = [\"ps\"]", "stages = [\"xs\"]"));
     assert!(e.contains("unknown stage"), "{e}");
+    let e = err(&text.replace("stages = [\"ps\"]", "stages = [\"hs\"]"));
+    assert!(
+        e.contains("stages lists hs, which the case has no shader for"),
+        "{e}"
+    );
+}
+
+#[test]
+fn record_expectations() {
+    let records = "[[expect]]\nbuffer = \"u0\"\ncount_offset = 0\noffset = 4\n\
+                   types = [\"f32\", \"u32\"]\nrecords = [[0.5, 1], [\"nan\", \"*\"]]\n";
+    let text = format!("{BASE}{records}");
+    let c = parse(&text).unwrap_or_else(|e| panic!("{e:#}"));
+    match &c.expectations[1] {
+        Expectation::Buffer {
+            check: Check::Records(r),
+            ..
+        } => {
+            assert_eq!((r.count_offset, r.offset, r.distinct), (0, 4, true));
+            assert_eq!(r.fields, [ScalarType::F32, ScalarType::U32]);
+            assert_eq!(r.record_size(), 8);
+        }
+        other => panic!("{other:?}"),
+    }
+    let bad: &[(&str, &str, &str)] = &[
+        (
+            "offset = 4\n",
+            "offset = 4\nvalues = [1]\n",
+            "give one of values",
+        ),
+        ("count_offset = 0\n", "", "need count_offset"),
+        ("offset = 4", "offset = 20", "outside the 16-byte buffer"),
+        ("[0.5, 1], ", "[0.5], ", "1 values for a record of 2"),
+        (
+            "[\"nan\", \"*\"]",
+            "[\"nan\", \"f64:1\"]",
+            "is a f64, in a u32 field",
+        ),
+        (
+            "records = [[0.5, 1], [\"nan\", \"*\"]]",
+            "distinct = false",
+            "go with records or record_count",
+        ),
+    ];
+    for (from, to, want) in bad {
+        assert!(text.contains(from), "{from}");
+        let e = err(&text.replacen(from, to, 1));
+        assert!(e.contains(want), "{to:?}: wanted {want:?} in {e:?}");
+    }
+    let e = err(&GFX.replace("pixel = [3, 3]", "pixel = [3, 3]\nrecord_count = 1"));
+    assert!(e.contains("apply to buffers"), "{e}");
 }
