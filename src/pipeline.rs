@@ -5,6 +5,7 @@ use crate::bindings::{BindingTarget, Bindings, Count, RegisterRange, ResourceKin
 use crate::dxbc::container::{Container, ParseOptions};
 use crate::dxbc::disasm::shader_program;
 use crate::error::Error;
+pub use crate::ir::HullSchedule;
 use crate::ir::{self, ResourceShape, Stage};
 use crate::spv::emit::{self, DescriptorType, EmitOptions};
 use crate::spv::Version;
@@ -126,20 +127,6 @@ pub struct DomainModes {
     pub output_primitive: ir::TessOutputPrimitive,
 }
 
-/// Which tessellation-control invocations run a hull shader's fork and join phases
-/// (`docs/hull-shaders.md`). Both give the same results; they differ in speed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum HullSchedule {
-    /// Invocation 0 runs every instance of every fork phase, then every join phase: the
-    /// patch-constant code runs once per patch, as in D3D (default).
-    #[default]
-    Serial,
-    /// Instance `k` of a phase runs on invocation `k mod N` (`N` output control points), in a
-    /// loop when a phase has more instances than there are invocations, with a barrier between
-    /// phases.
-    Parallel,
-}
-
 /// Stream output as the D3D runtime declares it (`D3D11_SO_DECLARATION_ENTRY` list, buffer
 /// strides, rasterized stream): which output components are written to which transform-feedback
 /// buffer. Byte offsets follow D3D: within one buffer, entries are packed in order.
@@ -253,7 +240,6 @@ pub fn translate(bytes: &[u8], options: &Options) -> Result<Translation, Error> 
             demote_to_helper: options.demote_to_helper,
             sparse_residency: options.sparse_residency,
             geometry_point_size: options.geometry_point_size,
-            hull_schedule: options.hull_schedule,
             domain_modes: options.domain_modes,
         },
     )?;
@@ -293,7 +279,7 @@ pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Er
         }
         module.stream_output = Some(lower::stream_output::resolve(so, output.as_ref())?);
     }
-    passes::run(&mut module, &options.bindings)?;
+    passes::run(&mut module, &options.bindings, options.hull_schedule)?;
     ir::validate(&module)?;
     Ok(module)
 }

@@ -25,10 +25,10 @@ mod print;
 mod validate;
 
 pub use module::{
-    CbDecl, ComponentType, Dimension, Function, GeometryInfo, HullPhase, IndexableTemp, IoDecl,
-    Module, PhaseKind, ResourceDecl, ResourceShape, ReturnType, SamplerDecl, SignatureElement,
-    Stage, StreamOutput, StreamOutputEntry, SwitchTable, TessDomain, TessOutputPrimitive,
-    TessPartitioning, TessellationInfo, Tgsm,
+    CbDecl, ComponentType, Dimension, Function, GeometryInfo, HullPhase, HullSchedule, HullStep,
+    IndexableTemp, IoDecl, Module, PhaseKind, ResourceDecl, ResourceShape, ReturnType, SamplerDecl,
+    SignatureElement, Stage, StreamOutput, StreamOutputEntry, SwitchTable, TessDomain,
+    TessOutputPrimitive, TessPartitioning, TessellationInfo, Tgsm,
 };
 pub use op::{Inst, InstFlags, Op, Test};
 pub use operand::{DepthOutput, Dst, Index, Modifier, Reg, Rel, RelFile, Src};

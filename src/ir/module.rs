@@ -75,6 +75,8 @@ pub struct Module {
     pub tessellation: TessellationInfo,
     /// The phases of a hull shader, in program order (control point, fork, join).
     pub hull_phases: Vec<HullPhase>,
+    /// The tessellation-control entry point of a hull shader (`schedule_hull_phases`).
+    pub hull_steps: Vec<HullStep>,
     /// Patch-constant registers: the `o#` of a hull shader's fork and join phases, the `vpc#`
     /// a domain shader (or a join phase) declares.
     pub patch_constants: Vec<IoDecl>,
@@ -447,6 +449,60 @@ pub struct HullPhase {
     /// Instances (`dcl_hs_fork_phase_instance_count` / `dcl_hs_join_phase_instance_count`;
     /// 1 for the control-point phase).
     pub instances: u32,
+}
+
+/// Which tessellation-control invocations run a hull shader's fork and join phases
+/// (`docs/hull-shaders.md`). Both give the same results; they differ in speed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum HullSchedule {
+    /// Invocation 0 runs every instance of every fork phase, then every join phase: the
+    /// patch-constant code runs once per patch, as in D3D (default).
+    #[default]
+    Serial,
+    /// Instance `k` of a phase runs on invocation `k mod N` (`N` output control points), in a
+    /// loop when a phase has more instances than there are invocations, with a barrier between
+    /// phases.
+    Parallel,
+}
+
+/// One step of the tessellation-control entry point a hull shader becomes: the
+/// `schedule_hull_phases` pass writes them, the back end emits them in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HullStep {
+    /// Calls the control-point phase (a function).
+    ControlPoint(u32),
+    /// Without a control-point phase: output point `i` is input point `i` (zeros past the
+    /// input patch).
+    PassThrough,
+    /// Writes this invocation's output control point.
+    WriteControlPoint,
+    /// A barrier among the patch's invocations (output writes before it are visible after it).
+    Barrier,
+    /// Copies every output control point into the `vocp` file.
+    LoadOutputPoints,
+    /// Runs instances `first, first + step, …` below `instances` of a fork or join phase, the
+    /// instance id set for each; `first` is the invocation id or 0.
+    Phase {
+        /// The phase's function.
+        function: u32,
+        /// Its instance count.
+        instances: u32,
+        /// Start at the invocation id (else at 0).
+        from_invocation: bool,
+        /// Distance between the instances one invocation runs.
+        step: u32,
+    },
+    /// Stores the patch-constant components this invocation wrote since the last publication
+    /// (other invocations write the others).
+    PublishPatchConstants,
+    /// Reloads the patch-constant file from what every invocation published.
+    ReloadPatchConstants,
+    /// Stores the whole patch-constant file to the patch outputs.
+    WritePatchConstants,
+    /// Writes the tessellation levels from the tess factors.
+    WriteTessLevels,
+    /// Steps only invocation 0 runs.
+    FirstInvocation(Vec<HullStep>),
 }
 
 /// Stream output (transform feedback), resolved against the output signature.

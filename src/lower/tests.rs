@@ -23,7 +23,7 @@ fn translate(text: &str) -> Result<Module, Error> {
     } else {
         Bindings::default()
     };
-    crate::passes::run(&mut module, &bindings)?;
+    crate::passes::run(&mut module, &bindings, ir::HullSchedule::Serial)?;
     ir::validate(&module)?;
     Ok(module)
 }
@@ -585,7 +585,9 @@ fn mutated_compute_shaders_never_panic() {
             runs += 1;
             crate::fuzzing::translate(&bytes);
             if let Ok(mut module) = super::lower(&program) {
-                if crate::passes::run(&mut module, &Bindings::default()).is_ok() {
+                if crate::passes::run(&mut module, &Bindings::default(), ir::HullSchedule::Serial)
+                    .is_ok()
+                {
                     let _ = ir::validate(&module);
                 }
             }

@@ -12,24 +12,33 @@
 //!    on every UAV that `imm_atomic_alloc`/`imm_atomic_consume` use.
 //! 3. [`assign_bindings()`]: asks the binding map for every declared range, and for the counter
 //!    range of every UAV with a counter; must run after `find_uav_counters`.
+//! 4. [`schedule_hull_phases()`]: maps a hull shader's phases onto the tessellation-control
+//!    invocations under the requested [`HullSchedule`] (the steps the back end emits).
 
 pub mod assign_bindings;
 pub mod collect_switch_cases;
 pub mod find_uav_counters;
+pub mod schedule_hull_phases;
 
 use crate::bindings::Bindings;
 use crate::error::Error;
-use crate::ir::Module;
+use crate::ir::{HullSchedule, Module};
 
 pub use assign_bindings::assign_bindings;
 pub use collect_switch_cases::collect_switch_cases;
 pub use find_uav_counters::find_uav_counters;
+pub use schedule_hull_phases::schedule_hull_phases;
 
 /// Runs every pass, in order.
-pub fn run(module: &mut Module, bindings: &Bindings) -> Result<(), Error> {
+pub fn run(
+    module: &mut Module,
+    bindings: &Bindings,
+    hull_schedule: HullSchedule,
+) -> Result<(), Error> {
     collect_switch_cases(module)?;
     find_uav_counters(module)?;
     assign_bindings(module, bindings)?;
+    schedule_hull_phases(module, hull_schedule)?;
     Ok(())
 }
 

@@ -1,36 +1,37 @@
 //! Hull shaders → one tessellation-control entry point, and the execution modes of both
 //! tessellation stages (`docs/hull-shaders.md`).
 //!
-//! Contract: every invocation (one per output control point, `OutputVertices = max(1, n)`)
-//! copies the input patch in, runs the control-point phase (or the pass-through D3D defines
-//! without one: output point `i` is input point `i`, zeros past the input patch) and writes its
-//! own output control point. Then the patch-constant phases run:
-//! - [`HullSchedule::Serial`]: invocation 0 runs every instance of every fork phase, then of
-//!   every join phase, each a call with the instance id set, and writes the patch constants and
-//!   tessellation levels. The patch-constant code runs once per patch, as in D3D, so UAV side
-//!   effects happen once.
-//! - [`HullSchedule::Parallel`]: instance `k` of a phase runs on invocation `k mod N` (a loop
-//!   when there are more instances than invocations); each invocation publishes the components
-//!   it wrote to the `Patch` outputs; a barrier separates the fork phases from the join phases
-//!   (which reload what every invocation published), and another precedes the tessellation
-//!   levels, which invocation 0 writes.
-//!
-//! A barrier separates the control-point phase from the patch-constant phases when they read
-//! the output control points (`vocp`), which are then copied from the outputs into a Private
-//! file.
+//! Contract: the entry point copies the whole input patch into the input file, then emits the
+//! steps the `schedule_hull_phases` pass planned ([`HullStep`]): phase calls (a counted loop
+//! for a phase whose instances are spread over the invocations, or that has many), the
+//! pass-through, the control-point write to element `InvocationId` of the per-vertex outputs,
+//! barriers (`OpControlBarrier Workgroup Invocation None`, GLSL's `barrier()` in a
+//! tessellation-control shader), the `vocp` load, patch-constant publication and the
+//! tessellation levels. `OutputVertices` is `max(1, n)`: D3D allows 0 output points, Vulkan
+//! does not.
 
 use spirv::{ExecutionMode, FunctionControl, LoopControl, SelectionControl, StorageClass};
 
 use super::context::{Emitter, Scalar};
 use crate::error::Error;
-use crate::ir::{PhaseKind, Reg, TessDomain, TessOutputPrimitive, TessPartitioning};
+use crate::ir::{HullStep, TessDomain, TessOutputPrimitive, TessPartitioning};
 use crate::spv::Id;
-use crate::HullSchedule;
+
+/// The invocation id, as loaded (`int`) and as `uint`.
+#[derive(Clone, Copy)]
+struct Invocation {
+    int: Id,
+    uint: Id,
+}
+
+/// The serial schedule calls a phase once per instance up to this many instances, and loops
+/// over more (so code size stays proportional to the program, whatever the instance counts).
+const UNROLLED_INSTANCES: u32 = 4;
 
 impl Emitter<'_> {
-    /// The hull shader's entry point.
+    /// The hull shader's entry point: the input patch copied in, then the steps of
+    /// [`ir::Module::hull_steps`](crate::ir::Module::hull_steps).
     pub(super) fn hull_main(&mut self, fn_ty: Id) -> Result<Id, Error> {
-        let void = self.m.type_void();
         let u = self.ty(Scalar::U32, 1);
         let i = self.ty(Scalar::I32, 1);
         let id = self.m.begin_function(fn_ty, FunctionControl::NONE);
@@ -42,85 +43,76 @@ impl Emitter<'_> {
         let inv_i = self.m.load(i, invocation_var);
         let invocation = self.m.bitcast(u, inv_i);
         self.copy_inputs();
-        let phases = self.ir.hull_phases.clone();
-        match phases.iter().find(|p| p.kind == PhaseKind::ControlPoint) {
-            Some(cp) => {
-                let f = self.functions[cp.function as usize];
-                self.m.function_call(void, f, &[]);
-            }
-            None => self.pass_through(invocation),
-        }
-        if self.ir.tessellation.output_control_points > 0 {
-            self.copy_outputs(None, Some(inv_i));
-        }
-        let patch_phases: Vec<_> = phases
-            .iter()
-            .filter(|p| p.kind != PhaseKind::ControlPoint)
-            .copied()
-            .collect();
-        let reads_vocp = self.ir.insts.iter().any(|inst| {
-            inst.src()
-                .iter()
-                .any(|s| matches!(s.reg, Reg::OutputControlPoint { .. }))
-        });
-        if reads_vocp {
-            self.barrier();
-        }
-        match self.options.hull_schedule {
-            HullSchedule::Serial => {
-                let zero = self.u32_const(0);
-                let b = self.ty(Scalar::Bool, 1);
-                let first = self.m.i_equal(b, invocation, zero);
-                self.if_then(first, |e| {
-                    if reads_vocp {
-                        e.copy_output_points()?;
-                    }
-                    for phase in &patch_phases {
-                        let f = e.functions[phase.function as usize];
-                        for k in 0..phase.instances {
-                            e.set_phase_instance(k);
-                            e.m.function_call(void, f, &[]);
-                        }
-                    }
-                    e.write_patch_constants();
-                    e.write_tess_levels();
-                    Ok(())
-                })?;
-            }
-            HullSchedule::Parallel => {
-                if reads_vocp {
-                    self.copy_output_points()?;
-                }
-                let n = self.io.output_vertices.max(1);
-                let mut joined = false;
-                for phase in &patch_phases {
-                    if phase.kind == PhaseKind::Join && !joined {
-                        joined = true;
-                        // Joins read what every invocation's forks published.
-                        self.barrier();
-                        self.reload_patch_constants();
-                    }
-                    let f = self.functions[phase.function as usize];
-                    self.spread(invocation, phase.instances, n, |e| {
-                        e.m.function_call(void, f, &[]);
-                    });
-                    self.publish_patch_constants()?;
-                }
-                self.barrier();
-                let zero = self.u32_const(0);
-                let b = self.ty(Scalar::Bool, 1);
-                let first = self.m.i_equal(b, invocation, zero);
-                self.if_then(first, |e| {
-                    e.reload_patch_constants();
-                    e.write_tess_levels();
-                    Ok(())
-                })?;
-            }
-        }
+        let steps = self.ir.hull_steps.clone();
+        self.hull_steps(
+            &steps,
+            Invocation {
+                int: inv_i,
+                uint: invocation,
+            },
+        )?;
         self.m.ret();
         self.m.end_function();
         self.m.name(id, "main");
         Ok(id)
+    }
+
+    fn hull_steps(&mut self, steps: &[HullStep], inv: Invocation) -> Result<(), Error> {
+        let void = self.m.type_void();
+        for step in steps {
+            match step {
+                HullStep::ControlPoint(f) => {
+                    let f = self.function_id(*f)?;
+                    self.m.function_call(void, f, &[]);
+                }
+                HullStep::PassThrough => self.pass_through(inv.uint),
+                HullStep::WriteControlPoint => self.copy_outputs(None, Some(inv.int)),
+                HullStep::Barrier => self.barrier(),
+                HullStep::LoadOutputPoints => self.copy_output_points(),
+                HullStep::Phase {
+                    function,
+                    instances,
+                    from_invocation,
+                    step,
+                } => {
+                    let f = self.function_id(*function)?;
+                    if !from_invocation && *instances <= UNROLLED_INSTANCES {
+                        for k in 0..*instances {
+                            self.set_phase_instance(k);
+                            self.m.function_call(void, f, &[]);
+                        }
+                    } else {
+                        let first = if *from_invocation {
+                            inv.uint
+                        } else {
+                            self.u32_const(0)
+                        };
+                        self.spread(first, *instances, (*step).max(1), |e| {
+                            e.m.function_call(void, f, &[]);
+                        });
+                    }
+                }
+                HullStep::PublishPatchConstants => self.publish_patch_constants()?,
+                HullStep::ReloadPatchConstants => self.reload_patch_constants(),
+                HullStep::WritePatchConstants => self.write_patch_constants(),
+                HullStep::WriteTessLevels => self.write_tess_levels(),
+                HullStep::FirstInvocation(inner) => {
+                    let zero = self.u32_const(0);
+                    let b = self.ty(Scalar::Bool, 1);
+                    let first = self.m.i_equal(b, inv.uint, zero);
+                    self.if_then(first, |e| e.hull_steps(inner, inv))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The SPIR-V id of function `index`.
+    fn function_id(&self, index: u32) -> Result<Id, Error> {
+        self.functions
+            .get(index as usize)
+            .copied()
+            .ok_or_else(|| Error::invalid(0, format!("hull step calls missing function #{index}")))
     }
 
     /// `OpControlBarrier Workgroup Invocation None`: what GLSL's `barrier()` is in a
@@ -224,15 +216,14 @@ impl Emitter<'_> {
     }
 
     /// Copies every output control point from the outputs into the Private `vocp` file.
-    fn copy_output_points(&mut self) -> Result<(), Error> {
+    fn copy_output_points(&mut self) {
         let Some(file) = self.io.output_points else {
-            return Ok(());
+            return;
         };
         let links = std::mem::take(&mut self.io.output_links);
         let vertices = self.io.output_vertices;
         self.copy_links_into(&links, file, StorageClass::Output, vertices);
         self.io.output_links = links;
-        Ok(())
     }
 
     /// Parallel schedule: stores the patch-constant components this invocation wrote since the

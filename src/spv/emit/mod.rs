@@ -55,8 +55,6 @@ pub struct EmitOptions {
     /// Geometry shaders that emit points write `PointSize` (the device enabled
     /// `shaderTessellationAndGeometryPointSize`).
     pub geometry_point_size: bool,
-    /// Which invocations run the hull shader's fork and join phases.
-    pub hull_schedule: crate::HullSchedule,
     /// Domain shaders: the hull shader's partitioning and output primitive, to declare too.
     pub domain_modes: Option<crate::DomainModes>,
 }

@@ -76,7 +76,6 @@ fn translate(insts: Vec<Inst>) -> Result<Vec<u32>, Error> {
     let options = EmitOptions {
         demote_to_helper: true,
         geometry_point_size: true,
-        hull_schedule: crate::HullSchedule::Serial,
         domain_modes: None,
         version: Version::V1_3,
         debug_names: false,

@@ -65,6 +65,16 @@ pub(crate) fn tess_level(system_value: u32) -> Option<(bool, u32)> {
     })
 }
 
+/// Whether a step (or a nested one) publishes patch constants (the parallel schedule), so
+/// writes must record their components.
+fn publishes(steps: &[ir::HullStep]) -> bool {
+    steps.iter().any(|s| match s {
+        ir::HullStep::PublishPatchConstants => true,
+        ir::HullStep::FirstInvocation(inner) => publishes(inner),
+        _ => false,
+    })
+}
+
 /// One patch variable: register, components (contiguous), component type.
 fn patch_elements(
     decls: &[ir::IoDecl],
@@ -132,7 +142,7 @@ impl Emitter<'_> {
         self.m.name(file, "vpc");
         self.io.patch.file = Some(file);
         self.io.patch.count = count;
-        if stage == Stage::Hull && self.options.hull_schedule == crate::HullSchedule::Parallel {
+        if stage == Stage::Hull && publishes(&ir.hull_steps) {
             let u = self.ty(Scalar::U32, 1);
             let ty = self.m.type_array_len(u, count + 1);
             let null = self.m.constant_null(ty);

@@ -293,7 +293,6 @@ fn point_size_follows_the_device_feature() {
     assert!(with.contains("BuiltIn PointSize"), "{with}");
     let options = Options {
         geometry_point_size: false,
-        hull_schedule: crate::HullSchedule::Serial,
         domain_modes: None,
         ..Options::default()
     };

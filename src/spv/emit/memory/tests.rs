@@ -126,7 +126,6 @@ fn check(m: &Module) -> String {
         let options = EmitOptions {
             demote_to_helper: true,
             geometry_point_size: true,
-            hull_schedule: crate::HullSchedule::Serial,
             domain_modes: None,
             version,
             debug_names: true,
@@ -146,7 +145,6 @@ fn emit_err(m: &Module) -> Error {
     let options = EmitOptions {
         demote_to_helper: true,
         geometry_point_size: true,
-        hull_schedule: crate::HullSchedule::Serial,
         domain_modes: None,
         version: Version::V1_3,
         debug_names: false,
@@ -270,7 +268,6 @@ fn buffer_blocks_before_spirv_1_3_use_buffer_block() {
         &EmitOptions {
             demote_to_helper: true,
             geometry_point_size: true,
-            hull_schedule: crate::HullSchedule::Serial,
             domain_modes: None,
             version: Version::V1_0,
             debug_names: false,

@@ -199,7 +199,6 @@ pub(super) fn options(version: Version, sparse: bool) -> EmitOptions {
     EmitOptions {
         demote_to_helper: true,
         geometry_point_size: true,
-        hull_schedule: crate::HullSchedule::Serial,
         domain_modes: None,
         version,
         debug_names: true,
