@@ -116,7 +116,44 @@ pub fn print(module: &Module) -> String {
             }
         }
     }
+    if !module.hull_steps.is_empty() {
+        s.push_str("hull entry point\n");
+        write_hull_steps(&mut s, &module.hull_steps, 1);
+    }
     s
+}
+
+/// The steps of a hull shader's entry point, one per line, invocation-0 blocks indented.
+fn write_hull_steps(s: &mut String, steps: &[super::HullStep], depth: usize) {
+    use super::HullStep as H;
+    for step in steps {
+        let _ = write!(s, "{:width$}", "", width = depth * 2);
+        match step {
+            H::ControlPoint(f) => {
+                let _ = writeln!(s, "call function #{f}");
+            }
+            H::Phase {
+                function,
+                instances,
+                from_invocation,
+                step,
+            } => {
+                let first = if *from_invocation { "invocation" } else { "0" };
+                let _ = writeln!(
+                    s,
+                    "for instance = {first}; instance < {instances}; instance += {step}: call \
+                     function #{function}"
+                );
+            }
+            H::FirstInvocation(inner) => {
+                s.push_str("if invocation == 0:\n");
+                write_hull_steps(s, inner, depth + 1);
+            }
+            other => {
+                let _ = writeln!(s, "{other:?}");
+            }
+        }
+    }
 }
 
 fn write_inst(s: &mut String, inst: &Inst) {

@@ -515,3 +515,29 @@ ret
     assert!(with_modes.contains("SpacingFractionalOdd"), "{with_modes}");
     assert!(with_modes.contains("PointMode"), "{with_modes}");
 }
+
+/// Reflection tells a runtime the tessellator modes (to pass the hull shader's partitioning
+/// and output primitive on to the domain shader when its driver wants them there).
+#[test]
+fn reflection_reports_the_tessellator_declarations() {
+    let bytes = crate::dxbc::asm::assemble(HS).expect("assembles");
+    let t = translate(&bytes, &Options::default()).expect("translates");
+    let info = t
+        .info
+        .tessellation
+        .expect("hull shaders report tessellation");
+    assert_eq!(info.domain, Some(crate::ir::TessDomain::Triangle));
+    assert_eq!(info.partitioning, Some(crate::ir::TessPartitioning::Pow2));
+    assert_eq!(
+        info.output_primitive,
+        Some(crate::ir::TessOutputPrimitive::TriangleCcw)
+    );
+    assert_eq!(
+        (info.input_control_points, info.output_control_points),
+        (3, 3)
+    );
+    assert_eq!(info.max_tess_factor, Some(12.0));
+    let vs = crate::dxbc::asm::assemble(VS).expect("assembles");
+    let t = translate(&vs, &Options::default()).expect("translates");
+    assert!(t.info.tessellation.is_none());
+}
