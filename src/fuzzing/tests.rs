@@ -7,6 +7,7 @@ use super::{build_container, check, mutate, seed_container, Outcome, Rng};
 use crate::dxbc::container::{Container, ParseOptions};
 use crate::dxbc::disasm;
 use crate::dxbc::program::Program;
+use crate::spv::tests::tools;
 use crate::test_support;
 
 const DEFAULT_SEED: u64 = 0xd8bc_2590_f022_0001;
@@ -279,4 +280,81 @@ fn mutations_keep_sizes_consistent() {
         parsed += usize::from(Program::parse(chunk.data, chunk.offset).is_ok());
     }
     assert_eq!(parsed, 500);
+}
+
+/// Every how-many-th successful translation of the translate smoke run goes through
+/// `spirv-val`.
+const VALIDATE_EVERY: usize = 20;
+
+/// The translate target's contract over mutated hull and domain shaders (the corpus's and our
+/// own fixtures'), under both hull schedules: errors are fine, panics and malformed output are
+/// not. Hull shaders are few in the sampled corpus seeds, so they get their own run.
+#[test]
+fn smoke_translate_mutated_tessellation_shaders() {
+    let mut blobs: Vec<Vec<u8>> = test_support::corpus_blobs()
+        .into_iter()
+        .filter_map(|p| std::fs::read(p).ok())
+        .filter(|b| {
+            crate::dxbc::container::Container::parse(
+                b,
+                &crate::dxbc::container::ParseOptions {
+                    verify_checksum: false,
+                },
+            )
+            .ok()
+            .and_then(|c| disasm::shader_program(&c).ok())
+            .is_some_and(|p| {
+                matches!(
+                    p.version.stage,
+                    crate::dxbc::Stage::Hull | crate::dxbc::Stage::Domain
+                )
+            })
+        })
+        .collect();
+    for asm in ["hs_tri.asm", "ds_tri.asm"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/asm")
+            .join(asm);
+        let text = std::fs::read_to_string(&path).expect("fixture listing");
+        blobs.push(crate::dxbc::asm::assemble(&text).expect("fixture assembles"));
+    }
+    let seed = seed();
+    let n = iterations();
+    let mut translated = 0usize;
+    for i in 0..n {
+        let mut rng = Rng::new(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut input = blobs[rng.below(blobs.len())].clone();
+        for _ in 0..1 + rng.below(3) {
+            mutate(&mut rng, &mut input);
+        }
+        for schedule in [crate::HullSchedule::Serial, crate::HullSchedule::Parallel] {
+            let options = crate::Options {
+                verify_checksum: false,
+                hull_schedule: schedule,
+                ..crate::Options::default()
+            };
+            let _repro = Repro {
+                what: format!("translate, seed {seed:#x} iteration {i} ({schedule:?})"),
+                input: &input,
+            };
+            if let Ok(t) = crate::translate(&input, &options) {
+                assert_eq!(t.spirv.first(), Some(&0x0723_0203), "SPIR-V magic");
+                translated += 1;
+                // What we accept must be valid: spirv-val on a sample of the successes.
+                if translated % VALIDATE_EVERY == 0 {
+                    if let Some(why) = tools::validation_error(&t.spirv, options.target.name()) {
+                        let path = std::env::temp_dir().join("dxbc2spv-fuzz-invalid.dxbc");
+                        let _ = std::fs::write(&path, &input);
+                        panic!(
+                            "accepted input gave invalid SPIR-V (seed {seed:#x} iteration {i}, \
+                             written to {}): {why}",
+                            path.display()
+                        );
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("translate smoke: {n} mutated hull/domain inputs, {translated} translations");
+    assert!(translated > 0, "no mutated input translated");
 }

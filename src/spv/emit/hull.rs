@@ -314,7 +314,8 @@ impl Emitter<'_> {
             return Ok(());
         };
         let spacing = match partitioning {
-            // Pow2 factors are rounded up to powers of two before they reach the levels.
+            // D3D's reference tessellator treats pow2 as integer partitioning (rounding to powers
+            // of two is what fxc's ProcessTessFactors code does in the shader).
             TessPartitioning::Integer | TessPartitioning::Pow2 => ExecutionMode::SpacingEqual,
             TessPartitioning::FractionalOdd => ExecutionMode::SpacingFractionalOdd,
             TessPartitioning::FractionalEven => ExecutionMode::SpacingFractionalEven,

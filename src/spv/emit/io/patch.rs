@@ -15,14 +15,15 @@
 //!   `TessLevelInner`, mapped by system value: quad and triangle edges and insides 1:1 (D3D's
 //!   and Vulkan's domains agree with Vulkan's default upper-left origin), isolines by meaning
 //!   (density → `TessLevelOuter[0]`, detail → `TessLevelOuter[1]`). The clamp is NaN-safe,
-//!   `NClamp(x, 0, min(dcl_hs_maxtessfactor, 64))`, so a NaN edge culls the patch as in D3D;
-//!   pow2 partitioning then rounds positive factors up to a power of two.
+//!   `NClamp(x, 0, min(dcl_hs_maxtessfactor, 64))`, so a NaN edge culls the patch as in D3D.
+//!   Pow2 partitioning is integer partitioning to the tessellator (D3D's reference tessellator
+//!   treats them alike; the rounding to powers of two is the shader's own code).
 
 use spirv::{BuiltIn, Capability, Decoration, GlslStd450Op, StorageClass};
 
 use super::{scalar_of, Home, Link, LinkKind};
 use crate::error::Error;
-use crate::ir::{self, Stage, TessPartitioning};
+use crate::ir::{self, Stage};
 use crate::spv::emit::context::{Emitter, Scalar};
 use crate::spv::Id;
 
@@ -282,7 +283,6 @@ impl Emitter<'_> {
             .clamp(1.0, 64.0);
         let zero = self.m.constant_bits32(f, 0f32.to_bits());
         let max_c = self.m.constant_bits32(f, max.to_bits());
-        let pow2 = self.ir.tessellation.partitioning == Some(TessPartitioning::Pow2);
         let mut done: Vec<(bool, u32)> = Vec::new();
         let decls: Vec<ir::IoDecl> = self.ir.patch_constants.clone();
         for d in decls {
@@ -302,10 +302,7 @@ impl Emitter<'_> {
             let p = self.m.access_chain(ptr_u, file, &[reg, comp]);
             let word = self.m.load(u, p);
             let x = self.m.bitcast(f, word);
-            let mut v = self.glsl(f, GlslStd450Op::NClamp, &[x, zero, max_c]);
-            if pow2 {
-                v = self.round_up_pow2(v);
-            }
+            let v = self.glsl(f, GlslStd450Op::NClamp, &[x, zero, max_c]);
             let (var, element) = level;
             let target = if var { outer } else { inner };
             let idx = self.u32_const(element);
@@ -324,27 +321,5 @@ impl Emitter<'_> {
                 self.m.store(p, zero);
             }
         }
-    }
-
-    /// `x > 0 ? the power of two at or above max(x, 1) : x` (pow2 partitioning; `x` is at
-    /// most 64 here), in integers so that exact powers stay put.
-    fn round_up_pow2(&mut self, x: Id) -> Id {
-        let f = self.ty(Scalar::F32, 1);
-        let u = self.ty(Scalar::U32, 1);
-        let b = self.ty(Scalar::Bool, 1);
-        let zero = self.m.constant_bits32(f, 0f32.to_bits());
-        let one_f = self.m.constant_bits32(f, 1f32.to_bits());
-        let one = self.u32_const(1);
-        let at_least_one = self.glsl(f, GlslStd450Op::FMax, &[x, one_f]);
-        let ceil = self.glsl(f, GlslStd450Op::Ceil, &[at_least_one]);
-        let n = self.m.convert_f_to_u(u, ceil);
-        let below = self.m.i_sub(u, n, one);
-        // FindUMsb(0) is -1: the shift is then 0 and the power 1.
-        let msb = self.glsl(u, GlslStd450Op::FindUMsb, &[below]);
-        let shift = self.m.i_add(u, msb, one);
-        let p = self.m.shift_left_logical(u, one, shift);
-        let p = self.m.convert_u_to_f(f, p);
-        let positive = self.m.f_ord_greater_than(b, x, zero);
-        self.m.select(f, positive, p, x)
     }
 }

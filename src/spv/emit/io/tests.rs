@@ -393,7 +393,6 @@ fn hull_shaders_map_phases_onto_tessellation_control() {
         "OpDecorate %patch0 Patch",
         "NClamp",
         "OpControlBarrier",
-        "FindUMsb",
     ] {
         assert!(text.contains(needle), "{needle} missing:\n{text}");
     }
