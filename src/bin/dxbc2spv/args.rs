@@ -78,6 +78,19 @@ pub struct TranslateArgs {
     /// Name registers and resources in the SPIR-V (`OpName`).
     #[arg(long)]
     pub debug_names: bool,
+    /// Which invocations run a hull shader's fork and join phases: `serial` (invocation 0, once
+    /// per patch) or `parallel` (instances spread over the invocations).
+    #[arg(long, value_enum, default_value_t = HullScheduleArg::Serial)]
+    pub hull_schedule: HullScheduleArg,
+}
+
+/// `--hull-schedule` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HullScheduleArg {
+    /// Invocation 0 runs every fork and join instance.
+    Serial,
+    /// Instance k runs on invocation k mod N.
+    Parallel,
 }
 
 /// Options of `asm`.

@@ -452,12 +452,12 @@ fn translate_writes_a_valid_module_for_the_compute_sample() {
 }
 
 #[test]
-fn translate_reports_unsupported_stages_with_their_offset_and_goes_on() {
+fn translate_reports_unsupported_features_with_their_offset_and_goes_on() {
     let tmp = TempDir::new("translate-unsupported");
-    // Domain shaders are not translated yet (the tessellation issue).
+    // Class linkage is not translated (no Vulkan equivalent).
     let ds = tmp.file(
         "ds.asm",
-        b"ds_5_0\ndcl_input vDomain.xy\ndcl_output o0.xyzw\nmov o0.xyzw, vDomain.xyxx\nret\n",
+        b"cs_5_0\ndcl_function_body fb0\ndcl_thread_group 1, 1, 1\nret\n",
     );
     let ds_dxbc = path_str(&tmp.path("ds.dxbc"));
     assert_eq!(run(&["asm", &ds, "-o", &ds_dxbc]).status, Status::Success);
@@ -630,4 +630,40 @@ fn reflect_of_a_hull_shader_lists_its_phases() {
     ] {
         assert!(r.stdout.contains(line), "no {line:?} in\n{}", r.stdout);
     }
+}
+
+/// `--hull-schedule` picks the schedule: both translate the hull-shader sample to valid modules,
+/// and they differ (the parallel one loops over the fork instances).
+#[test]
+fn translate_takes_the_hull_schedule() {
+    let sample =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/samples/hs50_tri_factors.dxbc");
+    let tmp = TempDir::new("translate-hull");
+    let mut modules = Vec::new();
+    for schedule in ["serial", "parallel"] {
+        let out = tmp.path(&format!("{schedule}.spv"));
+        let r = run(&[
+            "translate",
+            &path_str(&sample),
+            "-o",
+            &path_str(&out),
+            "--validate",
+            "--hull-schedule",
+            schedule,
+        ]);
+        assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+        modules.push(std::fs::read(&out).expect("written"));
+    }
+    assert_ne!(modules[0], modules[1]);
+    let argv = [
+        "dxbc2spv",
+        "translate",
+        "x.dxbc",
+        "--hull-schedule",
+        "sideways",
+    ];
+    assert!(
+        Cli::try_parse_from(argv).is_err(),
+        "an unknown schedule is a usage error"
+    );
 }

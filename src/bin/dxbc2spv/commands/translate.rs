@@ -7,10 +7,10 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use anyhow::{anyhow, bail, Result};
-use dxbc2spv::{translate, Options, Target};
+use dxbc2spv::{translate, HullSchedule, Options, Target};
 
 use super::Console;
-use crate::args::TranslateArgs;
+use crate::args::{HullScheduleArg, TranslateArgs};
 use crate::inputs::{self, Destinations, Found};
 
 /// Translates every input; see `docs/cli.md`.
@@ -29,6 +29,10 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
         target,
         verify_checksum: !args.no_checksum,
         debug_names: args.debug_names,
+        hull_schedule: match args.hull_schedule {
+            HullScheduleArg::Serial => HullSchedule::Serial,
+            HullScheduleArg::Parallel => HullSchedule::Parallel,
+        },
         ..Options::default()
     };
     let found = inputs::expand(&args.inputs.paths);
