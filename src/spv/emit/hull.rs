@@ -10,7 +10,7 @@
 //! tessellation levels. `OutputVertices` is `max(1, n)`: D3D allows 0 output points, Vulkan
 //! does not.
 
-use spirv::{ExecutionMode, FunctionControl, LoopControl, SelectionControl, StorageClass};
+use spirv::{ExecutionMode, FunctionControl, LoopControl, StorageClass};
 
 use super::context::{Emitter, Scalar};
 use crate::error::Error;
@@ -100,7 +100,7 @@ impl Emitter<'_> {
                     let zero = self.u32_const(0);
                     let b = self.ty(Scalar::Bool, 1);
                     let first = self.m.i_equal(b, inv.uint, zero);
-                    self.if_then(first, |e| e.hull_steps(inner, inv))?;
+                    self.guarded(first, |e| e.hull_steps(inner, inv))?;
                 }
             }
         }
@@ -131,23 +131,6 @@ impl Emitter<'_> {
             let c = self.u32_const(k);
             self.m.store(var, c);
         }
-    }
-
-    /// `if (cond) { body }` as a structured selection.
-    fn if_then(
-        &mut self,
-        cond: Id,
-        body: impl FnOnce(&mut Self) -> Result<(), Error>,
-    ) -> Result<(), Error> {
-        let then = self.m.alloc_id();
-        let merge = self.m.alloc_id();
-        self.m.selection_merge(merge, SelectionControl::NONE);
-        self.m.branch_conditional(cond, then, merge);
-        self.m.label(then);
-        body(self)?;
-        self.m.branch(merge);
-        self.m.label(merge);
-        Ok(())
     }
 
     /// `for (k = invocation; k < instances; k += n) { instance = k; body }`.
@@ -259,7 +242,7 @@ impl Emitter<'_> {
                 let scalar = link.scalar;
                 let var = link.var;
                 let width = link.width;
-                self.if_then(set, |e| {
+                self.guarded(set, |e| {
                     let cc = e.u32_const(u32::from(c));
                     let p = e.m.access_chain(ptr_u, file, &[rc, cc]);
                     let word = e.m.load(u, p);

@@ -578,13 +578,7 @@ pub fn compare_image(check: &ImageCheck, image: &ReadImage, out: &mut Vec<String
                     .map(|(el, c)| format_channel(el.ty, c.bits))
                     .collect();
                 let want: Vec<String> = want.iter().map(|&el| format_want(el)).collect();
-                let mut tol = String::new();
-                if check.tolerance.ulp > 0 {
-                    tol.push_str(&format!(" ±{} ulp", check.tolerance.ulp));
-                }
-                if check.tolerance.abs > 0.0 {
-                    tol.push_str(&format!(" ±{:e}", check.tolerance.abs));
-                }
+                let tol = check.tolerance.suffix();
                 out.push(format!(
                     "{} pixel ({x}, {y}){sample}{at} = [{}] expected [{}]{tol}",
                     check.name,

@@ -208,13 +208,7 @@ pub fn compare_records(name: &str, check: &RecordCheck, bytes: &[u8], out: &mut 
                 .iter()
                 .map(|&j| show_actual(&actual[j], &check.fields))
                 .collect();
-            let mut tol = String::new();
-            if check.tolerance.ulp > 0 {
-                tol.push_str(&format!(" ±{} ulp", check.tolerance.ulp));
-            }
-            if check.tolerance.abs > 0.0 {
-                tol.push_str(&format!(" ±{:e}", check.tolerance.abs));
-            }
+            let tol = check.tolerance.suffix();
             out.push(format!(
                 "buffer {name}: {read}, expected {}{tol}: missing {}; extra {}",
                 want.len(),

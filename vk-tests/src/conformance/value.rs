@@ -251,6 +251,18 @@ impl Tolerance {
     pub fn is_exact(&self) -> bool {
         self.ulp == 0 && self.abs == 0.0
     }
+
+    /// The tolerance as messages append it: ` ±2 ulp`, ` ±1e-4`, both, or nothing.
+    pub fn suffix(&self) -> String {
+        let mut tol = String::new();
+        if self.ulp > 0 {
+            tol.push_str(&format!(" ±{} ulp", self.ulp));
+        }
+        if self.abs > 0.0 {
+            tol.push_str(&format!(" ±{:e}", self.abs));
+        }
+        tol
+    }
 }
 
 /// True when the `actual` bits of an element of type `expected.ty` satisfy `expected`.

@@ -447,7 +447,7 @@ impl Emitter<'_> {
 }
 
 /// A link carried by `register`.
-fn link(
+pub(super) fn link(
     var: Id,
     register: u32,
     first: u8,

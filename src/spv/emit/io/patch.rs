@@ -21,7 +21,7 @@
 
 use spirv::{BuiltIn, Capability, Decoration, GlslStd450Op, StorageClass};
 
-use super::{scalar_of, Home, Link, LinkKind};
+use super::{scalar_of, Link, LinkKind};
 use crate::error::Error;
 use crate::ir::{self, Stage};
 use crate::spv::emit::context::{Emitter, Scalar};
@@ -202,16 +202,9 @@ impl Emitter<'_> {
                     .decorate(var, Decoration::Component, &[u32::from(first)]);
             }
             self.name_indexed(var, "patch", register);
-            self.io.patch.links.push(Link {
-                var,
-                home: Home::Register(register),
-                first,
-                mask,
-                scalar,
-                width,
-                kind: LinkKind::Plain,
-                stream: 0,
-            });
+            let link =
+                super::builtins::link(var, register, first, mask, scalar, width, LinkKind::Plain);
+            self.io.patch.links.push(link);
         }
         self.declare_tess_levels(stage)
     }
