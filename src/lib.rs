@@ -44,4 +44,6 @@ mod test_support;
 #[cfg(test)]
 mod translate_graphics_tests;
 #[cfg(test)]
+mod translate_sm51_tests;
+#[cfg(test)]
 mod translate_tests;

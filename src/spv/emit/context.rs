@@ -92,6 +92,25 @@ pub(crate) struct ResourceVars {
     /// The storage texel buffer is declared `R32ui`/`R32i` (atomics use it), so its reads and
     /// writes need no `StorageImage*WithoutFormat` capability.
     pub r32: bool,
+    /// The variable is an array of descriptors (`descriptors.rs`).
+    pub array: Option<super::descriptors::DescriptorArray>,
+    /// The block type of a raw or structured buffer (the element type of its array).
+    pub block: Option<Id>,
+    /// The counter variable is an array of descriptors.
+    pub counter_array: Option<super::descriptors::DescriptorArray>,
+    /// The block type of the counter.
+    pub counter_block: Option<Id>,
+}
+
+/// A constant buffer's variable.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CbufferVar {
+    /// The Uniform variable (a block, or an array of blocks).
+    pub var: Id,
+    /// The block type.
+    pub block: Id,
+    /// The variable is an array of descriptors.
+    pub array: Option<super::descriptors::DescriptorArray>,
 }
 
 /// Everything emission needs while walking the IR.
@@ -109,7 +128,7 @@ pub(crate) struct Emitter<'a> {
     /// The immediate constant buffer (`uvec4[n]`, Private, initialised).
     pub icb: Option<Var>,
     /// Constant buffer variables (Uniform, block of `uvec4[size]`).
-    pub cbuffers: Vec<Id>,
+    pub cbuffers: Vec<CbufferVar>,
     /// SRV/UAV objects, by declaration position.
     pub resources: Vec<ResourceVars>,
     /// Shared memory variables (Workgroup `u32[words]`).
@@ -426,21 +445,27 @@ impl<'a> Emitter<'a> {
                 element,
                 slot,
             } => {
-                if element.rel.is_some() || element.imm != 0 {
-                    return Err(Error::unsupported(
-                        span,
-                        "constant buffer arrays (SM5.1 ranges)",
-                    ));
-                }
                 let cb = self.ir.cbuffers.get(decl as usize).copied();
                 let var = self.cbuffers.get(decl as usize).copied();
                 let (Some(cb), Some(var)) = (cb, var) else {
                     return Err(Error::invalid(span, "undeclared constant buffer"));
                 };
+                let d = self.descriptor_element(
+                    span,
+                    var.var,
+                    var.array,
+                    &element,
+                    StorageClass::Uniform,
+                    var.block,
+                    super::descriptors::DescriptorKind::UniformBuffer,
+                )?;
                 let (idx, in_range) = self.bounded_index(span, &slot, cb.size.max(1))?;
                 let ptr_ty = self.m.type_pointer(StorageClass::Uniform, uvec4);
                 let zero = self.u32_const(0);
-                let ptr = self.m.access_chain(ptr_ty, var, &[zero, idx]);
+                let ptr = self.m.access_chain(ptr_ty, d.ptr, &[zero, idx]);
+                if d.nonuniform {
+                    self.non_uniform(ptr);
+                }
                 let v = self.m.load(uvec4, ptr);
                 Ok((self.zero_if_out_of_range(v, in_range), 4))
             }

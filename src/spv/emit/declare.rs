@@ -3,8 +3,8 @@
 
 use spirv::{BuiltIn, Decoration, StorageClass};
 
-use super::context::{Emitter, Scalar, Var};
-use crate::bindings::BindingTarget;
+use super::context::{CbufferVar, Emitter, Scalar, Var};
+use super::descriptors::binding_of;
 use crate::error::Error;
 use crate::ir::Reg;
 use crate::spv::Id;
@@ -69,17 +69,22 @@ impl Emitter<'_> {
             });
         }
         for cb in &self.ir.cbuffers {
-            let binding = descriptor(cb.binding, cb.span, "constant buffer")?;
+            let binding = binding_of(cb.binding, &cb.range, cb.span, "constant buffer")?;
             let len = self.m.constant_u32(cb.size.max(1));
             let array = self.m.type_array_unique(uvec4, len);
             self.m.decorate_array_stride(array, 16);
             let block = self.m.type_struct(&[array]);
             self.m.decorate(block, Decoration::Block, &[]);
             self.m.member_offset(block, 0, 0);
-            let id = self.m.global_variable(StorageClass::Uniform, block, None);
-            self.m.decorate_binding(id, binding.0, binding.1);
+            let ty = self.descriptor_variable_type(block, binding.array);
+            let id = self.m.global_variable(StorageClass::Uniform, ty, None);
+            self.m.decorate_binding(id, binding.set, binding.binding);
             self.name_indexed(id, "cb", cb.id);
-            self.cbuffers.push(id);
+            self.cbuffers.push(CbufferVar {
+                var: id,
+                block,
+                array: binding.array,
+            });
         }
         Ok(())
     }
@@ -154,32 +159,5 @@ impl Emitter<'_> {
         if self.m.emit_names() {
             self.m.name(id, &format!("{prefix}{n}"));
         }
-    }
-}
-
-/// The (set, binding) of a declaration whose binding must be one plain descriptor.
-pub(crate) fn descriptor(
-    target: Option<BindingTarget>,
-    span: u32,
-    what: &str,
-) -> Result<(u32, u32), Error> {
-    match target {
-        Some(BindingTarget::Descriptor(b)) => {
-            if b.array_offset != 0 || b.descriptor_count != crate::bindings::Count::Bounded(1) {
-                return Err(Error::unsupported(
-                    span,
-                    format!(
-                        "{what} bound inside a descriptor array (array offset {}, count {})",
-                        b.array_offset, b.descriptor_count
-                    ),
-                ));
-            }
-            Ok((b.set, b.binding))
-        }
-        Some(BindingTarget::PushConstants(_)) => Err(Error::unsupported(
-            span,
-            format!("{what} mapped to push constants"),
-        )),
-        None => Err(Error::invalid(span, format!("{what} without a binding"))),
     }
 }

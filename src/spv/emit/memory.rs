@@ -31,8 +31,9 @@ mod typed;
 use spirv::{MemorySemantics, Scope, SelectionControl, StorageClass};
 
 use super::context::{Emitter, ResourceVars, Scalar};
+use super::descriptors::DescriptorKind;
 use crate::error::Error;
-use crate::ir::{Index, Inst, Op, Reg, ResourceShape};
+use crate::ir::{Inst, Op, Reg, ResourceShape};
 use crate::spv::Id;
 
 /// Where a raw or structured access goes.
@@ -40,12 +41,14 @@ use crate::spv::Id;
 pub(super) enum Target {
     /// A raw or structured `t#`/`u#` storage buffer block.
     Buffer {
-        /// The block variable.
+        /// Pointer to the block (the variable, or its element in a descriptor array).
         var: Id,
         /// Structure stride in bytes; 0 for raw buffers.
         stride: u32,
         /// A UAV (writable).
         uav: bool,
+        /// The descriptor is non-uniform: pointers into it are decorated `NonUniform`.
+        nonuniform: bool,
     },
     /// Shared memory `g#`.
     Shared {
@@ -132,19 +135,10 @@ impl Emitter<'_> {
             .ok_or_else(|| Error::invalid(span, format!("resource #{decl} is not declared")))
     }
 
-    /// Refuses descriptor indices other than the range's only element.
-    pub(super) fn single_element(span: u32, element: &Index) -> Result<(), Error> {
-        if element.rel.is_some() || element.imm != 0 {
-            return Err(Error::unsupported(span, "indexing into a descriptor array"));
-        }
-        Ok(())
-    }
-
     /// The raw/structured target a `t#`, `u#` or `g#` operand names.
-    pub(super) fn target(&self, span: u32, reg: &Reg) -> Result<Target, Error> {
+    pub(super) fn target(&mut self, span: u32, reg: &Reg) -> Result<Target, Error> {
         match *reg {
             Reg::Resource { decl, element } | Reg::Uav { decl, element } => {
-                Self::single_element(span, &element)?;
                 let d = self.ir.resources.get(decl as usize).ok_or_else(|| {
                     Error::invalid(span, format!("resource #{decl} is not declared"))
                 })?;
@@ -158,14 +152,25 @@ impl Emitter<'_> {
                         ))
                     }
                 };
-                let var = self
-                    .resource_vars(span, decl)?
-                    .var
-                    .ok_or_else(|| Error::invalid(span, "resource without a variable"))?;
-                Ok(Target::Buffer {
+                let vars = self.resource_vars(span, decl)?;
+                let (Some(var), Some(block)) = (vars.var, vars.block) else {
+                    return Err(Error::invalid(span, "resource without a variable"));
+                };
+                let storage = self.buffer_storage();
+                let d = self.descriptor_element(
+                    span,
                     var,
+                    vars.array,
+                    &element,
+                    storage,
+                    block,
+                    DescriptorKind::StorageBuffer,
+                )?;
+                Ok(Target::Buffer {
+                    var: d.ptr,
                     stride,
                     uav: matches!(reg, Reg::Uav { .. }),
+                    nonuniform: d.nonuniform,
                 })
             }
             Reg::Tgsm(n) => {
@@ -263,11 +268,17 @@ impl Emitter<'_> {
     pub(super) fn word_ptr(&mut self, target: &Target, addr: Id) -> Id {
         let u = self.ty(Scalar::U32, 1);
         match *target {
-            Target::Buffer { var, .. } => {
+            Target::Buffer {
+                var, nonuniform, ..
+            } => {
                 let storage = self.buffer_storage();
                 let ptr_ty = self.m.type_pointer(storage, u);
                 let zero = self.u32_const(0);
-                self.m.access_chain(ptr_ty, var, &[zero, addr])
+                let ptr = self.m.access_chain(ptr_ty, var, &[zero, addr]);
+                if nonuniform {
+                    self.non_uniform(ptr);
+                }
+                ptr
             }
             Target::Shared { var, .. } => {
                 let ptr_ty = self.m.type_pointer(StorageClass::Workgroup, u);

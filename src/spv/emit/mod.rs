@@ -12,6 +12,7 @@ mod alu;
 mod context;
 mod control_flow;
 mod declare;
+mod descriptors;
 mod hull;
 mod io;
 mod memory;

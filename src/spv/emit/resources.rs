@@ -17,12 +17,13 @@
 //!   `texture/declare.rs`.
 //! - `g#`: a Workgroup `uint[words]`.
 //!
-//! Descriptor arrays and push constants are refused by [`descriptor`].
+//! A declaration bound inside a descriptor array is a variable of the whole array
+//! (`descriptors.rs`); push constants are refused there.
 
 use spirv::{Capability, Decoration, Dim, ImageFormat, StorageClass};
 
 use super::context::{Emitter, ResourceVars, Scalar};
-use super::declare::descriptor;
+use super::descriptors::{binding_of, Binding};
 use crate::bindings::ResourceKind;
 use crate::error::Error;
 use crate::ir::{self, Dimension, Op, Reg, ResourceShape, ReturnType};
@@ -78,15 +79,16 @@ impl Emitter<'_> {
     pub(crate) fn image_variable(
         &mut self,
         decl: &ir::ResourceDecl,
-        binding: (u32, u32),
+        binding: Binding,
         ty: ImageType,
     ) -> (Id, Id) {
         let uav = decl.range.kind == ResourceKind::UnorderedAccess;
         let image = self.m.type_image(&ty);
+        let var_ty = self.descriptor_variable_type(image, binding.array);
         let var = self
             .m
-            .global_variable(StorageClass::UniformConstant, image, None);
-        self.m.decorate_binding(var, binding.0, binding.1);
+            .global_variable(StorageClass::UniformConstant, var_ty, None);
+        self.m.decorate_binding(var, binding.set, binding.binding);
         if uav && decl.coherent {
             self.m.decorate(var, Decoration::Coherent, &[]);
         }
@@ -125,7 +127,7 @@ impl Emitter<'_> {
                             ));
                         }
                     }
-                    let binding = descriptor(decl.binding, decl.span, "buffer")?;
+                    let binding = binding_of(decl.binding, &decl.range, decl.span, "buffer")?;
                     let array = match words_array {
                         Some(a) => a,
                         None => {
@@ -145,10 +147,13 @@ impl Emitter<'_> {
                         self.m.member_decorate(block, 0, Decoration::Coherent, &[]);
                     }
                     let storage = self.buffer_storage();
-                    let var = self.m.global_variable(storage, block, None);
-                    self.m.decorate_binding(var, binding.0, binding.1);
+                    let ty = self.descriptor_variable_type(block, binding.array);
+                    let var = self.m.global_variable(storage, ty, None);
+                    self.m.decorate_binding(var, binding.set, binding.binding);
                     self.name_indexed(var, if uav { "u" } else { "t" }, decl.id);
                     vars.var = Some(var);
+                    vars.block = Some(block);
+                    vars.array = binding.array;
                 }
                 ResourceShape::Typed {
                     dim: Dimension::Buffer,
@@ -161,7 +166,7 @@ impl Emitter<'_> {
                             format!("typed buffer of return type {}", ret[0].name()),
                         )
                     })?;
-                    let binding = descriptor(decl.binding, decl.span, "typed buffer")?;
+                    let binding = binding_of(decl.binding, &decl.range, decl.span, "typed buffer")?;
                     let r32 = uav && atomics.get(i).copied().unwrap_or(false);
                     let format = self.typed_format(decl, scalar, r32)?;
                     self.m.capability(if uav {
@@ -188,6 +193,7 @@ impl Emitter<'_> {
                     vars.image_type = Some(image);
                     vars.texel = Some(scalar);
                     vars.r32 = r32;
+                    vars.array = binding.array;
                 }
                 ResourceShape::Typed { .. } => {
                     let r32 = uav && atomics.get(i).copied().unwrap_or(false);
@@ -201,14 +207,23 @@ impl Emitter<'_> {
                         "a shader resource view with a counter",
                     ));
                 }
-                let binding = descriptor(decl.counter_binding, decl.span, "UAV counter")?;
+                let counter_range = decl.range.counter();
+                let binding = binding_of(
+                    decl.counter_binding,
+                    &counter_range,
+                    decl.span,
+                    "UAV counter",
+                )?;
                 let u = self.ty(Scalar::U32, 1);
                 let block = self.buffer_block(u);
                 let storage = self.buffer_storage();
-                let var = self.m.global_variable(storage, block, None);
-                self.m.decorate_binding(var, binding.0, binding.1);
+                let ty = self.descriptor_variable_type(block, binding.array);
+                let var = self.m.global_variable(storage, ty, None);
+                self.m.decorate_binding(var, binding.set, binding.binding);
                 self.name_indexed(var, "counter_u", decl.id);
                 vars.counter = Some(var);
+                vars.counter_block = Some(block);
+                vars.counter_array = binding.array;
             }
             self.resources.push(vars);
         }

@@ -21,6 +21,7 @@ use super::{Loc, Target};
 use crate::error::Error;
 use crate::ir::{Inst, Op, Reg, ResourceShape};
 use crate::spv::emit::context::{Emitter, Scalar, Value};
+use crate::spv::emit::descriptors::DescriptorKind;
 use crate::spv::Id;
 
 /// Where an atomic operation works.
@@ -78,7 +79,6 @@ impl Emitter<'_> {
         let value_i = addr_i + 1 + usize::from(compare);
         let (place, ok, scope) = match resource {
             Reg::Uav { decl, element } => {
-                Self::single_element(inst.span, &element)?;
                 let shape = self
                     .ir
                     .resources
@@ -86,7 +86,7 @@ impl Emitter<'_> {
                     .ok_or_else(|| Error::invalid(inst.span, "atomic on an undeclared UAV"))?
                     .shape;
                 if let ResourceShape::Typed { .. } = shape {
-                    let tb = self.texel_buffer(inst.span, decl)?;
+                    let tb = self.texel_buffer(inst.span, decl, &element)?;
                     if tb.scalar == Scalar::F32 {
                         return Err(Error::invalid(inst.span, "atomic on a float typed UAV"));
                     }
@@ -199,18 +199,30 @@ impl Emitter<'_> {
                 "counter operation on something other than a u#",
             ));
         };
-        Self::single_element(inst.span, &element)?;
-        let counter = self
-            .resource_vars(inst.span, decl)?
-            .counter
-            .ok_or_else(|| {
-                Error::invalid(inst.span, "counter operation on a UAV without a counter")
-            })?;
-        let u = self.ty(Scalar::U32, 1);
+        let vars = self.resource_vars(inst.span, decl)?;
+        let (Some(counter), Some(block)) = (vars.counter, vars.counter_block) else {
+            return Err(Error::invalid(
+                inst.span,
+                "counter operation on a UAV without a counter",
+            ));
+        };
         let storage = self.buffer_storage();
+        let d = self.descriptor_element(
+            inst.span,
+            counter,
+            vars.counter_array,
+            &element,
+            storage,
+            block,
+            DescriptorKind::StorageBuffer,
+        )?;
+        let u = self.ty(Scalar::U32, 1);
         let ptr_ty = self.m.type_pointer(storage, u);
         let zero = self.u32_const(0);
-        let ptr = self.m.access_chain(ptr_ty, counter, &[zero]);
+        let ptr = self.m.access_chain(ptr_ty, d.ptr, &[zero]);
+        if d.nonuniform {
+            self.non_uniform(ptr);
+        }
         let scope = self.u32_const(Scope::Device as u32);
         let relaxed = self.u32_const(0);
         let result = if inst.op == Op::ImmAtomicAlloc {

@@ -159,7 +159,6 @@ impl Emitter<'_> {
                 "bufinfo of something other than a t# or u#",
             ));
         };
-        Self::single_element(inst.span, &element)?;
         let shape = self
             .ir
             .resources
@@ -187,7 +186,7 @@ impl Emitter<'_> {
                     self.m.u_div(u, len, per)
                 }
             }
-            ResourceShape::Typed { .. } => self.texel_count(inst.span, decl)?,
+            ResourceShape::Typed { .. } => self.texel_count(inst.span, decl, &element)?,
         };
         if Self::dst_mask(inst, 0) == 0 {
             return Ok(());

@@ -577,16 +577,33 @@ fn refusals() {
         vec![inst(Op::Bufinfo, &[dst(Reg::Temp(0), 1)], &[src(u(0))])],
     );
     assert!(matches!(emit_err(&m), Error::Invalid { offset: 0x40, .. }));
-    // A descriptor array.
+    // A constant index past the binding's array.
     let mut d = decl(true, 0, ResourceShape::Raw);
+    d.range = RegisterRange::new(ResourceKind::UnorderedAccess, 0, 0, Count::Bounded(4));
     d.binding = Some(BindingTarget::Descriptor(VulkanBinding {
         set: 0,
         binding: 0,
         array_offset: 0,
         descriptor_count: Count::Bounded(4),
     }));
-    let m = module(vec![d], vec![], vec![]);
-    assert!(matches!(emit_err(&m), Error::Unsupported { .. }));
+    let element = Reg::Uav {
+        decl: 0,
+        element: Index::imm(4),
+    };
+    let m = module(
+        vec![d],
+        vec![],
+        vec![inst(Op::StoreRaw, &[dst(element, 1)], &[imm(0), imm(0)])],
+    );
+    match emit_err(&m) {
+        Error::Invalid {
+            offset: 0x40,
+            message,
+        } => {
+            assert!(message.contains("outside its range"), "{message}")
+        }
+        e => panic!("{e}"),
+    }
     // Counter operations on a UAV without a counter.
     let m = module(
         vec![decl(true, 0, ResourceShape::Structured { stride: 4 })],

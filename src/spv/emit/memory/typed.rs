@@ -18,16 +18,19 @@ use spirv::{Capability, ImageOperands, StorageClass};
 
 use crate::bindings::ResourceKind;
 use crate::error::Error;
-use crate::ir::{Dimension, Inst, Reg, ResourceShape};
+use crate::ir::{Dimension, Index, Inst, Reg, ResourceShape};
 use crate::spv::emit::context::{Emitter, Scalar, Value};
+use crate::spv::emit::descriptors::DescriptorKind;
 use crate::spv::Id;
 
 /// A typed buffer view or storage image ready to be accessed (also for the texture code: `ld`
 /// on buffers, `ld_uav_typed_s`).
 #[derive(Clone, Copy, Debug)]
 pub(in crate::spv::emit) struct TexelBuffer {
-    /// The image variable.
+    /// Pointer to the image descriptor.
     pub var: Id,
+    /// The descriptor is non-uniform (what is derived from it is decorated `NonUniform`).
+    pub nonuniform: bool,
     /// The loaded image.
     pub image: Id,
     /// Component type of its texels.
@@ -52,11 +55,12 @@ fn address_components(dim: Dimension) -> Option<u8> {
 }
 
 impl Emitter<'_> {
-    /// The typed buffer or typed UAV texture declaration `decl`, loaded.
+    /// Element `element` of the typed buffer or typed UAV texture declaration `decl`, loaded.
     pub(in crate::spv::emit) fn texel_buffer(
         &mut self,
         span: u32,
         decl: u32,
+        element: &Index,
     ) -> Result<TexelBuffer, Error> {
         let d = self
             .ir
@@ -86,9 +90,30 @@ impl Emitter<'_> {
         else {
             return Err(Error::invalid(span, "typed buffer without an image"));
         };
-        let image = self.m.load(image_type, var);
-        Ok(TexelBuffer {
+        let uav = d.range.kind == ResourceKind::UnorderedAccess;
+        let kind = match (buffer, uav) {
+            (true, false) => DescriptorKind::UniformTexelBuffer,
+            (true, true) => DescriptorKind::StorageTexelBuffer,
+            (false, false) => DescriptorKind::SampledImage,
+            (false, true) => DescriptorKind::StorageImage,
+        };
+        let array = vars.array;
+        let desc = self.descriptor_element(
+            span,
             var,
+            array,
+            element,
+            StorageClass::UniformConstant,
+            image_type,
+            kind,
+        )?;
+        let image = self.m.load(image_type, desc.ptr);
+        if desc.nonuniform {
+            self.non_uniform(image);
+        }
+        Ok(TexelBuffer {
+            var: desc.ptr,
+            nonuniform: desc.nonuniform,
             image,
             scalar,
             r32: vars.r32,
@@ -97,9 +122,14 @@ impl Emitter<'_> {
         })
     }
 
-    /// The number of texels of typed buffer `decl` (`OpImageQuerySize`).
-    pub(super) fn texel_count(&mut self, span: u32, decl: u32) -> Result<Id, Error> {
-        let tb = self.texel_buffer(span, decl)?;
+    /// The number of texels of element `element` of typed buffer `decl` (`OpImageQuerySize`).
+    pub(super) fn texel_count(
+        &mut self,
+        span: u32,
+        decl: u32,
+        element: &Index,
+    ) -> Result<Id, Error> {
+        let tb = self.texel_buffer(span, decl, element)?;
         if !tb.buffer {
             return Err(Error::invalid(span, "`bufinfo` on a texture"));
         }
@@ -150,8 +180,7 @@ impl Emitter<'_> {
         let Reg::Resource { decl, element } = res.reg else {
             return Err(Error::invalid(inst.span, "ld without a t# operand"));
         };
-        Self::single_element(inst.span, &element)?;
-        let tb = self.texel_buffer(inst.span, decl)?;
+        let tb = self.texel_buffer(inst.span, decl, &element)?;
         if !tb.buffer {
             return Err(Error::invalid(inst.span, "typed buffer `ld` on a texture"));
         }
@@ -198,11 +227,10 @@ impl Emitter<'_> {
         self.store_dst(inst, 0, value)
     }
 
-    /// The UAV declaration a typed instruction's operand names.
-    fn typed_uav(&self, span: u32, reg: &Reg) -> Result<u32, Error> {
+    /// The UAV declaration (and descriptor element) a typed instruction's operand names.
+    fn typed_uav(&self, span: u32, reg: &Reg) -> Result<(u32, Index), Error> {
         match *reg {
             Reg::Uav { decl, element } => {
-                Self::single_element(span, &element)?;
                 let kind = self.ir.resources.get(decl as usize).map(|d| d.range.kind);
                 if kind != Some(ResourceKind::UnorderedAccess) {
                     return Err(Error::invalid(
@@ -210,7 +238,7 @@ impl Emitter<'_> {
                         "u# operand naming a shader resource view",
                     ));
                 }
-                Ok(decl)
+                Ok((decl, element))
             }
             _ => Err(Error::invalid(
                 span,
@@ -225,8 +253,8 @@ impl Emitter<'_> {
         span: u32,
         reg: &Reg,
     ) -> Result<TexelBuffer, Error> {
-        let decl = self.typed_uav(span, reg)?;
-        let tb = self.texel_buffer(span, decl)?;
+        let (decl, element) = self.typed_uav(span, reg)?;
+        let tb = self.texel_buffer(span, decl, &element)?;
         if !tb.r32 {
             self.m.capability(Capability::StorageImageReadWithoutFormat);
         }
@@ -281,8 +309,8 @@ impl Emitter<'_> {
             .dst()
             .first()
             .ok_or_else(|| Error::invalid(inst.span, "missing destination operand"))?;
-        let decl = self.typed_uav(inst.span, &dst.reg)?;
-        let tb = self.texel_buffer(inst.span, decl)?;
+        let (decl, element) = self.typed_uav(inst.span, &dst.reg)?;
+        let tb = self.texel_buffer(inst.span, decl, &element)?;
         if !tb.r32 {
             self.m
                 .capability(Capability::StorageImageWriteWithoutFormat);
@@ -301,10 +329,14 @@ impl Emitter<'_> {
         let scalar = self.ty(tb.scalar, 1);
         let ptr_ty = self.m.type_pointer(StorageClass::Image, scalar);
         let sample = self.u32_const(0);
-        self.m.emit(
+        let ptr = self.m.emit(
             spirv::Op::ImageTexelPointer,
             ptr_ty,
             &[tb.var, coord, sample],
-        )
+        );
+        if tb.nonuniform {
+            self.non_uniform(ptr);
+        }
+        ptr
     }
 }

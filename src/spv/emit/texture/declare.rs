@@ -21,7 +21,7 @@ use crate::bindings::ResourceKind;
 use crate::error::Error;
 use crate::ir::{Dimension, ResourceDecl, ResourceShape};
 use crate::spv::emit::context::{Emitter, ResourceVars};
-use crate::spv::emit::declare::descriptor;
+use crate::spv::emit::descriptors::binding_of;
 use crate::spv::emit::resources::texel_scalar;
 use crate::spv::ImageType;
 
@@ -50,7 +50,7 @@ impl Emitter<'_> {
                 "a typed UAV cannot be multisampled or a cube",
             ));
         }
-        let binding = descriptor(decl.binding, decl.span, "texture")?;
+        let binding = binding_of(decl.binding, &decl.range, decl.span, "texture")?;
         let format = self.typed_format(decl, scalar, r32)?;
         let one_d = matches!(dim, Dimension::Texture1D | Dimension::Texture1DArray);
         if one_d {
@@ -80,10 +80,11 @@ impl Emitter<'_> {
         );
         Ok(ResourceVars {
             var: Some(var),
-            counter: None,
             image_type: Some(image),
             texel: Some(scalar),
             r32,
+            array: binding.array,
+            ..ResourceVars::default()
         })
     }
 
@@ -91,14 +92,15 @@ impl Emitter<'_> {
     pub(in crate::spv::emit) fn declare_samplers(&mut self) -> Result<(), Error> {
         let ir = self.ir;
         for s in &ir.samplers {
-            let binding = descriptor(s.binding, s.span, "sampler")?;
+            let binding = binding_of(s.binding, &s.range, s.span, "sampler")?;
             let ty = self.m.type_sampler();
+            let var_ty = self.descriptor_variable_type(ty, binding.array);
             let var = self
                 .m
-                .global_variable(StorageClass::UniformConstant, ty, None);
-            self.m.decorate_binding(var, binding.0, binding.1);
+                .global_variable(StorageClass::UniformConstant, var_ty, None);
+            self.m.decorate_binding(var, binding.set, binding.binding);
             self.name_indexed(var, "s", s.id);
-            self.textures.samplers.push(var);
+            self.textures.samplers.push((var, binding.array));
         }
         Ok(())
     }

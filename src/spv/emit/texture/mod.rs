@@ -49,9 +49,10 @@ mod tests_load;
 #[cfg(test)]
 mod tests_sample;
 
-use spirv::{Capability, Dim, GlslStd450Op};
+use spirv::{Capability, Dim, GlslStd450Op, StorageClass};
 
 use super::context::{Emitter, Scalar, Value};
+use super::descriptors::{Descriptor, DescriptorKind};
 use crate::bindings::ResourceKind;
 use crate::error::Error;
 use crate::ir::{Dimension, Inst, Op, Reg, ResourceShape, Src};
@@ -60,8 +61,8 @@ use crate::spv::Id;
 /// Texture state shared by the whole module ([`Emitter::textures`]).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TextureState {
-    /// `OpTypeSampler` variables, by sampler declaration position.
-    pub samplers: Vec<Id>,
+    /// `OpTypeSampler` variables (or arrays of them), by sampler declaration position.
+    pub samplers: Vec<(Id, Option<crate::spv::emit::descriptors::DescriptorArray>)>,
     /// Emit `OpImageSparse*` for the `_s` operations (`EmitOptions::sparse_residency`).
     pub sparse: bool,
     /// The Private table of standard sample positions, once `samplepos` needed it.
@@ -138,8 +139,10 @@ pub(super) struct Texture {
     pub dim: Dimension,
     /// Its shape.
     pub shape: Shape,
-    /// The image variable.
+    /// Pointer to the image descriptor.
     pub var: Id,
+    /// The descriptor is non-uniform (decorate what is loaded from it).
+    pub nonuniform: bool,
     /// The image type.
     pub image_type: Id,
     /// Texel component type.
@@ -191,7 +194,7 @@ impl Emitter<'_> {
 
     /// The texture a `t#` (or, with `allow_uav`, `u#`) operand names; buffers are refused.
     pub(super) fn texture_operand(
-        &self,
+        &mut self,
         span: u32,
         src: &Src,
         allow_uav: bool,
@@ -209,7 +212,6 @@ impl Emitter<'_> {
                 ))
             }
         };
-        Self::single_element(span, &element)?;
         let d = self
             .ir
             .resources
@@ -242,10 +244,25 @@ impl Emitter<'_> {
         else {
             return Err(Error::invalid(span, "texture without an image"));
         };
+        let descriptor_kind = if uav {
+            DescriptorKind::StorageImage
+        } else {
+            DescriptorKind::SampledImage
+        };
+        let d = self.descriptor_element(
+            span,
+            var,
+            vars.array,
+            &element,
+            StorageClass::UniformConstant,
+            image_type,
+            descriptor_kind,
+        )?;
         Ok(Texture {
             dim,
             shape,
-            var,
+            var: d.ptr,
+            nonuniform: d.nonuniform,
             image_type,
             scalar,
             uav,
@@ -253,31 +270,52 @@ impl Emitter<'_> {
         })
     }
 
-    /// The sampler variable an `s#` operand names.
-    pub(super) fn sampler_operand(&self, span: u32, src: &Src) -> Result<Id, Error> {
+    /// The sampler descriptor an `s#` operand names.
+    pub(super) fn sampler_operand(&mut self, span: u32, src: &Src) -> Result<Descriptor, Error> {
         let Reg::Sampler { decl, element } = src.reg else {
             return Err(Error::invalid(span, "a sampler operand that is not an s#"));
         };
-        Self::single_element(span, &element)?;
-        self.textures
+        let (var, array) = self
+            .textures
             .samplers
             .get(decl as usize)
             .copied()
-            .ok_or_else(|| Error::invalid(span, format!("sampler #{decl} is not declared")))
+            .ok_or_else(|| Error::invalid(span, format!("sampler #{decl} is not declared")))?;
+        let ty = self.m.type_sampler();
+        self.descriptor_element(
+            span,
+            var,
+            array,
+            &element,
+            StorageClass::UniformConstant,
+            ty,
+            DescriptorKind::SampledImage,
+        )
     }
 
     /// Loads the image of `tex`.
     pub(super) fn load_image(&mut self, tex: &Texture) -> Id {
-        self.m.load(tex.image_type, tex.var)
+        let image = self.m.load(tex.image_type, tex.var);
+        if tex.nonuniform {
+            self.non_uniform(image);
+        }
+        image
     }
 
-    /// `OpSampledImage` of `tex` and the sampler variable `sampler`.
-    pub(super) fn sampled_image(&mut self, tex: &Texture, sampler: Id) -> Id {
+    /// `OpSampledImage` of `tex` and the sampler `sampler`.
+    pub(super) fn sampled_image(&mut self, tex: &Texture, sampler: Descriptor) -> Id {
         let image = self.load_image(tex);
         let sampler_ty = self.m.type_sampler();
-        let s = self.m.load(sampler_ty, sampler);
+        let s = self.m.load(sampler_ty, sampler.ptr);
+        if sampler.nonuniform {
+            self.non_uniform(s);
+        }
         let ty = self.m.type_sampled_image(tex.image_type);
-        self.m.sampled_image(ty, image, s)
+        let sampled = self.m.sampled_image(ty, image, s);
+        if tex.nonuniform || sampler.nonuniform {
+            self.non_uniform(sampled);
+        }
+        sampled
     }
 
     /// Writes the 4-component `texel` to destination 0 through the resource `swizzle`:

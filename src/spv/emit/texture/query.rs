@@ -164,7 +164,7 @@ impl Emitter<'_> {
     }
 
     /// The multisampled texture SRV of `sampleinfo`/`samplepos` (source `i`).
-    fn multisampled(&self, inst: &Inst, i: usize) -> Result<Texture, Error> {
+    fn multisampled(&mut self, inst: &Inst, i: usize) -> Result<Texture, Error> {
         let res = Self::operand(inst, i)?;
         let tex = self.texture_operand(inst.span, &res, false)?;
         if !tex.shape.ms {
