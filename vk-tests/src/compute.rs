@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use ash::vk;
 
 use crate::buffer::Buffer;
-use crate::descriptors::{self, Binding, Descriptors, Resource};
+use crate::descriptors::{self, Binding, Descriptors, Resource, SetLayoutBinding};
 use crate::gpu::Gpu;
 use crate::submit::{after_earlier_writes, memory_barrier, OneShot};
 
@@ -138,6 +138,9 @@ pub struct ComputeJob<'a> {
     pub entry_point: &'a str,
     /// Workgroup counts `(x, y, z)` for `vkCmdDispatch`.
     pub groups: [u32; 3],
+    /// The descriptor-set layout (descriptor arrays); `None`: one descriptor at each
+    /// (set, binding) of the bindings ([`descriptors::implied_layout`]).
+    pub layout: Option<&'a [SetLayoutBinding]>,
     /// Fence wait limit; the run fails with an error when the device takes longer.
     pub timeout: Duration,
 }
@@ -149,6 +152,7 @@ impl<'a> ComputeJob<'a> {
             spirv,
             entry_point: "main",
             groups,
+            layout: None,
             timeout: DEFAULT_TIMEOUT,
         }
     }
@@ -189,6 +193,7 @@ pub fn run_compute_bound(
         .map(|b| Binding {
             set: b.set,
             binding: b.binding,
+            element: 0,
             kind: b.kind,
             stages: vk::ShaderStageFlags::COMPUTE,
             resource: Resource::Buffer {
@@ -218,7 +223,7 @@ pub fn run_compute_with(
             job.groups
         );
     }
-    descriptors::check(gpu, bindings)?;
+    descriptors::check(gpu, job.layout, bindings)?;
     let entry_point = std::ffi::CString::new(job.entry_point)
         .context("the entry point name contains a NUL byte")?;
     let mut objects = Objects::new(gpu);
@@ -276,7 +281,10 @@ impl<'g> Objects<'g> {
         bindings: &[Binding<'_, '_>],
     ) -> Result<()> {
         let device = self.gpu.device();
-        self.descriptors.build(self.gpu, bindings)?;
+        let layout = job
+            .layout
+            .map_or_else(|| descriptors::implied_layout(bindings), <[_]>::to_vec);
+        self.descriptors.build(self.gpu, &layout, bindings)?;
         // SAFETY (whole block): every create info is valid and outlives its call; every handle
         // used belongs to this device and is alive.
         unsafe {

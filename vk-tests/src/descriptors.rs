@@ -1,8 +1,11 @@
 //! Descriptor sets shared by the compute and graphics runners: buffers (storage, uniform, texel),
 //! images (sampled, storage) and samplers at any (set, binding), visible to given stages.
 //!
-//! Sets run from 0 to the largest set used; sets in between are empty. Each (set, binding) holds
-//! one descriptor.
+//! Sets run from 0 to the largest set used; sets in between are empty. Without an explicit
+//! layout each (set, binding) holds one descriptor; with one ([`SetLayoutBinding`]) a binding is
+//! an array of descriptors, written element by element ([`Binding::element`]), and may be
+//! partially bound (`VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT`: elements no shader reads may
+//! stay unwritten).
 
 use anyhow::{bail, Context, Result};
 use ash::vk;
@@ -34,23 +37,112 @@ pub struct Binding<'a, 'g> {
     pub set: u32,
     /// Binding in the set.
     pub binding: u32,
+    /// Array element (`dstArrayElement`); 0 for a binding of one descriptor.
+    pub element: u32,
     /// Descriptor type.
     pub kind: DescriptorKind,
-    /// Stages that see it.
+    /// Stages that see it (used where the layout is implied by the bindings).
     pub stages: vk::ShaderStageFlags,
     /// What is bound.
     pub resource: Resource<'a, 'g>,
 }
 
-/// Checks that no (set, binding) is used twice and that each resource fits its kind.
-pub fn check(gpu: &Gpu, bindings: &[Binding<'_, '_>]) -> Result<()> {
+/// One binding of a descriptor-set layout: `count` descriptors of one type, an array when there
+/// are more than one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SetLayoutBinding {
+    /// Descriptor set.
+    pub set: u32,
+    /// Binding in the set.
+    pub binding: u32,
+    /// Descriptor type.
+    pub kind: DescriptorKind,
+    /// Descriptors in the binding (`descriptorCount`), at least 1.
+    pub count: u32,
+    /// Stages that see it.
+    pub stages: vk::ShaderStageFlags,
+    /// `VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT` (needs `descriptorBindingPartiallyBound`):
+    /// elements that no shader reads may stay unwritten.
+    pub partially_bound: bool,
+}
+
+/// The layout `bindings` imply on their own: one descriptor at each (set, binding), seen by the
+/// binding's stages.
+pub fn implied_layout(bindings: &[Binding<'_, '_>]) -> Vec<SetLayoutBinding> {
+    bindings
+        .iter()
+        .map(|b| SetLayoutBinding {
+            set: b.set,
+            binding: b.binding,
+            kind: b.kind,
+            count: 1,
+            stages: b.stages,
+            partially_bound: false,
+        })
+        .collect()
+}
+
+/// Checks that no descriptor is written twice (without a `layout`: no (set, binding) twice, and
+/// only element 0), that with a `layout` each binding is in it with its descriptor type and
+/// inside its array, and that each resource fits its kind.
+pub fn check(
+    gpu: &Gpu,
+    layout: Option<&[SetLayoutBinding]>,
+    bindings: &[Binding<'_, '_>],
+) -> Result<()> {
+    if let Some(layout) = layout {
+        for (i, l) in layout.iter().enumerate() {
+            if layout[..i]
+                .iter()
+                .any(|o| (o.set, o.binding) == (l.set, l.binding))
+            {
+                bail!(
+                    "set {}, binding {} is in the layout twice",
+                    l.set,
+                    l.binding
+                );
+            }
+            if l.count == 0 {
+                bail!("set {}, binding {} holds no descriptors", l.set, l.binding);
+            }
+        }
+    }
     for (i, b) in bindings.iter().enumerate() {
-        let at = format!("set {}, binding {}", b.set, b.binding);
+        let at = match layout {
+            Some(_) => format!("set {}, binding {}[{}]", b.set, b.binding, b.element),
+            None => format!("set {}, binding {}", b.set, b.binding),
+        };
         if bindings[..i]
             .iter()
-            .any(|o| (o.set, o.binding) == (b.set, b.binding))
+            .any(|o| (o.set, o.binding, o.element) == (b.set, b.binding, b.element))
         {
             bail!("{at} is bound twice");
+        }
+        match layout {
+            None if b.element != 0 => {
+                bail!("{at}: array elements need a layout that makes the binding an array")
+            }
+            None if bindings[..i]
+                .iter()
+                .any(|o| (o.set, o.binding) == (b.set, b.binding)) =>
+            {
+                bail!("{at} is bound twice");
+            }
+            None => {}
+            Some(layout) => {
+                let Some(l) = layout
+                    .iter()
+                    .find(|l| (l.set, l.binding) == (b.set, b.binding))
+                else {
+                    bail!("{at} is not in the descriptor-set layout");
+                };
+                if l.kind != b.kind {
+                    bail!("{at}: a {} in a binding of {}s", b.kind, l.kind);
+                }
+                if b.element >= l.count {
+                    bail!("{at}: the binding holds {} descriptors", l.count);
+                }
+            }
         }
         match (b.resource, b.kind) {
             (Resource::Buffer { buffer, .. }, _) if !std::ptr::eq(buffer.gpu(), gpu) => {
@@ -97,31 +189,54 @@ impl Descriptors {
         unsafe { device.cmd_bind_descriptor_sets(cmd, bind_point, layout, 0, &self.sets, &[]) };
     }
 
-    /// Creates the set layouts, pool and sets for `bindings` (checked with [`check`]) and writes
-    /// them.
-    pub(crate) fn build(&mut self, gpu: &Gpu, bindings: &[Binding<'_, '_>]) -> Result<()> {
+    /// Creates the set layouts of `layout`, the pool and the sets, and writes `bindings` into
+    /// them (both checked with [`check`]).
+    pub(crate) fn build(
+        &mut self,
+        gpu: &Gpu,
+        layout: &[SetLayoutBinding],
+        bindings: &[Binding<'_, '_>],
+    ) -> Result<()> {
         let device = gpu.device();
-        let set_count = bindings.iter().map(|b| b.set + 1).max().unwrap_or(0);
+        let set_count = layout.iter().map(|b| b.set + 1).max().unwrap_or(0);
         // SAFETY (whole block): every create info is valid and outlives its call; every handle
         // used belongs to this device and is alive.
         unsafe {
             for set in 0..set_count {
-                let layout_bindings: Vec<_> = bindings
+                let in_set: Vec<&SetLayoutBinding> =
+                    layout.iter().filter(|b| b.set == set).collect();
+                let layout_bindings: Vec<_> = in_set
                     .iter()
-                    .filter(|b| b.set == set)
                     .map(|b| {
                         vk::DescriptorSetLayoutBinding::default()
                             .binding(b.binding)
                             .descriptor_type(b.kind.vk())
-                            .descriptor_count(1)
+                            .descriptor_count(b.count)
                             .stage_flags(b.stages)
                     })
                     .collect();
-                let info = vk::DescriptorSetLayoutCreateInfo::default().bindings(&layout_bindings);
-                let layout = device
+                let flags: Vec<_> = in_set
+                    .iter()
+                    .map(|b| {
+                        if b.partially_bound {
+                            vk::DescriptorBindingFlags::PARTIALLY_BOUND
+                        } else {
+                            vk::DescriptorBindingFlags::empty()
+                        }
+                    })
+                    .collect();
+                let mut flags_info =
+                    vk::DescriptorSetLayoutBindingFlagsCreateInfo::default().binding_flags(&flags);
+                let mut info =
+                    vk::DescriptorSetLayoutCreateInfo::default().bindings(&layout_bindings);
+                // Chained only where needed: the structure is core in Vulkan 1.2.
+                if in_set.iter().any(|b| b.partially_bound) {
+                    info = info.push_next(&mut flags_info);
+                }
+                let set_layout = device
                     .create_descriptor_set_layout(&info, None)
                     .with_context(|| format!("vkCreateDescriptorSetLayout failed for set {set}"))?;
-                self.layouts.push(layout);
+                self.layouts.push(set_layout);
             }
             if set_count == 0 {
                 return Ok(());
@@ -129,11 +244,14 @@ impl Descriptors {
             let sizes: Vec<_> = DescriptorKind::ALL
                 .iter()
                 .filter_map(|&kind| {
-                    let n = bindings.iter().filter(|b| b.kind == kind).count();
+                    let n = layout
+                        .iter()
+                        .filter(|b| b.kind == kind)
+                        .fold(0u32, |n, b| n.saturating_add(b.count));
                     (n > 0).then(|| {
                         vk::DescriptorPoolSize::default()
                             .ty(kind.vk())
-                            .descriptor_count(n as u32)
+                            .descriptor_count(n)
                     })
                 })
                 .collect();
@@ -203,6 +321,7 @@ impl Descriptors {
                     let write = vk::WriteDescriptorSet::default()
                         .dst_set(self.sets[b.set as usize])
                         .dst_binding(b.binding)
+                        .dst_array_element(b.element)
                         .descriptor_type(b.kind.vk());
                     match b.resource {
                         Resource::Buffer { .. } if b.kind.is_texel() => {

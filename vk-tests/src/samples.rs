@@ -242,6 +242,7 @@ fn run_sample_shader(
         Binding {
             set: 0,
             binding: 0,
+            element: 0,
             kind,
             stages: vk::ShaderStageFlags::COMPUTE,
             resource: Resource::Image(view),
@@ -249,6 +250,7 @@ fn run_sample_shader(
         Binding {
             set: 0,
             binding: 1,
+            element: 0,
             kind: DescriptorKind::StorageBuffer,
             stages: vk::ShaderStageFlags::COMPUTE,
             resource: Resource::Buffer {

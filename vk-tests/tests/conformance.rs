@@ -239,3 +239,95 @@ fn translated_hull_shaders_run_with_both_schedules() {
         [(3, HullSchedule::Serial), (3, HullSchedule::Parallel)]
     );
 }
+
+#[test]
+fn translated_cases_bind_through_a_binding_table() {
+    match gpu_or_skip() {
+        Ok(Some(_)) => {}
+        Ok(None) => return,
+        Err(e) => panic!("{e:#}"),
+    }
+    let scratch = Scratch::new("binding-table");
+    // SM 5.1 registers in spaces, placed by [[binding]] rows (a constant buffer, a raw SRV, two
+    // UAVs, one with its counter through a uav_counter row), translated by dxbc2spv. By hand:
+    // u0 = [t10:space1 word 1 = 2, cb3:space2 .y = 41, sentinel]; the counter of u4:space3
+    // goes from 2 to 3 and hands out slot 2, where 77 is stored.
+    let rows = |srv_count: u32| {
+        format!(
+            "[[binding]]\nkind = \"srv\"\nspace = 1\nfirst = 10\ncount = {srv_count}\nset = 1\n\
+             binding = 3\n[[binding]]\nkind = \"uav\"\nfirst = 0\nbinding = 0\n\
+             [[binding]]\nkind = \"cbv\"\nspace = 2\nfirst = 3\nbinding = 5\n\
+             [[binding]]\nkind = \"uav\"\nspace = 3\nfirst = 4\nset = 1\nbinding = 0\n\
+             [[binding]]\nkind = \"uav_counter\"\nspace = 3\nfirst = 4\nset = 1\nbinding = 1\n"
+        )
+    };
+    let case = |srv_decl: &str, srv_count: u32| {
+        format!(
+            r#"dispatch = [1, 1, 1]
+[shader]
+asm = """
+cs_5_1
+dcl_globalFlags refactoringAllowed
+dcl_constantbuffer CB0[3:3][1], immediateIndexed, space=2
+dcl_resource_raw T0[{srv_decl}], space=1
+dcl_uav_raw U0[0:0], space=0
+dcl_uav_structured U1[4:4], 4, space=3
+dcl_temps 1
+dcl_thread_group 1, 1, 1
+ld_raw r0.x, l(4), T0[10]
+store_raw U0[0].x, l(0), r0.x
+mov r0.x, CB0[3][0].y
+store_raw U0[0].x, l(4), r0.x
+imm_atomic_alloc r0.x, U1[4]
+store_structured U1[4].x, r0.x, l(0), l(77)
+ret
+"""
+{rows}
+[[buffer]]
+register = "t10, space1"
+kind = "raw"
+data = [1, 2, 3]
+[[buffer]]
+register = "cb3"
+space = 2
+data = [40, 41, 42, 43]
+[[buffer]]
+register = "u4"
+space = 3
+kind = "structured"
+stride = 4
+size = 16
+counter = 2
+[[buffer]]
+register = "u0"
+kind = "raw"
+size = 12
+fill = "0xdeadbeef"
+[[expect]]
+buffer = "u0"
+values = [2, 41, 0xdeadbeef]
+[[expect]]
+buffer = "u4:space3"
+values = [0, 0, 77, 0]
+[[expect]]
+buffer = "u4:space3"
+counter = 3
+"#,
+            rows = rows(srv_count)
+        )
+    };
+    std::fs::write(scratch.0.join("spaces.toml"), case("10:10", 1)).expect("write case");
+    // The shader declares t10..t13 space1; the table maps only t10..t11: the translator rejects
+    // the table, and the case fails with its message.
+    std::fs::write(scratch.0.join("partial.toml"), case("10:13", 2)).expect("write case");
+    let (code, stdout) = cli(&["run", scratch.0.to_str().expect("UTF-8 path")]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("PASS spaces\n"), "{stdout}");
+    assert!(
+        stdout.contains("FAIL partial: cs shader: translating ")
+            && stdout.contains("partial.toml: dxbc2spv: binding of the declaration at")
+            && stdout.contains("t10..t13 space1 is only partly mapped"),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("1 passed, 1 failed\n"), "{stdout}");
+}

@@ -23,6 +23,7 @@ use super::shader::{
     BindingTarget, Register, RegisterClass, RequestedBinding, ShaderSource, Stage,
 };
 use super::stages::{check_stages, check_tessellation};
+use super::table::{binding_table, check_table, register_in_space, BindingTable, BindingToml};
 use super::textures::{
     parse_stages, placement, sampler_spec, texture_spec, SamplerSpec, SamplerToml, TextureSpec,
     TextureToml,
@@ -63,6 +64,8 @@ struct CaseToml {
     texture: Vec<TextureToml>,
     #[serde(default)]
     sampler: Vec<SamplerToml>,
+    #[serde(default)]
+    binding: Vec<BindingToml>,
     framebuffer: Option<FramebufferToml>,
     #[serde(default)]
     vertex_buffer: Vec<VertexBufferToml>,
@@ -131,6 +134,7 @@ impl<'de> Deserialize<'de> for ShaderList {
 #[serde(deny_unknown_fields)]
 struct BufferToml {
     register: String,
+    space: Option<u32>,
     name: Option<String>,
     stages: Option<Vec<String>>,
     kind: Option<String>,
@@ -255,6 +259,8 @@ pub struct Case {
     pub textures: Vec<TextureSpec>,
     /// Samplers, in file order.
     pub samplers: Vec<SamplerSpec>,
+    /// The binding table (`[[binding]]` rows), shared by every stage; `None` without rows.
+    pub table: Option<BindingTable>,
     /// Expectations, in file order.
     pub expectations: Vec<Expectation>,
 }
@@ -380,6 +386,10 @@ impl Case {
             samplers.push(sampler_spec(t).with_context(|| format!("sampler {reg}"))?);
         }
         check_resources(&buffers, &textures, &samplers)?;
+        let table = binding_table(raw.binding)?;
+        if let Some(t) = &table {
+            check_table(t, &buffers, &textures, &samplers)?;
+        }
         let case_stages: Vec<Stage> = shaders.iter().map(|s| s.stage).collect();
         let listed = buffers
             .iter()
@@ -425,6 +435,7 @@ impl Case {
             buffers,
             textures,
             samplers,
+            table,
             expectations,
         })
     }
@@ -569,7 +580,7 @@ fn shader_source(
 }
 
 fn buffer_spec(b: BufferToml) -> Result<BufferSpec> {
-    let register = Register::parse(&b.register)?;
+    let register = register_in_space(&b.register, b.space)?;
     if register.class == RegisterClass::Sampler {
         bail!("an s# register holds a sampler: use a [[sampler]] table");
     }

@@ -70,6 +70,7 @@ pub(super) fn execute(
             target_env: &case.target_env,
             features: Some(gpu.features()),
             set: s.stage.d3d11_set(),
+            table: case.table.as_ref().map(|t| &t.table),
             stream_output,
             hull_schedule,
         };
@@ -82,7 +83,8 @@ pub(super) fn execute(
             .with_context(|| format!("{} shader", s.stage))?;
         if let Some(missing) = lacking(gpu, facts.required_features()) {
             return Ok(Executed::Unsupported(format!(
-                "{device} lacks {missing} (the {} shader's SPIR-V capabilities need it)",
+                "{device} lacks {missing} (the {} shader's SPIR-V capabilities or dynamically \
+                 indexed descriptor arrays need it)",
                 s.stage
             )));
         }
@@ -95,8 +97,8 @@ pub(super) fn execute(
         compiled.push((s.stage, shader));
     }
     let refs: Vec<(Stage, &CompiledShader)> = compiled.iter().map(|(s, c)| (*s, c)).collect();
-    let places = placements(case, &refs)?;
-    if let Some(why) = unsupported(gpu, case, &places) {
+    let bound = placements(case, &refs)?;
+    if let Some(why) = unsupported(gpu, case, &bound) {
         return Ok(Executed::Unsupported(why));
     }
     if let Some(why) = case.draw().and_then(|d| draw_unsupported(gpu, d)) {
@@ -104,7 +106,7 @@ pub(super) fn execute(
     }
 
     let made = Made::new(gpu, case)?;
-    let bindings = made.bindings(&places)?;
+    let bindings = made.bindings(&bound.places)?;
     let mut mismatches = Vec::new();
     let mut note = None;
     match &case.work {
@@ -112,6 +114,7 @@ pub(super) fn execute(
             let shader = &compiled[0].1;
             let job = ComputeJob {
                 entry_point: &shader.entry_point,
+                layout: Some(&bound.layout),
                 ..ComputeJob::new(&shader.spirv, *groups)
             };
             run_compute_with(gpu, &job, &bindings)?;
@@ -127,7 +130,8 @@ pub(super) fn execute(
                     _ => None,
                 })
                 .collect();
-            let result = draw_case(gpu, draw, &compiled, bindings, &targets, queries)?;
+            let descriptors = (bindings, bound.layout.clone());
+            let result = draw_case(gpu, draw, &compiled, descriptors, &targets, queries)?;
             check(gpu, case, &made, Some((&targets, &result)), &mut mismatches)?;
             let pictures = !draw.targets.is_empty() || draw.depth.is_some();
             if !mismatches.is_empty() && !case.expect_failure && pictures {
@@ -234,7 +238,10 @@ fn draw_case<'a, 'g>(
     gpu: &'g Gpu,
     d: &DrawSpec,
     compiled: &'a [(Stage, CompiledShader)],
-    bindings: Vec<crate::descriptors::Binding<'a, 'g>>,
+    (bindings, layout): (
+        Vec<crate::descriptors::Binding<'a, 'g>>,
+        Vec<crate::descriptors::SetLayoutBinding>,
+    ),
     t: &'a DrawTargets<'g>,
     xfb_queries: Vec<u32>,
 ) -> Result<GraphicsResult> {
@@ -353,6 +360,7 @@ fn draw_case<'a, 'g>(
             .map(|v| v.scissor.unwrap_or(full))
             .collect(),
         bindings,
+        layout: Some(layout),
         xfb: t
             .so_buffers
             .iter()

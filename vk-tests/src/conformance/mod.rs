@@ -12,7 +12,8 @@
 //! - [`shader`]: shader sources, stages and the [`DxbcTranslator`] plug-in point;
 //!   [`translator`] is `dxbc2spv` behind it.
 //! - [`spirv_scan`]: entry points and capabilities of a module (stage check, implied features).
-//! - [`bind`]: where each resource is bound, for every stage.
+//! - [`bind`]: where each resource is bound, for every stage; [`table`]: binding tables
+//!   (`[[binding]]` rows, SM 5.1 register ranges in descriptor arrays).
 //! - `execute`/`resources`: running one case.
 //! - [`run`]: discovery, the [`Runner`], per-case reports and the summary line.
 
@@ -28,6 +29,7 @@ pub mod run;
 pub mod shader;
 pub mod spirv_scan;
 pub mod stages;
+pub mod table;
 pub mod textures;
 pub mod translator;
 pub mod value;

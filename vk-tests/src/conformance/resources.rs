@@ -5,7 +5,7 @@
 use anyhow::{bail, Context, Result};
 use ash::vk;
 
-use super::bind::{Placement, ResRef};
+use super::bind::{Bound, Placement, ResRef};
 use super::case::{BufferKind, Case};
 use super::draw::DrawSpec;
 use super::expect::ReadImage;
@@ -59,11 +59,11 @@ pub(super) fn texture_desc(t: &TextureSpec) -> ImageDesc {
 }
 
 /// Why the device cannot run the case's resources as placed, or `None`.
-pub(super) fn unsupported(gpu: &Gpu, case: &Case, places: &[Placement]) -> Option<String> {
+pub(super) fn unsupported(gpu: &Gpu, case: &Case, bound: &Bound) -> Option<String> {
     let limits = &gpu.info().limits;
     let name = &gpu.info().name;
     // Sets run from 0 to the highest one used (hs resources are in set 3, ds ones in set 4).
-    let sets = places.iter().map(|p| p.set + 1).max().unwrap_or(0);
+    let sets = bound.layout.iter().map(|l| l.set + 1).max().unwrap_or(0);
     if sets > limits.max_bound_descriptor_sets {
         return Some(format!(
             "the pipeline uses descriptor sets 0 to {}; the device's maxBoundDescriptorSets is {}",
@@ -71,7 +71,10 @@ pub(super) fn unsupported(gpu: &Gpu, case: &Case, places: &[Placement]) -> Optio
             limits.max_bound_descriptor_sets
         ));
     }
-    for p in places {
+    if let Some(why) = array_unsupported(gpu, bound) {
+        return Some(why);
+    }
+    for p in &bound.places {
         let (size, texel) = match p.res {
             ResRef::Buffer(i) => {
                 let b = &case.buffers[i];
@@ -145,6 +148,55 @@ pub(super) fn unsupported(gpu: &Gpu, case: &Case, places: &[Placement]) -> Optio
                     ));
                 }
             }
+        }
+    }
+    None
+}
+
+/// Why the device cannot hold the descriptor arrays of `bound` (partially bound bindings need
+/// `descriptorBindingPartiallyBound`; each binding must fit the per-stage limit of its type),
+/// or `None`.
+fn array_unsupported(gpu: &Gpu, bound: &Bound) -> Option<String> {
+    let limits = &gpu.info().limits;
+    let name = &gpu.info().name;
+    let feature = "descriptorBindingPartiallyBound";
+    if let Some(l) = bound.layout.iter().find(|l| l.partially_bound) {
+        if !gpu.features().supports(feature) {
+            return Some(format!(
+                "{name} lacks {feature} (set {}, binding {} is an array of {} descriptors whose \
+                 unwritten elements stay unbound)",
+                l.set, l.binding, l.count
+            ));
+        }
+    }
+    for l in &bound.layout {
+        let (limit, what) = match l.kind {
+            DescriptorKind::UniformBuffer => (
+                limits.max_per_stage_descriptor_uniform_buffers,
+                "maxPerStageDescriptorUniformBuffers",
+            ),
+            DescriptorKind::StorageBuffer => (
+                limits.max_per_stage_descriptor_storage_buffers,
+                "maxPerStageDescriptorStorageBuffers",
+            ),
+            DescriptorKind::SampledImage | DescriptorKind::UniformTexelBuffer => (
+                limits.max_per_stage_descriptor_sampled_images,
+                "maxPerStageDescriptorSampledImages",
+            ),
+            DescriptorKind::StorageImage | DescriptorKind::StorageTexelBuffer => (
+                limits.max_per_stage_descriptor_storage_images,
+                "maxPerStageDescriptorStorageImages",
+            ),
+            DescriptorKind::Sampler => (
+                limits.max_per_stage_descriptor_samplers,
+                "maxPerStageDescriptorSamplers",
+            ),
+        };
+        if l.count > limit {
+            return Some(format!(
+                "set {}, binding {} holds {} {} descriptors; the device's {what} is {limit}",
+                l.set, l.binding, l.count, l.kind
+            ));
         }
     }
     None
@@ -332,6 +384,7 @@ impl<'g> Made<'g> {
                 Ok(Binding {
                     set: p.set,
                     binding: p.binding,
+                    element: p.element,
                     kind: p.kind,
                     stages: p.stages,
                     resource,

@@ -20,6 +20,7 @@ use ash::vk;
 use super::textures::TextureDim;
 use crate::compute::DescriptorKind;
 use crate::features::DeviceFeatures;
+use dxbc2spv::bindings::{Count, TableBindings};
 
 /// A shader stage a case can run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -242,15 +243,23 @@ pub struct RequestedBinding {
     pub binding: u32,
 }
 
-/// One binding of a compiled shader, from the translator's reflection.
+/// One binding of a compiled shader, from the translator's reflection: a register range (one
+/// register before SM 5.1) and where its first register is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ShaderBinding {
-    /// What the shader expects there.
+    /// What the shader expects there: the range's first register (or its counter).
     pub target: BindingTarget,
+    /// Registers in the range (`Bounded(1)` for one register).
+    pub count: Count,
     /// Descriptor set.
     pub set: u32,
     /// Binding in the set.
     pub binding: u32,
+    /// The array element of the range's first register (0 for a single descriptor).
+    pub array_offset: u32,
+    /// The size of the descriptor array the shader declares at (set, binding) (`Bounded(1)`
+    /// for a single descriptor, `Unbounded` for a runtime array).
+    pub descriptor_count: Count,
     /// The descriptor type the shader declares.
     pub kind: DescriptorKind,
     /// The view format, for texel kinds whose format the case does not give (e.g. a raw
@@ -290,6 +299,10 @@ pub struct DxbcInput<'a> {
     /// The descriptor set of the D3D11-style default binding map for this shader's stage
     /// ([`Stage::d3d11_set`]).
     pub set: u32,
+    /// The case's binding table (`[[binding]]` rows), shared by every stage: when present, the
+    /// translator maps registers with it alone (`requested_bindings` is then empty and `set`
+    /// unused).
+    pub table: Option<&'a TableBindings>,
     /// Stream output, for the last stage before the rasterizer of a case that captures it.
     pub stream_output: Option<&'a dxbc2spv::StreamOutput>,
     /// How a hull shader's fork and join phases are spread over the tessellation-control
@@ -378,6 +391,8 @@ pub struct CompileOptions<'a> {
     pub features: Option<&'a DeviceFeatures>,
     /// The stage's default descriptor set.
     pub set: u32,
+    /// The case's binding table, for every stage.
+    pub table: Option<&'a TableBindings>,
     /// Stream output for this stage.
     pub stream_output: Option<&'a dxbc2spv::StreamOutput>,
     /// The hull-shader schedule of this run.
@@ -385,14 +400,15 @@ pub struct CompileOptions<'a> {
 }
 
 impl<'a> CompileOptions<'a> {
-    /// Options for `target_env` with nothing else: no placements, set 0, no stream output,
-    /// the serial hull-shader schedule.
+    /// Options for `target_env` with nothing else: no placements, set 0, no binding table, no
+    /// stream output, the serial hull-shader schedule.
     pub fn new(target_env: &'a str) -> CompileOptions<'a> {
         CompileOptions {
             requested_bindings: &[],
             target_env,
             features: None,
             set: 0,
+            table: None,
             stream_output: None,
             hull_schedule: dxbc2spv::HullSchedule::Serial,
         }
@@ -452,6 +468,7 @@ pub fn compile(
         target_env,
         features: options.features,
         set: options.set,
+        table: options.table,
         stream_output: options.stream_output,
         hull_schedule: options.hull_schedule,
     })
@@ -552,6 +569,7 @@ mod tests {
             target_env: "vulkan1.1",
             features: None,
             set: 0,
+            table: None,
             stream_output: None,
             hull_schedule: dxbc2spv::HullSchedule::Serial,
         };

@@ -2,8 +2,10 @@
 //! entry point (to check it against the case's stage), the device features its capabilities
 //! need, and whether it declares writable storage (storage buffers, storage images or storage
 //! texel buffers without `NonWritable`), which needs `vertexPipelineStoresAndAtomics` in the
-//! stages before the rasterizer and `fragmentStoresAndAtomics` in pixel shaders. A case whose
-//! module needs a feature the device lacks is skipped, not failed.
+//! stages before the rasterizer and `fragmentStoresAndAtomics` in pixel shaders, and which arrays
+//! of descriptors it indexes with a non-constant index (`OpAccessChain` into the variable), which
+//! needs the `shader*ArrayDynamicIndexing` feature of the descriptor type. A case whose module
+//! needs a feature the device lacks is skipped, not failed.
 
 use std::collections::{HashMap, HashSet};
 
@@ -12,6 +14,14 @@ use anyhow::{bail, Result};
 use super::shader::Stage;
 
 const OP_CAPABILITY: u32 = 17;
+const OP_TYPE_SAMPLER: u32 = 26;
+const OP_TYPE_SAMPLED_IMAGE: u32 = 27;
+const OP_CONSTANT: u32 = 43;
+const OP_CONSTANT_NULL: u32 = 46;
+const OP_SPEC_CONSTANT: u32 = 50;
+const OP_SPEC_CONSTANT_OP: u32 = 52;
+const OP_ACCESS_CHAIN: u32 = 65;
+const OP_IN_BOUNDS_ACCESS_CHAIN: u32 = 66;
 const OP_ENTRY_POINT: u32 = 15;
 const OP_TYPE_IMAGE: u32 = 25;
 const OP_TYPE_ARRAY: u32 = 28;
@@ -28,6 +38,8 @@ const DECORATION_NON_WRITABLE: u32 = 24;
 const STORAGE_UNIFORM_CONSTANT: u32 = 0;
 const STORAGE_UNIFORM: u32 = 2;
 const STORAGE_STORAGE_BUFFER: u32 = 12;
+
+const DIM_BUFFER: u32 = 5;
 
 /// SPIR-V capabilities and the device features they need (Vulkan names, see
 /// [`crate::features`]).
@@ -63,6 +75,22 @@ const CAPABILITY_FEATURES: &[(u32, &[&str])] = &[
     (5254, &["shaderOutputLayer", "shaderOutputViewportIndex"]), // ShaderViewportIndexLayerEXT
     (5345, &["vulkanMemoryModel"]),                              // VulkanMemoryModel
     (5379, &["shaderDemoteToHelperInvocation"]),                 // DemoteToHelperInvocation
+    // Descriptor indexing: arrays of uniform buffers, sampled images, storage buffers and
+    // storage images (28-31) and of uniform and storage texel buffers (5304, 5305) indexed
+    // dynamically, runtime arrays (5302), non-uniform indices (5306-5309, 5311, 5312).
+    (28, &["shaderUniformBufferArrayDynamicIndexing"]),
+    (29, &["shaderSampledImageArrayDynamicIndexing"]),
+    (30, &["shaderStorageBufferArrayDynamicIndexing"]),
+    (31, &["shaderStorageImageArrayDynamicIndexing"]),
+    (5302, &["runtimeDescriptorArray"]),
+    (5304, &["shaderUniformTexelBufferArrayDynamicIndexing"]),
+    (5305, &["shaderStorageTexelBufferArrayDynamicIndexing"]),
+    (5306, &["shaderUniformBufferArrayNonUniformIndexing"]),
+    (5307, &["shaderSampledImageArrayNonUniformIndexing"]),
+    (5308, &["shaderStorageBufferArrayNonUniformIndexing"]),
+    (5309, &["shaderStorageImageArrayNonUniformIndexing"]),
+    (5311, &["shaderUniformTexelBufferArrayNonUniformIndexing"]),
+    (5312, &["shaderStorageTexelBufferArrayNonUniformIndexing"]),
 ];
 
 /// The facts [`scan`] finds.
@@ -75,6 +103,9 @@ pub struct ModuleFacts {
     /// The module declares a storage buffer, storage image or storage texel buffer that is not
     /// `NonWritable` (a UAV): it may store or run atomics there.
     pub writable_storage: bool,
+    /// The dynamic-indexing features of the descriptor arrays the module indexes with a
+    /// non-constant index (`shaderSampledImageArrayDynamicIndexing`, …).
+    pub dynamic_indexing: Vec<&'static str>,
 }
 
 impl ModuleFacts {
@@ -84,6 +115,7 @@ impl ModuleFacts {
             .iter()
             .filter(|(c, _)| self.capabilities.contains(c))
             .flat_map(|(_, f)| f.iter().copied())
+            .chain(self.dynamic_indexing.iter().copied())
             .collect();
         out.sort_unstable();
         out.dedup();
@@ -150,6 +182,14 @@ struct Types {
     arrays: HashMap<u32, u32>,
     /// Image id → its `Sampled` operand (2: storage image or storage texel buffer).
     images: HashMap<u32, u32>,
+    /// Image ids of dimension `Buffer` (texel buffers).
+    buffer_images: HashSet<u32>,
+    /// Sampler and sampled-image type ids (arrays of them index like sampled images).
+    samplers: HashSet<u32>,
+    /// Ids of constants and specialization constants.
+    constants: HashSet<u32>,
+    /// (base, first index) of every access chain.
+    access_chains: Vec<(u32, u32)>,
     /// Pointer id → pointee type.
     pointers: HashMap<u32, u32>,
     /// (pointer type, variable id, storage class) of every `OpVariable`.
@@ -183,6 +223,62 @@ impl Types {
                 STORAGE_UNIFORM_CONSTANT => self.images.get(&base) == Some(&2),
                 _ => false,
             }
+        })
+    }
+}
+
+impl Types {
+    /// The dynamic-indexing features of the descriptor arrays indexed with a non-constant index.
+    fn dynamic_indexing(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        for &(base, index) in &self.access_chains {
+            if self.constants.contains(&index) {
+                continue;
+            }
+            let Some(&(ty, _, class)) = self.variables.iter().find(|v| v.1 == base) else {
+                continue;
+            };
+            let Some(element) = self
+                .pointers
+                .get(&ty)
+                .and_then(|pointee| self.arrays.get(pointee))
+            else {
+                continue;
+            };
+            if let Some(f) = self.descriptor_array_feature(class, *element) {
+                out.push(f);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The dynamic-indexing feature of an array of `element` descriptors in storage `class`.
+    fn descriptor_array_feature(&self, class: u32, element: u32) -> Option<&'static str> {
+        let texel = self.buffer_images.contains(&element);
+        Some(match (class, self.images.get(&element)) {
+            (STORAGE_UNIFORM_CONSTANT, Some(2)) if texel => {
+                "shaderStorageTexelBufferArrayDynamicIndexing"
+            }
+            (STORAGE_UNIFORM_CONSTANT, Some(2)) => "shaderStorageImageArrayDynamicIndexing",
+            (STORAGE_UNIFORM_CONSTANT, Some(_)) if texel => {
+                "shaderUniformTexelBufferArrayDynamicIndexing"
+            }
+            (STORAGE_UNIFORM_CONSTANT, Some(_)) => "shaderSampledImageArrayDynamicIndexing",
+            (STORAGE_UNIFORM_CONSTANT, None) if self.samplers.contains(&element) => {
+                "shaderSampledImageArrayDynamicIndexing"
+            }
+            (STORAGE_STORAGE_BUFFER, _) => "shaderStorageBufferArrayDynamicIndexing",
+            (STORAGE_UNIFORM, _)
+                if self
+                    .decorations
+                    .contains(&(element, DECORATION_BUFFER_BLOCK)) =>
+            {
+                "shaderStorageBufferArrayDynamicIndexing"
+            }
+            (STORAGE_UNIFORM, _) => "shaderUniformBufferArrayDynamicIndexing",
+            _ => return None,
         })
     }
 }
@@ -226,6 +322,20 @@ pub fn scan(words: &[u32]) -> ModuleFacts {
             }
             OP_TYPE_IMAGE if operands.len() >= 7 => {
                 types.images.insert(operands[0], operands[6]);
+                if operands[2] == DIM_BUFFER {
+                    types.buffer_images.insert(operands[0]);
+                }
+            }
+            OP_TYPE_SAMPLER | OP_TYPE_SAMPLED_IMAGE if !operands.is_empty() => {
+                types.samplers.insert(operands[0]);
+            }
+            OP_CONSTANT | OP_CONSTANT_NULL | OP_SPEC_CONSTANT | OP_SPEC_CONSTANT_OP
+                if operands.len() >= 2 =>
+            {
+                types.constants.insert(operands[1]);
+            }
+            OP_ACCESS_CHAIN | OP_IN_BOUNDS_ACCESS_CHAIN if operands.len() >= 4 => {
+                types.access_chains.push((operands[2], operands[3]));
             }
             OP_TYPE_POINTER if operands.len() >= 3 => {
                 types.pointers.insert(operands[0], operands[2]);
@@ -240,6 +350,7 @@ pub fn scan(words: &[u32]) -> ModuleFacts {
         at += count;
     }
     facts.writable_storage = types.writable_storage();
+    facts.dynamic_indexing = types.dynamic_indexing();
     facts
 }
 
@@ -387,5 +498,62 @@ mod tests {
         );
         assert_eq!(facts.store_feature(Stage::Compute), None);
         assert_eq!(ModuleFacts::default().store_feature(Stage::Hull), None);
+    }
+
+    #[test]
+    fn finds_dynamically_indexed_descriptor_arrays() {
+        if std::process::Command::new("spirv-as")
+            .arg("--version")
+            .output()
+            .is_err()
+        {
+            eprintln!("skipped: spirv-as not installed");
+            return;
+        }
+        let runner =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/conformance/runner");
+        let features = |name: &str| {
+            let words = crate::conformance::shader::spirv_as(&runner.join(name), "vulkan1.2")
+                .unwrap_or_else(|e| panic!("{e:#}"));
+            scan(&words).required_features()
+        };
+        // Indexed by the workgroup id: dynamically uniform.
+        assert_eq!(
+            features("sm51_texture_array.spvasm"),
+            ["shaderSampledImageArrayDynamicIndexing"]
+        );
+        assert_eq!(
+            features("sm51_cbv_sampler_arrays.spvasm"),
+            [
+                "shaderSampledImageArrayDynamicIndexing",
+                "shaderUniformBufferArrayDynamicIndexing"
+            ]
+        );
+        // Non-uniform: the capabilities say it, and the index is not constant either.
+        assert_eq!(
+            features("sm51_runtime_array.spvasm"),
+            [
+                "runtimeDescriptorArray",
+                "shaderStorageBufferArrayDynamicIndexing",
+                "shaderStorageBufferArrayNonUniformIndexing"
+            ]
+        );
+        // Constant indices need nothing; neither do plain (non-array) resources.
+        assert!(features("compute_texture.spvasm").is_empty());
+        let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n\
+                    OpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n\
+                    OpDecorate %rt ArrayStride 4\nOpDecorate %s Block\n\
+                    OpMemberDecorate %s 0 Offset 0\nOpDecorate %v DescriptorSet 0\n\
+                    OpDecorate %v Binding 0\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+                    %uint = OpTypeInt 32 0\n%uint_0 = OpConstant %uint 0\n\
+                    %uint_1 = OpConstant %uint 1\n%uint_2 = OpConstant %uint 2\n\
+                    %rt = OpTypeRuntimeArray %uint\n%s = OpTypeStruct %rt\n\
+                    %a = OpTypeArray %s %uint_2\n%p = OpTypePointer StorageBuffer %a\n\
+                    %pw = OpTypePointer StorageBuffer %uint\n%v = OpVariable %p StorageBuffer\n\
+                    %main = OpFunction %void None %fn\n%entry = OpLabel\n\
+                    %w = OpAccessChain %pw %v %uint_1 %uint_0 %uint_0\nOpStore %w %uint_2\n\
+                    OpReturn\nOpFunctionEnd\n";
+        let words = crate::samples::assemble(text).unwrap_or_else(|e| panic!("{e:#}"));
+        assert!(scan(&words).required_features().is_empty());
     }
 }

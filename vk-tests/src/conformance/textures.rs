@@ -161,6 +161,7 @@ impl TextureSpec {
 #[serde(deny_unknown_fields)]
 pub(super) struct TextureToml {
     pub(super) register: String,
+    space: Option<u32>,
     name: Option<String>,
     stages: Option<Vec<String>>,
     set: Option<u32>,
@@ -209,7 +210,7 @@ pub(super) fn placement(set: Option<u32>, binding: Option<u32>) -> Result<Option
 }
 
 pub(super) fn texture_spec(t: TextureToml) -> Result<TextureSpec> {
-    let register = Register::parse(&t.register)?;
+    let register = super::table::register_in_space(&t.register, t.space)?;
     if !matches!(register.class, RegisterClass::Srv | RegisterClass::Uav) {
         bail!("a texture takes a t# or u# register, not {register}");
     }
@@ -437,6 +438,7 @@ pub struct SamplerSpec {
 #[serde(deny_unknown_fields)]
 pub(super) struct SamplerToml {
     pub(super) register: String,
+    space: Option<u32>,
     name: Option<String>,
     stages: Option<Vec<String>>,
     set: Option<u32>,
@@ -496,7 +498,7 @@ pub fn compare_op(name: &str) -> Result<vk::CompareOp> {
 }
 
 pub(super) fn sampler_spec(s: SamplerToml) -> Result<SamplerSpec> {
-    let register = Register::parse(&s.register)?;
+    let register = super::table::register_in_space(&s.register, s.space)?;
     if register.class != RegisterClass::Sampler {
         bail!("a sampler takes an s# register, not {register}");
     }

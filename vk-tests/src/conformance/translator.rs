@@ -1,8 +1,9 @@
 //! The real translator behind [`DxbcTranslator`]: `dxbc2spv::translate`, with the case's
+//! binding table (`[[binding]]` rows, D3D12 style, the same for every stage) or else its
 //! requested placements layered over the D3D11-style default binding map (in the stage's own
 //! descriptor set, [`super::shader::Stage::d3d11_set`]), stream output and the hull-shader
 //! schedule passed through, and the translation's reflection turned into the runner's
-//! [`ShaderBinding`]s.
+//! [`ShaderBinding`]s (register ranges with their array elements).
 
 use anyhow::{anyhow, bail, Context, Result};
 
@@ -37,7 +38,10 @@ impl DxbcTranslator for Dxbc2Spv {
         // denormals kept, wherever the device can promise them.
         let has = |name: &str| input.features.is_some_and(|f| f.supports(name));
         let options = Options {
-            bindings: binding_map(input.requested_bindings, input.set)?,
+            bindings: match input.table {
+                Some(table) => Bindings::Table(table.clone()),
+                None => binding_map(input.requested_bindings, input.set)?,
+            },
             target,
             float_controls: FloatControls {
                 preserve_inf_nan_f32: has("shaderSignedZeroInfNanPreserveFloat32"),
@@ -100,8 +104,11 @@ impl DxbcTranslator for Dxbc2Spv {
             };
             bindings.push(ShaderBinding {
                 target,
+                count: r.count,
                 set: b.set,
                 binding: b.binding,
+                array_offset: b.array_offset,
+                descriptor_count: b.descriptor_count,
                 kind,
                 texel_format: None,
                 dimension,

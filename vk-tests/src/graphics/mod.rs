@@ -23,7 +23,7 @@ use anyhow::{bail, Context, Result};
 use ash::vk;
 
 use crate::buffer::Buffer;
-use crate::descriptors::{self, Binding};
+use crate::descriptors::{self, Binding, SetLayoutBinding};
 use crate::gpu::Gpu;
 use crate::image::{Image, ImageView};
 use crate::submit::{after_earlier_writes, any_use, memory_barrier, OneShot};
@@ -206,6 +206,9 @@ pub struct GraphicsJob<'a, 'g> {
     pub scissors: Vec<vk::Rect2D>,
     /// Descriptors of every stage.
     pub bindings: Vec<Binding<'a, 'g>>,
+    /// The descriptor-set layout (descriptor arrays); `None`: one descriptor at each
+    /// (set, binding) of `bindings` ([`descriptors::implied_layout`]).
+    pub layout: Option<Vec<SetLayoutBinding>>,
     /// Transform feedback buffers; non-empty turns transform feedback on.
     pub xfb: Vec<XfbBuffer<'a, 'g>>,
     /// Streams whose primitive counts are queried (`VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT`).
@@ -298,7 +301,7 @@ pub fn run_graphics(gpu: &Gpu, job: &GraphicsJob<'_, '_>) -> Result<GraphicsResu
 }
 
 fn check(gpu: &Gpu, job: &GraphicsJob<'_, '_>) -> Result<()> {
-    descriptors::check(gpu, &job.bindings)?;
+    descriptors::check(gpu, job.layout.as_deref(), &job.bindings)?;
     if !job
         .stages
         .iter()

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use ash::vk;
 
 use super::GraphicsJob;
-use crate::descriptors::Descriptors;
+use crate::descriptors::{self, Descriptors};
 use crate::gpu::Gpu;
 
 /// The pipeline objects; handles start null and `Drop` destroys the non-null ones.
@@ -29,7 +29,11 @@ impl<'g> Pipeline<'g> {
             layout: vk::PipelineLayout::null(),
             pipeline: vk::Pipeline::null(),
         };
-        this.descriptors.build(gpu, &job.bindings)?;
+        let layout = job
+            .layout
+            .clone()
+            .unwrap_or_else(|| descriptors::implied_layout(&job.bindings));
+        this.descriptors.build(gpu, &layout, &job.bindings)?;
         this.create(job)?;
         Ok(this)
     }
