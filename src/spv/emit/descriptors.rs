@@ -13,9 +13,11 @@
 //!   out-of-range descriptor indices undefined).
 //! - Dynamic indices declare the `*ArrayDynamicIndexing` capability of the descriptor type;
 //!   `nonuniform` ones also `ShaderNonUniform` and `*ArrayNonUniformIndexing` (also for arrays
-//!   of one: dxbc-spirv forgets the capability there), and the access chain, and everything the
-//!   caller derives from it, is decorated `NonUniform`. Before SPIR-V 1.5 the capabilities come
-//!   from `SPV_EXT_descriptor_indexing`.
+//!   of one: dxbc-spirv decorates those but forgets the capability), and the access chain, and
+//!   everything the caller derives from it, is decorated `NonUniform`. Before SPIR-V 1.5 the
+//!   capabilities come from `SPV_EXT_descriptor_indexing`. A plain (single) descriptor is the
+//!   same for every invocation, so a dynamic or `nonuniform` index of it (which can only be 0)
+//!   adds nothing.
 
 use spirv::{Capability, Decoration, StorageClass};
 
@@ -166,7 +168,10 @@ impl Emitter<'_> {
         kind: DescriptorKind,
     ) -> Result<Descriptor, Error> {
         let Some(array) = array else {
-            if element.rel.is_some() || element.imm != 0 {
+            // One descriptor: a constant index must be 0; a dynamic one can only be 0 in a
+            // valid program (D3D12 leaves others undefined), and every invocation reads the
+            // same descriptor, so even a `nonuniform` index needs no decoration.
+            if element.constant().is_some_and(|e| e != 0) {
                 return Err(Error::invalid(
                     span,
                     format!("descriptor index {} of a single descriptor", element.imm),

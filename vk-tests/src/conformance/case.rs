@@ -54,6 +54,7 @@ struct CaseToml {
     #[serde(default)]
     expect_failure: bool,
     failure_contains: Option<String>,
+    driver_bug: Option<DriverBug>,
     target_env: Option<String>,
     dispatch: Option<[u32; 3]>,
     draw: Option<DrawToml>,
@@ -247,6 +248,8 @@ pub struct Case {
     pub expect_failure: bool,
     /// With `expect_failure`: text the failure message must contain.
     pub failure_contains: Option<String>,
+    /// A driver bug that makes the case fail on some device (reported as a skip there).
+    pub driver_bug: Option<DriverBug>,
     /// SPIR-V target environment for `spirv-as`, `spirv-val` and the translator.
     pub target_env: String,
     /// The shaders: one compute shader, or the graphics stages in pipeline order.
@@ -263,6 +266,22 @@ pub struct Case {
     pub table: Option<BindingTable>,
     /// Expectations, in file order.
     pub expectations: Vec<Expectation>,
+}
+
+/// `driver_bug = { device = "llvmpipe", reason = "...", failure_contains = "..." }`: a bug of
+/// one driver that makes the case fail there (with evidence in the case's comments). On a device
+/// whose name contains `device` (ignoring case) a failure whose message contains
+/// `failure_contains` is reported as a skip naming the bug; any other failure still fails, and
+/// every other device runs the case as usual.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct DriverBug {
+    /// Part of the device name (`llvmpipe`).
+    pub device: String,
+    /// What the driver gets wrong.
+    pub reason: String,
+    /// Text the failure must contain to count as the bug.
+    pub failure_contains: String,
 }
 
 /// Who sees a resource: `stages` (`None`: every stage) includes `stage`.
@@ -428,6 +447,7 @@ impl Case {
             description: raw.description,
             requires: raw.requires,
             expect_failure: raw.expect_failure,
+            driver_bug: raw.driver_bug,
             failure_contains: raw.failure_contains,
             target_env,
             shaders,

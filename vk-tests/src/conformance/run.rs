@@ -261,8 +261,9 @@ impl<'t> Runner<'t> {
             Ok(gpu) => gpu,
             Err(e) => return Outcome::Fail(format!("{e:#}")),
         };
+        let device = gpu.info().name.clone();
         let result = execute(gpu, translator, case, hull_schedule);
-        judge(case, result)
+        known_driver_bug(case, &device, judge(case, result))
     }
 
     /// The main device, or one with the opt-in features `opt_in` enabled (made once).
@@ -296,6 +297,22 @@ pub fn missing_requirements<'c>(features: &DeviceFeatures, case: &'c Case) -> Ve
         .map(String::as_str)
         .filter(|n| !features.supports(n))
         .collect()
+}
+
+/// Turns the failure of a case with a matching `driver_bug` on `device` into a skip that names
+/// the bug (it is still not a pass).
+fn known_driver_bug(case: &Case, device: &str, outcome: Outcome) -> Outcome {
+    let (Some(bug), Outcome::Fail(msg)) = (&case.driver_bug, &outcome) else {
+        return outcome;
+    };
+    let on_device = device.to_lowercase().contains(&bug.device.to_lowercase());
+    if on_device && msg.contains(&bug.failure_contains) {
+        return Outcome::Skip(format!(
+            "known {} bug: {} (failed: {msg})",
+            bug.device, bug.reason
+        ));
+    }
+    outcome
 }
 
 /// Applies `expect_failure` to the result of a run.
@@ -413,6 +430,36 @@ mod tests {
              kind = \"raw\"\nsize = 4\n[[expect]]\nbuffer = \"u0\"\nvalues = [0]\n",
         );
         Case::parse(&text, Path::new("x.toml")).unwrap_or_else(|e| panic!("{e:#}"))
+    }
+
+    /// A known driver bug turns the matching failure into a skip on that device only; other
+    /// failures and other devices are untouched.
+    #[test]
+    fn known_driver_bugs_are_skips_on_their_device_only() {
+        let mut c = case(false, None);
+        c.driver_bug = Some(super::super::case::DriverBug {
+            device: "llvmpipe".into(),
+            reason: "divergent buffer sizes".into(),
+            failure_contains: "u0[2]".into(),
+        });
+        let fail = |m: &str| Outcome::Fail(m.to_owned());
+        let lavapipe = "llvmpipe (LLVM 15.0.6, 256 bits)";
+        assert!(matches!(
+            known_driver_bug(&c, lavapipe, fail("buffer u0[2] = 1 expected 2")),
+            Outcome::Skip(why) if why.contains("known llvmpipe bug: divergent buffer sizes")
+        ));
+        assert!(matches!(
+            known_driver_bug(&c, lavapipe, fail("buffer u0[3] = 1 expected 2")),
+            Outcome::Fail(_)
+        ));
+        assert!(matches!(
+            known_driver_bug(&c, "NVIDIA H200", fail("buffer u0[2] = 1 expected 2")),
+            Outcome::Fail(_)
+        ));
+        assert_eq!(
+            known_driver_bug(&c, lavapipe, Outcome::Pass { note: None }),
+            Outcome::Pass { note: None }
+        );
     }
 
     #[test]
