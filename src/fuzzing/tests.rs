@@ -284,70 +284,54 @@ fn mutations_keep_sizes_consistent() {
 
 /// Every how-many-th successful translation of the translate smoke run goes through
 /// `spirv-val`.
-const VALIDATE_EVERY: usize = 20;
+const VALIDATE_EVERY: usize = 10;
 
-/// The translate target's contract over mutated hull and domain shaders (the corpus's and our
-/// own fixtures'), under both hull schedules: errors are fine, panics and malformed output are
-/// not. Hull shaders are few in the sampled corpus seeds, so they get their own run.
-#[test]
-fn smoke_translate_mutated_tessellation_shaders() {
-    let mut blobs: Vec<Vec<u8>> = test_support::corpus_blobs()
+/// The corpus blobs whose program satisfies `keep`.
+fn corpus_programs(keep: impl Fn(&Program<'_>) -> bool) -> Vec<Vec<u8>> {
+    let opts = ParseOptions {
+        verify_checksum: false,
+    };
+    test_support::corpus_blobs()
         .into_iter()
         .filter_map(|p| std::fs::read(p).ok())
         .filter(|b| {
-            crate::dxbc::container::Container::parse(
-                b,
-                &crate::dxbc::container::ParseOptions {
-                    verify_checksum: false,
-                },
-            )
-            .ok()
-            .and_then(|c| disasm::shader_program(&c).ok())
-            .is_some_and(|p| {
-                matches!(
-                    p.version.stage,
-                    crate::dxbc::Stage::Hull | crate::dxbc::Stage::Domain
-                )
-            })
+            Container::parse(b, &opts)
+                .ok()
+                .and_then(|c| disasm::shader_program(&c).ok())
+                .is_some_and(|p| keep(&p))
         })
-        .collect();
-    for asm in ["hs_tri.asm", "ds_tri.asm"] {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("fixtures/asm")
-            .join(asm);
-        let text = std::fs::read_to_string(&path).expect("fixture listing");
-        blobs.push(crate::dxbc::asm::assemble(&text).expect("fixture assembles"));
-    }
+        .collect()
+}
+
+/// The translate target's contract over mutated `seeds` (each with the options to translate it
+/// with): errors are fine, panics and malformed output are not, and a sample of what is
+/// accepted must pass `spirv-val`. Returns how many translations succeeded.
+fn translate_smoke(label: &str, seeds: &[(Vec<u8>, Vec<crate::Options>)]) -> usize {
     let seed = seed();
     let n = iterations();
     let mut translated = 0usize;
     for i in 0..n {
         let mut rng = Rng::new(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        let mut input = blobs[rng.below(blobs.len())].clone();
+        let (bytes, options) = &seeds[rng.below(seeds.len())];
+        let mut input = bytes.clone();
         for _ in 0..1 + rng.below(3) {
             mutate(&mut rng, &mut input);
         }
-        for schedule in [crate::HullSchedule::Serial, crate::HullSchedule::Parallel] {
-            let options = crate::Options {
-                verify_checksum: false,
-                hull_schedule: schedule,
-                ..crate::Options::default()
-            };
+        for options in options {
             let _repro = Repro {
-                what: format!("translate, seed {seed:#x} iteration {i} ({schedule:?})"),
+                what: format!("translate {label}, seed {seed:#x} iteration {i}"),
                 input: &input,
             };
-            if let Ok(t) = crate::translate(&input, &options) {
+            if let Ok(t) = crate::translate(&input, options) {
                 assert_eq!(t.spirv.first(), Some(&0x0723_0203), "SPIR-V magic");
                 translated += 1;
-                // What we accept must be valid: spirv-val on a sample of the successes.
                 if translated % VALIDATE_EVERY == 0 {
                     if let Some(why) = tools::validation_error(&t.spirv, options.target.name()) {
                         let path = std::env::temp_dir().join("dxbc2spv-fuzz-invalid.dxbc");
                         let _ = std::fs::write(&path, &input);
                         panic!(
-                            "accepted input gave invalid SPIR-V (seed {seed:#x} iteration {i}, \
-                             written to {}): {why}",
+                            "{label}: accepted input gave invalid SPIR-V (seed {seed:#x} \
+                             iteration {i}, written to {}): {why}",
                             path.display()
                         );
                     }
@@ -355,6 +339,61 @@ fn smoke_translate_mutated_tessellation_shaders() {
             }
         }
     }
-    eprintln!("translate smoke: {n} mutated hull/domain inputs, {translated} translations");
-    assert!(translated > 0, "no mutated input translated");
+    eprintln!("translate smoke, {label}: {n} mutated inputs, {translated} translations");
+    translated
+}
+
+/// Mutated hull and domain shaders (the corpus's and our own fixtures'), under both hull
+/// schedules. Hull shaders are few in the sampled corpus seeds, so they get their own run.
+#[test]
+fn smoke_translate_mutated_tessellation_shaders() {
+    let mut blobs = corpus_programs(|p| {
+        matches!(
+            p.version.stage,
+            crate::dxbc::Stage::Hull | crate::dxbc::Stage::Domain
+        )
+    });
+    for asm in ["hs_tri.asm", "ds_tri.asm"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/asm")
+            .join(asm);
+        let text = std::fs::read_to_string(&path).expect("fixture listing");
+        blobs.push(crate::dxbc::asm::assemble(&text).expect("fixture assembles"));
+    }
+    let options: Vec<crate::Options> = [crate::HullSchedule::Serial, crate::HullSchedule::Parallel]
+        .into_iter()
+        .map(|hull_schedule| crate::Options {
+            verify_checksum: false,
+            hull_schedule,
+            ..crate::Options::default()
+        })
+        .collect();
+    let seeds: Vec<_> = blobs.into_iter().map(|b| (b, options.clone())).collect();
+    assert!(
+        translate_smoke("hull/domain", &seeds) > 0,
+        "nothing translated"
+    );
+}
+
+/// Mutated SM5.1 shaders, each bound with a table of its own (unmutated) ranges, so mutations
+/// reach the descriptor-array paths: indices, spaces, range bounds.
+#[test]
+fn smoke_translate_mutated_sm51_shaders() {
+    let seeds: Vec<_> = corpus_programs(|p| p.version.is_sm51())
+        .into_iter()
+        .filter_map(|b| {
+            let bindings = crate::translate_tests::own_bindings(&b)?;
+            let options = crate::Options {
+                verify_checksum: false,
+                bindings,
+                ..crate::Options::default()
+            };
+            Some((b, vec![options]))
+        })
+        .collect();
+    if seeds.is_empty() {
+        eprintln!("no SM5.1 shaders found (corpus absent?); test did not run");
+        return;
+    }
+    assert!(translate_smoke("SM5.1", &seeds) > 0, "nothing translated");
 }

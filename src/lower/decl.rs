@@ -435,6 +435,12 @@ impl Lowerer {
 
     fn tgsm(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
         let at = inst.offset;
+        if self.module.stage != Some(ir::Stage::Compute) {
+            return Err(Error::invalid(
+                at,
+                "thread-group shared memory outside a compute shader",
+            ));
+        }
         let [register] = indices::<1>(inst, declared(inst)?)?;
         let (stride, bytes) = if inst.opcode == Opcode::DclTgsmRaw {
             let bytes = imm(inst, 0);

@@ -140,8 +140,21 @@ impl Lowerer {
         Ok(ir::Dst { reg, mask })
     }
 
-    /// The register an operand names, resolved against the declarations.
+    /// The register an operand names, resolved against the declarations, and checked to
+    /// exist in the program's stage.
     fn reg(&self, op: &Operand, at: u32) -> Result<ir::Reg, Error> {
+        let reg = self.resolve(op, at)?;
+        match (self.module.stage, stage_of(&reg)) {
+            (Some(stage), Some(allowed)) if !allowed.contains(&stage) => Err(Error::invalid(
+                at,
+                format!("{} in a {} shader", op.ty.prefix(), stage.prefix()),
+            )),
+            _ => Ok(reg),
+        }
+    }
+
+    /// The register an operand names, resolved against the declarations.
+    fn resolve(&self, op: &Operand, at: u32) -> Result<ir::Reg, Error> {
         use RegisterType as R;
         Ok(match op.ty {
             R::Null => ir::Reg::Null,
@@ -401,4 +414,34 @@ impl Lowerer {
         element.nonuniform = op.nonuniform;
         Ok((decl, element, idx.get(2)))
     }
+}
+
+/// The stages a stage-specific register exists in (`None`: every stage).
+fn stage_of(reg: &ir::Reg) -> Option<&'static [ir::Stage]> {
+    use ir::Reg as R;
+    use ir::Stage::*;
+    Some(match reg {
+        R::ThreadId
+        | R::ThreadGroupId
+        | R::ThreadIdInGroup
+        | R::ThreadIdInGroupFlattened
+        | R::Tgsm(_) => &[Compute],
+        R::OutputControlPoint { .. }
+        | R::OutputControlPointId
+        | R::ForkInstanceId
+        | R::JoinInstanceId => &[Hull],
+        R::PatchConstant(_) => &[Hull, Domain],
+        R::DomainLocation => &[Domain],
+        R::VertexInput { .. } => &[Geometry, Hull, Domain],
+        R::PrimitiveId => &[Geometry, Hull, Domain, Pixel],
+        R::GsInstanceId => &[Geometry],
+        R::InputCoverage
+        | R::InnerCoverage
+        | R::OutputDepth(_)
+        | R::OutputCoverage
+        | R::OutputStencilRef
+        | R::Rasterizer => &[Pixel],
+        R::Input(_) | R::Output(_) => &[Vertex, Pixel, Geometry, Hull, Domain],
+        _ => return None,
+    })
 }

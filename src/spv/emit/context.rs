@@ -142,6 +142,10 @@ pub(crate) struct Emitter<'a> {
     pub frames: Vec<Frame>,
     /// The previous instruction was a `case`/`default` label.
     pub after_case: bool,
+    /// Inside unreachable code (after `ret`, `break`, `continue` or a kill, before the enclosing
+    /// construct's next part): `Some(n)` with `n` constructs opened in it, which are skipped
+    /// whole.
+    pub dead: Option<u32>,
     /// Stage inputs and outputs (graphics stages).
     pub io: super::io::Io,
     /// Samplers and the other objects texture operations share (`texture/mod.rs`).

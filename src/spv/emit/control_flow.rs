@@ -289,3 +289,40 @@ impl Emitter<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::spv::tests::tools;
+    use crate::{translate, Options, Target};
+
+    /// Code after `ret`, `break` or `continue` (unreachable, nested constructs included) is not
+    /// emitted: an unreachable block branching to a loop's continue target or a merge would
+    /// break SPIR-V's structured-control-flow rules (found by the translate smoke run).
+    #[test]
+    fn unreachable_code_after_terminators_is_skipped() {
+        let body = "cs_5_0\ndcl_uav_raw u0\ndcl_temps 2\ndcl_thread_group 1, 1, 1\n\
+            mov r0.x, l(0)\n\
+            loop\n  breakc_nz r0.x\n  ret\n  mov r1.x, l(1)\n  if_nz r1.x\n    mov r1.y, l(2)\n  \
+            else\n    mov r1.y, l(3)\n  endif\n  store_raw u0.x, l(0), r1.y\nendloop\n\
+            loop\n  iadd r0.x, r0.x, l(1)\n  uge r1.x, r0.x, l(4)\n  if_nz r1.x\n    break\n    \
+            mov r1.z, l(5)\n  endif\n  switch r0.x\n    case l(1)\n      continue\n      \
+            mov r1.w, l(6)\n    default\n      break\n      loop\n        mov r1.w, l(7)\n      \
+            endloop\n  endswitch\nendloop\n\
+            store_raw u0.x, l(0), r0.x\nret\nmov r0.y, l(9)\n";
+        let bytes = crate::dxbc::asm::assemble(body).expect("assembles");
+        for target in [Target::Vulkan1_0, Target::Vulkan1_3] {
+            let options = Options {
+                target,
+                ..Options::default()
+            };
+            let t = translate(&bytes, &options).unwrap_or_else(|e| panic!("{e}"));
+            tools::validate(&t.spirv, target.name());
+            let text = tools::disassemble(&t.spirv).unwrap_or_default();
+            // The constants 2, 3, 5, 6, 7 and 9 only appear in unreachable code.
+            if !text.is_empty() {
+                assert!(!text.contains("%uint_9"), "{text}");
+                assert!(!text.contains("%uint_7"), "{text}");
+            }
+        }
+    }
+}

@@ -126,6 +126,7 @@ pub fn emit(module: &ir::Module, options: &EmitOptions) -> Result<Vec<u32>, Erro
         functions: Vec::new(),
         frames: Vec::new(),
         after_case: false,
+        dead: None,
         io: io::Io::default(),
         textures: texture::TextureState::new(options.sparse_residency),
     };
@@ -273,6 +274,7 @@ impl Emitter<'_> {
         }
         self.frames.clear();
         self.after_case = false;
+        self.dead = None;
         let body = self.ir.body(index);
         for inst in body {
             self.instruction(inst)?;
@@ -305,8 +307,42 @@ impl Emitter<'_> {
         )
     }
 
+    /// Whether `inst` is unreachable code to skip: what follows a terminator up to the next
+    /// part of the enclosing construct (`else`, `case`, `default`, or its end). SPIR-V wants
+    /// no branch from an unreachable block into a construct it is not in (a loop's continue
+    /// target, a merge), so such code is not emitted at all.
+    fn skips(&mut self, op: Op) -> bool {
+        use Op::*;
+        let resumes = matches!(op, Else | EndIf | EndLoop | Case | Default | EndSwitch);
+        match self.dead {
+            None if self.m.in_block() || resumes || self.frames.is_empty() && op == Nop => false,
+            None => {
+                // The first instruction after a terminator.
+                self.dead = Some(u32::from(matches!(op, If | Loop | Switch)));
+                true
+            }
+            Some(depth) => {
+                match op {
+                    If | Loop | Switch => self.dead = Some(depth + 1),
+                    EndIf | EndLoop | EndSwitch if depth > 0 => self.dead = Some(depth - 1),
+                    Else | Case | Default if depth > 0 => {}
+                    _ if resumes => {
+                        self.dead = None;
+                        return false;
+                    }
+                    _ => {}
+                }
+                true
+            }
+        }
+    }
+
     fn instruction(&mut self, inst: &ir::Inst) -> Result<(), Error> {
         use Op::*;
+        if self.skips(inst.op) {
+            self.after_case = false;
+            return Ok(());
+        }
         if !inst.op.is_control_flow() {
             // Any instruction between two case labels ends the label run.
             self.after_case = false;
