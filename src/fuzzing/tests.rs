@@ -286,6 +286,9 @@ fn mutations_keep_sizes_consistent() {
 /// `spirv-val`.
 const VALIDATE_EVERY: usize = 10;
 
+/// Corpus blobs (every stage) sampled as seeds of the translate smoke run.
+const SAMPLED_TRANSLATE_BLOBS: usize = 600;
+
 /// The corpus blobs whose program satisfies `keep`.
 fn corpus_programs(keep: impl Fn(&Program<'_>) -> bool) -> Vec<Vec<u8>> {
     let opts = ParseOptions {
@@ -396,4 +399,49 @@ fn smoke_translate_mutated_sm51_shaders() {
         return;
     }
     assert!(translate_smoke("SM5.1", &seeds) > 0, "nothing translated");
+}
+
+/// Mutated blobs of every stage (a seeded sample of the corpus), bound as a runtime would: the
+/// D3D11 layout, or a table of the blob's own ranges for SM5.1.
+#[test]
+fn smoke_translate_mutated_corpus_sample() {
+    let mut rng = Rng::new(seed());
+    let mut blobs = corpus_programs(|_| true);
+    while blobs.len() > SAMPLED_TRANSLATE_BLOBS {
+        let i = rng.below(blobs.len());
+        blobs.swap_remove(i);
+    }
+    let seeds: Vec<_> = blobs
+        .into_iter()
+        .map(|b| {
+            let bindings = crate::translate_tests::own_bindings(&b).unwrap_or_default();
+            let sm51 = crate::dxbc::container::Container::parse(
+                &b,
+                &ParseOptions {
+                    verify_checksum: false,
+                },
+            )
+            .ok()
+            .and_then(|c| disasm::shader_program(&c).ok())
+            .is_some_and(|p| p.version.is_sm51());
+            let options = crate::Options {
+                verify_checksum: false,
+                bindings: if sm51 {
+                    bindings
+                } else {
+                    crate::bindings::Bindings::default()
+                },
+                ..crate::Options::default()
+            };
+            (b, vec![options])
+        })
+        .collect();
+    if seeds.is_empty() {
+        eprintln!("corpus absent; the sampled translate smoke run did not run");
+        return;
+    }
+    assert!(
+        translate_smoke("every stage", &seeds) > 0,
+        "nothing translated"
+    );
 }

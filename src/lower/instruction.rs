@@ -154,6 +154,19 @@ impl Lowerer {
         };
         let mut out = ir::Inst::new(op, at);
         out.flags = flags(inst, op);
+        // Thread-group barriers and shared-memory fences exist only in compute shaders.
+        if op == Op::Sync
+            && out.flags.sync & 0b111 != 0
+            && self.module.stage != Some(ir::Stage::Compute)
+        {
+            return Err(Error::invalid(
+                at,
+                format!(
+                    "{} outside a compute shader (only sync_uglobal is allowed there)",
+                    inst.opcode.name()
+                ),
+            ));
+        }
         out.aux = aux(inst, op);
         let memory_first = returns_and_names_memory(op);
         let mut dsts = 0usize;
