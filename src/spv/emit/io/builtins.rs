@@ -122,7 +122,11 @@ impl Emitter<'_> {
             seen.push((sv, d.register));
             let (r, mask) = (d.register, d.mask);
             let link = match (stage, sv) {
-                (_, name::CLIP_DISTANCE | name::CULL_DISTANCE) => {
+                // Vertex-shader inputs come from the input assembler: no distances there.
+                (
+                    Stage::Pixel | Stage::Geometry | Stage::Hull | Stage::Domain,
+                    name::CLIP_DISTANCE | name::CULL_DISTANCE,
+                ) => {
                     if !seen.iter().any(|&(s, r2)| s == sv && r2 != r) {
                         links.extend(self.distances(StorageClass::Input, sv));
                     }
