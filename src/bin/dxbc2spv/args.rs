@@ -22,8 +22,16 @@ pub fn with_default_command(
     let mut args: Vec<_> = args.into_iter().collect();
     if let Some(first) = args.get(1) {
         let text = first.to_string_lossy();
-        let is_command =
-            ["translate", "disasm", "info", "asm", "reflect", "help"].contains(&text.as_ref());
+        let is_command = [
+            "translate",
+            "disasm",
+            "info",
+            "asm",
+            "reflect",
+            "bench",
+            "help",
+        ]
+        .contains(&text.as_ref());
         if !is_command && !text.starts_with('-') {
             args.insert(1, "translate".into());
         }
@@ -44,6 +52,18 @@ pub enum Command {
     Asm(AsmArgs),
     /// Reflect DXBC programs from their declarations: resources, registers, I/O, stage state.
     Reflect(ReflectArgs),
+    /// Time translation: every input `--rounds` times in one process and thread, warm.
+    Bench(BenchArgs),
+}
+
+/// Options of `bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    #[command(flatten)]
+    pub inputs: Inputs,
+    /// Timed translations of each input (after one untimed warm-up).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub rounds: u32,
 }
 
 /// Options of `translate`.

@@ -667,3 +667,24 @@ fn translate_takes_the_hull_schedule() {
         "an unknown schedule is a usage error"
     );
 }
+
+/// `bench` prints one line per stage and the summary line, over the files that translate.
+#[test]
+fn bench_prints_per_stage_lines_and_the_summary() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/samples");
+    let r = run(&["bench", &path_str(&samples), "--rounds", "2"]);
+    assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+    let last = r.stdout.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("bench: 6 files, 6 ok, mean_us ")
+            && last.contains(" per shader, median_us ")
+            && last.contains(", words_mean "),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.lines().any(|l| l.starts_with("hs: 1 files, 1 ok")),
+        "{}",
+        r.stdout
+    );
+}

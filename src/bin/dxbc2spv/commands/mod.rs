@@ -6,6 +6,7 @@
 //! written) and stops the run.
 
 mod asm;
+mod bench;
 mod disasm;
 mod info;
 mod json;
@@ -45,6 +46,7 @@ pub fn run(command: &Command, out: &mut dyn Write, err: &mut dyn Write) -> io::R
         Command::Info(args) => info::run(args, &mut console)?,
         Command::Asm(args) => asm::run(args, &mut console)?,
         Command::Reflect(args) => reflect::run(args, &mut console)?,
+        Command::Bench(args) => bench::run(args, &mut console)?,
     }
     console.finish()
 }

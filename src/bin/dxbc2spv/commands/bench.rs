@@ -1,0 +1,186 @@
+//! `bench`: translation speed, in one process and one thread, warm.
+//!
+//! Every input is read once, translated once to warm up (and to pick its bindings: the D3D11
+//! layout, or, when that cannot bind the shader's SM5.1 ranges, a table of its own ranges as a
+//! D3D12 runtime would build from reflection), then translated `--rounds` times; a file's time
+//! is the mean of its rounds. Per-stage lines, then the summary
+//! `bench: <files> files, <ok> ok, mean_us <x> per shader, median_us <y>, words_mean <z>`
+//! over the files that translate.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::time::Instant;
+
+use dxbc2spv::bindings::{Bindings, RegisterRange, ResourceKind, TableBindings};
+use dxbc2spv::dxbc::container::{Container, ParseOptions};
+use dxbc2spv::dxbc::disasm::shader_program;
+use dxbc2spv::{lower, translate, Error, Options};
+
+use super::Console;
+use crate::args::BenchArgs;
+use crate::inputs::{self, Found};
+
+/// One input's result.
+struct Measured {
+    stage: &'static str,
+    /// Mean microseconds per translation, when it translates.
+    mean_us: Option<f64>,
+    words: usize,
+}
+
+/// Runs `bench`.
+pub fn run(args: &BenchArgs, console: &mut Console<'_>) -> io::Result<()> {
+    let rounds = args.rounds.max(1);
+    let mut results = Vec::new();
+    for item in inputs::expand(&args.inputs.paths) {
+        let input = match item {
+            Found::File(input) => input,
+            Found::Failed(path, e) => {
+                console.failed(&path, &e)?;
+                continue;
+            }
+        };
+        let bytes = match inputs::read(&input.path) {
+            Ok(b) => b,
+            Err(e) => {
+                console.failed(&input.path, &e)?;
+                continue;
+            }
+        };
+        console.succeeded();
+        results.push(measure(&bytes, rounds));
+    }
+    let mut by_stage: BTreeMap<&str, Vec<&Measured>> = BTreeMap::new();
+    for m in &results {
+        by_stage.entry(m.stage).or_default().push(m);
+    }
+    for (stage, ms) in &by_stage {
+        let times: Vec<f64> = ms.iter().filter_map(|m| m.mean_us).collect();
+        let (mean, median) = stats(&times);
+        writeln!(
+            console.out(),
+            "{stage}: {} files, {} ok, mean_us {mean:.1}, median_us {median:.1}",
+            ms.len(),
+            times.len()
+        )?;
+    }
+    let times: Vec<f64> = results.iter().filter_map(|m| m.mean_us).collect();
+    let words: Vec<usize> = results
+        .iter()
+        .filter(|m| m.mean_us.is_some())
+        .map(|m| m.words)
+        .collect();
+    let (mean, median) = stats(&times);
+    let words_mean = if words.is_empty() {
+        0.0
+    } else {
+        words.iter().sum::<usize>() as f64 / words.len() as f64
+    };
+    writeln!(
+        console.out(),
+        "bench: {} files, {} ok, mean_us {mean:.1} per shader, median_us {median:.1}, words_mean \
+         {words_mean:.0}",
+        results.len(),
+        times.len()
+    )
+}
+
+/// Warm-up (picking the bindings), then `rounds` timed translations.
+fn measure(bytes: &[u8], rounds: u32) -> Measured {
+    let stage = stage_of(bytes);
+    let mut options = Options {
+        verify_checksum: false,
+        ..Options::default()
+    };
+    let first = match translate(bytes, &options) {
+        Err(Error::Binding { .. }) => own_ranges(bytes).and_then(|bindings| {
+            options.bindings = bindings;
+            translate(bytes, &options).ok()
+        }),
+        other => other.ok(),
+    };
+    let Some(first) = first else {
+        return Measured {
+            stage,
+            mean_us: None,
+            words: 0,
+        };
+    };
+    let start = Instant::now();
+    for _ in 0..rounds {
+        // The result is used (its length), so the work cannot be optimised away.
+        if translate(bytes, &options).map_or(0, |t| t.spirv.len()) == 0 {
+            return Measured {
+                stage,
+                mean_us: None,
+                words: 0,
+            };
+        }
+    }
+    let mean_us = start.elapsed().as_secs_f64() * 1e6 / f64::from(rounds);
+    Measured {
+        stage,
+        mean_us: Some(mean_us),
+        words: first.spirv.len(),
+    }
+}
+
+/// The program's stage prefix (`cs`, `ps`, ...), `??` when it does not parse.
+fn stage_of(bytes: &[u8]) -> &'static str {
+    let opts = ParseOptions {
+        verify_checksum: false,
+    };
+    Container::parse(bytes, &opts)
+        .ok()
+        .and_then(|c| shader_program(&c).ok().map(|p| p.version.stage.prefix()))
+        .unwrap_or("??")
+}
+
+/// One binding per declared range (counters too), as a D3D12 runtime builds from reflection.
+fn own_ranges(bytes: &[u8]) -> Option<Bindings> {
+    let opts = ParseOptions {
+        verify_checksum: false,
+    };
+    let container = Container::parse(bytes, &opts).ok()?;
+    let module = lower::lower(&shader_program(&container).ok()?).ok()?;
+    let mut ranges: Vec<RegisterRange> = module.cbuffers.iter().map(|c| c.range).collect();
+    ranges.extend(module.resources.iter().map(|r| r.range));
+    ranges.extend(module.samplers.iter().map(|s| s.range));
+    ranges.extend(
+        module
+            .resources
+            .iter()
+            .filter(|r| r.range.kind == ResourceKind::UnorderedAccess)
+            .map(|r| r.range.counter()),
+    );
+    TableBindings::one_binding_per_range(0, ranges)
+        .ok()
+        .map(Bindings::Table)
+}
+
+/// Mean and median of `values` (0 for none).
+fn stats(values: &[f64]) -> (f64, f64) {
+    if values.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let mid = sorted.len() / 2;
+    let median = if sorted.len() % 2 == 0 {
+        (sorted[mid - 1] + sorted[mid]) / 2.0
+    } else {
+        sorted[mid]
+    };
+    (mean, median)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn stats_are_mean_and_median() {
+        assert_eq!(super::stats(&[]), (0.0, 0.0));
+        assert_eq!(super::stats(&[3.0, 1.0, 2.0]), (2.0, 2.0));
+        assert_eq!(super::stats(&[4.0, 1.0, 2.0, 3.0]), (2.5, 2.5));
+    }
+}
