@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::bindings::{Bindings, Count, RegisterRange, ResourceKind, TableBindings, TableEntry};
+use crate::bindings::{Bindings, Count, TableBindings, TableEntry};
 use crate::dxbc::container::{Container, ParseOptions};
 use crate::dxbc::disasm::shader_program;
 use crate::spv::tests::tools;
@@ -40,16 +40,7 @@ fn packed_bindings(bytes: &[u8]) -> Option<Bindings> {
     };
     let container = Container::parse(bytes, &opts).ok()?;
     let module = lower::lower(&shader_program(&container).ok()?).ok()?;
-    let mut ranges: Vec<RegisterRange> = module.cbuffers.iter().map(|c| c.range).collect();
-    ranges.extend(module.resources.iter().map(|r| r.range));
-    ranges.extend(module.samplers.iter().map(|s| s.range));
-    ranges.extend(
-        module
-            .resources
-            .iter()
-            .filter(|r| r.range.kind == ResourceKind::UnorderedAccess)
-            .map(|r| r.range.counter()),
-    );
+    let ranges = module.register_ranges();
     let mut next: BTreeMap<u32, u32> = BTreeMap::new();
     let mut spare = 16;
     let mut entries = Vec::new();

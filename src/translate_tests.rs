@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::bindings::{Bindings, RegisterRange, TableBindings};
+use crate::bindings::{Bindings, TableBindings};
 use crate::dxbc::container::{Container, ParseOptions};
 use crate::dxbc::disasm::shader_program;
 use crate::dxbc::Stage;
@@ -20,16 +20,7 @@ pub(crate) fn own_bindings(bytes: &[u8]) -> Option<Bindings> {
     };
     let container = Container::parse(bytes, &opts).ok()?;
     let module = lower::lower(&shader_program(&container).ok()?).ok()?;
-    let mut ranges: Vec<RegisterRange> = module.cbuffers.iter().map(|c| c.range).collect();
-    ranges.extend(module.resources.iter().map(|r| r.range));
-    ranges.extend(module.samplers.iter().map(|s| s.range));
-    ranges.extend(
-        module
-            .resources
-            .iter()
-            .filter(|r| r.range.kind == crate::bindings::ResourceKind::UnorderedAccess)
-            .map(|r| r.range.counter()),
-    );
+    let ranges = module.register_ranges();
     TableBindings::one_binding_per_range(0, ranges)
         .ok()
         .map(Bindings::Table)

@@ -95,6 +95,22 @@ pub struct Module {
 }
 
 impl Module {
+    /// Every register range the module declares, as a binding map sees them: constant buffers,
+    /// SRVs and UAVs, samplers, then the counter range of every UAV (a runtime that builds its
+    /// bindings from reflection maps each of these).
+    pub fn register_ranges(&self) -> Vec<RegisterRange> {
+        let mut ranges: Vec<RegisterRange> = self.cbuffers.iter().map(|c| c.range).collect();
+        ranges.extend(self.resources.iter().map(|r| r.range));
+        ranges.extend(self.samplers.iter().map(|s| s.range));
+        ranges.extend(
+            self.resources
+                .iter()
+                .filter(|r| r.range.kind == crate::bindings::ResourceKind::UnorderedAccess)
+                .map(|r| r.range.counter()),
+        );
+        ranges
+    }
+
     /// The instructions of function `index` (empty when out of range).
     pub fn body(&self, index: usize) -> &[Inst] {
         self.functions

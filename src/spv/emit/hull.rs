@@ -93,7 +93,7 @@ impl Emitter<'_> {
                     }
                 }
                 HullStep::PublishPatchConstants => self.publish_patch_constants()?,
-                HullStep::ReloadPatchConstants => self.reload_patch_constants(),
+                HullStep::ReloadPatchConstants => self.load_patch_constants(StorageClass::Output),
                 HullStep::WritePatchConstants => self.write_patch_constants(),
                 HullStep::WriteTessLevels => self.write_tess_levels(),
                 HullStep::FirstInvocation(inner) => {

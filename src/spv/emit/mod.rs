@@ -171,7 +171,7 @@ impl Emitter<'_> {
         let id = self.m.begin_function(fn_ty, FunctionControl::NONE);
         self.m.new_block();
         self.copy_inputs();
-        self.copy_patch_inputs();
+        self.load_patch_constants(spirv::StorageClass::Input);
         self.m.function_call(void, self.functions[0], &[]);
         if self.ir.stage != Some(Stage::Geometry) {
             self.copy_outputs(None, None);

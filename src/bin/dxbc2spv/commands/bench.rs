@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::time::Instant;
 
-use dxbc2spv::bindings::{Bindings, RegisterRange, ResourceKind, TableBindings};
+use dxbc2spv::bindings::{Bindings, TableBindings};
 use dxbc2spv::dxbc::container::{Container, ParseOptions};
 use dxbc2spv::dxbc::disasm::shader_program;
 use dxbc2spv::{lower, translate, Error, Options};
@@ -143,16 +143,7 @@ fn own_ranges(bytes: &[u8]) -> Option<Bindings> {
     };
     let container = Container::parse(bytes, &opts).ok()?;
     let module = lower::lower(&shader_program(&container).ok()?).ok()?;
-    let mut ranges: Vec<RegisterRange> = module.cbuffers.iter().map(|c| c.range).collect();
-    ranges.extend(module.resources.iter().map(|r| r.range));
-    ranges.extend(module.samplers.iter().map(|s| s.range));
-    ranges.extend(
-        module
-            .resources
-            .iter()
-            .filter(|r| r.range.kind == ResourceKind::UnorderedAccess)
-            .map(|r| r.range.counter()),
-    );
+    let ranges = module.register_ranges();
     TableBindings::one_binding_per_range(0, ranges)
         .ok()
         .map(Bindings::Table)

@@ -227,24 +227,15 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// Domain shaders: copies the patch inputs into the patch-constant file.
-    pub(crate) fn copy_patch_inputs(&mut self) {
+    /// Fills the patch-constant file from the `Patch` variables: a domain shader's inputs at
+    /// entry (`StorageClass::Input`), or what every hull-shader invocation published
+    /// (`StorageClass::Output`).
+    pub(crate) fn load_patch_constants(&mut self, storage: StorageClass) {
         let Some(file) = self.io.patch.file else {
             return;
         };
         let links = std::mem::take(&mut self.io.patch.links);
-        self.copy_links_into(&links, file, StorageClass::Input, 0);
-        self.io.patch.links = links;
-    }
-
-    /// Hull shaders: reloads the patch-constant file from the `Patch` outputs (what every
-    /// invocation published).
-    pub(crate) fn reload_patch_constants(&mut self) {
-        let Some(file) = self.io.patch.file else {
-            return;
-        };
-        let links = std::mem::take(&mut self.io.patch.links);
-        self.copy_links_into(&links, file, StorageClass::Output, 0);
+        self.copy_links_into(&links, file, storage, 0);
         self.io.patch.links = links;
     }
 
