@@ -17,7 +17,11 @@
 //! so that the mutation reaches the instruction decoder), and sometimes container and chunk
 //! headers or metadata chunk bodies.
 //!
-//! Layout: this file holds the entry point the fuzz targets call; `check` holds the invariant
+//! [`assemble()`] is the assembler's contract (what it accepts decodes and its listing is a
+//! fixpoint), with [`mutate_text()`] as its token-aware text mutator; [`translate_generated`] runs
+//! the translation over random programs from the opcode table ([`generate`]).
+//!
+//! Layout: this file holds the entry points the fuzz targets call; `check` holds the invariant
 //! checks ([`check()`], [`Outcome`]), `mutate` the seeded PRNG ([`Rng`]), the mutator and the
 //! container helpers ([`build_container`], [`seed_container`], [`words_to_bytes`]), and `tests`
 //! the seeded smoke tests.
@@ -31,13 +35,21 @@
 //! [`seed_container`]: crate::fuzzing::seed_container
 //! [`words_to_bytes`]: crate::fuzzing::words_to_bytes
 
+// The contract checks and the generator's self-checks panic by design: a panic is the finding.
+#[allow(clippy::panic)]
+mod assemble;
 mod check;
+#[allow(clippy::panic)]
+pub mod generate;
 mod mutate;
+mod mutate_text;
 #[cfg(test)]
 mod tests;
 
+pub use assemble::assemble;
 pub use check::{check, Outcome, LISTING_BYTES_PER_DWORD};
 pub use mutate::{build_container, mutate, seed_container, words_to_bytes, Rng};
+pub use mutate_text::mutate_text;
 
 /// Translates `data` to SPIR-V with the default options (checksum not verified, so mutated
 /// inputs reach the later stages). Errors are fine; a panic is a bug, and so is a success whose
@@ -50,6 +62,25 @@ pub fn translate(data: &[u8]) {
     if let Ok(t) = crate::translate(data, &options) {
         assert_eq!(t.spirv.first(), Some(&0x0723_0203), "SPIR-V magic");
         assert!(t.spirv.len() >= 5, "SPIR-V header");
+    }
+}
+
+/// The random program [`translate_generated`] builds from `data`: the bytes seed the generator
+/// (FNV-1a of all of them) and the first byte sets the length (20–275 instructions). `None`
+/// when the container could not be written (a generator bug).
+pub fn generated_container(data: &[u8]) -> Option<Vec<u8>> {
+    let seed = data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let budget = 20 + u32::from(data.first().copied().unwrap_or(0));
+    generate::generate_container(&mut Rng::new(seed), budget)
+}
+
+/// Translates the random program `data` seeds ([`generated_container`]), as [`translate`] does a
+/// container: errors are fine, panics and malformed output are not.
+pub fn translate_generated(data: &[u8]) {
+    if let Some(container) = generated_container(data) {
+        translate(&container);
     }
 }
 

@@ -49,6 +49,21 @@ impl Rng {
         self.below(100) < percent
     }
 
+    /// A number in `0..n` (`n > 0`), from the high bits (the generator's draws).
+    pub fn below32(&mut self, n: u32) -> u32 {
+        ((u64::from(self.next_u32()) * u64::from(n)) >> 32) as u32
+    }
+
+    /// A number in `lo..=hi`.
+    pub fn range(&mut self, lo: u32, hi: u32) -> u32 {
+        lo + self.below32(hi - lo + 1)
+    }
+
+    /// True with probability `percent`/100.
+    pub fn chance(&mut self, percent: u32) -> bool {
+        self.below32(100) < percent
+    }
+
     /// A uniformly chosen element of a non-empty slice.
     pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
         items[self.below(items.len())]

@@ -445,3 +445,55 @@ fn smoke_translate_mutated_corpus_sample() {
         "nothing translated"
     );
 }
+
+/// Listings mutated by inputs per run of the assembler smoke test.
+const MUTATED_LISTINGS: usize = 3_000;
+
+/// The `assemble` target's contract over mutated listings: `fixtures/asm/` and a seeded sample
+/// of the corpus's fxc listings. Mutants the assembler accepts must decode and round-trip.
+#[test]
+fn smoke_assemble_mutated_listings() {
+    let seed = seed();
+    let mut rng = Rng::new(seed);
+    let mut texts: Vec<String> = Vec::new();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/asm");
+    for entry in std::fs::read_dir(&fixtures).expect("fixtures/asm") {
+        let path = entry.expect("fixtures/asm entry").path();
+        texts.push(std::fs::read_to_string(&path).expect("fixture listing"));
+    }
+    let mut listings: Vec<String> = test_support::corpus_blobs()
+        .iter()
+        .filter_map(|p| test_support::asm_listing(p))
+        .filter(|t| t.len() <= MAX_SEED_SIZE as usize)
+        .collect();
+    if listings.is_empty() {
+        eprintln!("corpus absent: the assembler smoke run uses fixtures/asm only");
+    }
+    while listings.len() > 200 {
+        let i = rng.below(listings.len());
+        listings.swap_remove(i);
+    }
+    texts.extend(listings);
+    let n = iterations().min(MUTATED_LISTINGS);
+    let mut accepted = 0usize;
+    for i in 0..n {
+        let mut rng = Rng::new(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut text = texts[rng.below(texts.len())].clone();
+        for _ in 0..1 + rng.below(3) {
+            super::mutate_text(&mut rng, &mut text);
+        }
+        let _repro = Repro {
+            what: format!("assemble, seed {seed:#x} iteration {i}"),
+            input: text.as_bytes(),
+        };
+        if crate::dxbc::asm::assemble(&text).is_ok() {
+            accepted += 1;
+        }
+        super::assemble(text.as_bytes());
+    }
+    eprintln!("assembler smoke: {n} mutated listings, {accepted} assembled");
+    assert!(
+        accepted > 0,
+        "no mutant assembled: the mutator is too destructive"
+    );
+}

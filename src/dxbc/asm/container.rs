@@ -4,22 +4,34 @@
 
 use super::chunks::build_chunks;
 use super::error::{AsmError, Result};
-use super::header::parse_header;
+use super::header::{parse_header, HeaderTables};
 use super::program::assemble_program;
 use crate::dxbc::container::FourCc;
 use crate::dxbc::encode::{words_to_bytes, write_container};
 
 /// Assembles an fxc-style listing into a complete DXBC container.
 pub fn assemble(text: &str) -> Result<Vec<u8>> {
-    let (version, program) = assemble_program(text)?;
+    let (_, program) = assemble_program(text)?;
     let header = parse_header(text)?;
-    let mut chunks = build_chunks(&header, &program)?;
-    let fourcc = if version.major >= 5 {
+    container_with_header(&header, &program)
+}
+
+/// The container of a program chunk's dwords (version and length tokens first), with `RDEF`
+/// and signature chunks derived from its declarations (no comment tables), as [`assemble`]
+/// builds for a listing without a header.
+pub fn container_of_program(program: &[u32]) -> Result<Vec<u8>> {
+    container_with_header(&HeaderTables::default(), program)
+}
+
+fn container_with_header(header: &HeaderTables, program: &[u32]) -> Result<Vec<u8>> {
+    let version = crate::dxbc::token::VersionToken(program.first().copied().unwrap_or(0));
+    let mut chunks = build_chunks(header, program)?;
+    let fourcc = if version.major() >= 5 {
         FourCc(*b"SHEX")
     } else {
         FourCc(*b"SHDR")
     };
-    chunks.push((fourcc, words_to_bytes(&program)));
+    chunks.push((fourcc, words_to_bytes(program)));
     let refs: Vec<(FourCc, &[u8])> = chunks.iter().map(|(f, d)| (*f, d.as_slice())).collect();
     write_container(&refs)
         .map_err(|e| AsmError::new(1, 1, format!("cannot write the container: {e}")))

@@ -16,7 +16,7 @@ mod mnemonic;
 mod operand;
 mod program;
 
-pub use container::assemble;
+pub use container::{assemble, container_of_program};
 pub use error::AsmError;
 pub use program::assemble_program;
 

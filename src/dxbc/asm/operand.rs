@@ -78,6 +78,12 @@ pub(super) fn parse_operand(c: &mut Cursor<'_>, ctx: Context) -> Result<Operand>
         return Err(c.error(format!("expected an operand, found {}", c.describe_next())));
     };
     if (ident == "l" || ident == "d") && c.peek_raw() == Some('(') {
+        if ctx.role != Role::Src {
+            return Err(c.error_at(
+                ident_pos,
+                "an immediate can only be a source operand, not a destination or a declared register",
+            ));
+        }
         parse_immediate(c, &mut op, ident == "d", ctx.untyped)?;
     } else {
         parse_register(c, &mut op, ident, ident_pos)?;

@@ -122,6 +122,24 @@ fn errors_name_line_and_column() {
     assert!(e.to_string().contains("version line"), "{e}");
 }
 
+/// Immediates are sources only: `dcl_input_ps linear l(1.0)` once assembled to a declaration
+/// whose listing (`l` without values) did not assemble again (found by the assembler smoke run).
+#[test]
+fn immediates_are_refused_outside_source_operands() {
+    for text in [
+        "ps_4_0\ndcl_input_ps linear l(1.0)\n",
+        "ps_4_0\nmov l(1.0), r0.x\n",
+        "cs_5_0\ndcl_thread_group 1, 1, 1\nstore_raw d(1.0, 2.0), r0.x, r0.x\n",
+    ] {
+        let e = assemble_program(text).unwrap_err();
+        assert!(
+            e.to_string().contains("only be a source operand"),
+            "{text}: {e}"
+        );
+    }
+    assert!(assemble_program("ps_4_0\ndcl_temps 1\nmov r0.x, l(1.0)\n").is_ok());
+}
+
 /// Assembling fxc's own listing reproduces the program chunk (target: 99% of listings).
 #[test]
 fn fxc_listings_assemble_to_the_original_program() {

@@ -16,51 +16,18 @@
 //! The generator is seeded (splitmix64), so every failure names a seed that reproduces it.
 //!
 //! This module holds the harness (PRNG, round-trip checks) and the generated-program tests;
-//! [`kinds`] refines the opcode table into operand kinds, [`generator`] generates operands,
-//! instructions and control flow, [`decls`] declarations and hull-shader phases, and
-//! [`fixtures`] checks `fixtures/asm/`.
+//! the generator itself is [`crate::fuzzing::generate`] (shared with the `translate_generated`
+//! fuzz target), and [`fixtures`] checks `fixtures/asm/`.
 
-mod decls;
 mod fixtures;
 mod gaps;
-mod generator;
-mod kinds;
 
 use super::assemble_program;
 use crate::dxbc::disasm::{write_program, Dialect, Flavor};
 use crate::dxbc::opcodes::Opcode;
 use crate::dxbc::program::{Program, ShaderVersion, Stage};
-use generator::generate;
-
-/// A small seeded PRNG (splitmix64): no dependency, same sequence on every platform.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn u32(&mut self) -> u32 {
-        (self.next() >> 32) as u32
-    }
-    /// Uniform in `0..n` (`n > 0`).
-    fn below(&mut self, n: u32) -> u32 {
-        ((u64::from(self.u32()) * u64::from(n)) >> 32) as u32
-    }
-    /// Uniform in `lo..=hi`.
-    fn range(&mut self, lo: u32, hi: u32) -> u32 {
-        lo + self.below(hi - lo + 1)
-    }
-    fn chance(&mut self, percent: u32) -> bool {
-        self.below(100) < percent
-    }
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len() as u32) as usize]
-    }
-}
+use crate::fuzzing::generate::generate;
+use crate::fuzzing::Rng;
 
 fn version(stage: Stage, major: u8, minor: u8) -> ShaderVersion {
     ShaderVersion {
@@ -218,7 +185,7 @@ fn generated_programs_round_trip_losslessly() {
     for (vi, v) in versions().into_iter().enumerate() {
         for p in 0..PROGRAMS {
             let seed = seed(vi, p, 0x00a5_5e3b_1e00_0000);
-            let words = generate(&mut Rng(seed), v, true, BUDGET, &mut coverage);
+            let words = generate(&mut Rng::new(seed), v, true, BUDGET, &mut coverage);
             total += split_instructions(&words, LOSSLESS).len();
             if let Err(e) = check(&words, LOSSLESS, true) {
                 failures.push(format!("{v} seed {seed:#x}: {e}"));
@@ -248,7 +215,7 @@ fn generated_programs_round_trip_in_every_dialect() {
     for (vi, v) in versions().into_iter().enumerate() {
         for p in 0..4 {
             let seed = seed(vi, p, 0xd1a1_ec70_0000_0000);
-            let words = generate(&mut Rng(seed), v, false, BUDGET, &mut coverage);
+            let words = generate(&mut Rng::new(seed), v, false, BUDGET, &mut coverage);
             for dialect in Dialect::ALL {
                 let flavor = Flavor {
                     dialect,
@@ -271,14 +238,20 @@ fn generated_programs_round_trip_in_every_dialect() {
 fn generator_is_deterministic() {
     let v = version(Stage::Pixel, 5, 1);
     let mut coverage = vec![0u32; 0x100];
-    let a = generate(&mut Rng(7), v, true, 50, &mut coverage);
-    let b = generate(&mut Rng(7), v, true, 50, &mut coverage);
+    let a = generate(&mut Rng::new(7), v, true, 50, &mut coverage);
+    let b = generate(&mut Rng::new(7), v, true, 50, &mut coverage);
     assert_eq!(a, b);
     // `SHOW_PROGRAM=hs_5_0` prints a generated listing of that model, to see what is covered.
     if let Ok(name) = std::env::var("SHOW_PROGRAM") {
         for (vi, v) in versions().into_iter().enumerate() {
             if v.to_string() == name {
-                let words = generate(&mut Rng(seed(vi, 0, 1)), v, true, BUDGET, &mut coverage);
+                let words = generate(
+                    &mut Rng::new(seed(vi, 0, 1)),
+                    v,
+                    true,
+                    BUDGET,
+                    &mut coverage,
+                );
                 eprintln!("{}", listing(&words, LOSSLESS).expect("listing"));
             }
         }

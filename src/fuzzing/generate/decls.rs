@@ -1,7 +1,7 @@
 //! Declarations of the random programs: resources, interfaces, stage inputs and outputs,
 //! and the phases of hull shaders.
 
-use super::generator::{Gen, Phase, TEMPS};
+use super::{Gen, Phase, TEMPS};
 use crate::dxbc::encode::token::{self as tok, controls};
 use crate::dxbc::encode::{reg, OperandBuild, ProgramBuilder};
 use crate::dxbc::opcodes::Opcode;
@@ -19,11 +19,11 @@ impl Gen<'_> {
     /// A declared SM5.0 register or SM5.1 range `T#[lower:upper]` (unbounded at times).
     fn decl_binding(&mut self, ty: R, id: u32) -> Operand {
         if self.sm51() {
-            let lower = self.rng.below(16);
+            let lower = self.rng.below32(16);
             let upper = if self.rng.chance(25) {
                 u32::MAX
             } else {
-                lower + self.rng.below(8)
+                lower + self.rng.below32(8)
             };
             let mut op = reg(ty, &[id, lower, upper]);
             op.components = Components::Swizzle([0, 1, 2, 3]);
@@ -90,8 +90,8 @@ impl Gen<'_> {
             b.custom_data(3, &payload);
             self.has_icb = rows > 0;
         }
-        let slot0 = self.rng.below(4);
-        for id in 0..self.rng.below(3) {
+        let slot0 = self.rng.below32(4);
+        for id in 0..self.rng.below32(3) {
             let dynamic = if self.rng.chance(30) {
                 controls::CB_DYNAMIC
             } else {
@@ -109,18 +109,18 @@ impl Gen<'_> {
                 b.src(op);
             }
         }
-        for id in 0..self.rng.below(3) {
-            let mode = self.rng.below(3);
+        for id in 0..self.rng.below32(3) {
+            let mode = self.rng.below32(3);
             let op = self.decl_binding(R::Sampler, slot0 + id);
             self.op(b, O::DclSampler, mode);
             b.dst(op);
             self.space(b);
         }
-        for id in 0..self.rng.below(4) {
+        for id in 0..self.rng.below32(4) {
             let dim = self.rng.range(1, 10);
             let mut bits = controls::resource_dimension(dim);
             if matches!(dim, 4 | 9) {
-                bits |= controls::sample_count(self.rng.below(33));
+                bits |= controls::sample_count(self.rng.below32(33));
             }
             let op = self.decl_binding(R::Resource, slot0 + id);
             let ret = self.return_type();
@@ -130,7 +130,7 @@ impl Gen<'_> {
         }
         let memory = v.major >= 5 || v.stage == Stage::Compute;
         if memory {
-            for id in 4..4 + self.rng.below(3) {
+            for id in 4..4 + self.rng.below32(3) {
                 let op = self.decl_binding(R::Resource, id);
                 if self.rng.chance(50) {
                     self.op(b, O::DclResourceRaw, 0);
@@ -142,7 +142,7 @@ impl Gen<'_> {
                 }
                 self.space(b);
             }
-            for id in 0..self.rng.below(4) {
+            for id in 0..self.rng.below32(4) {
                 let op = self.decl_binding(R::UnorderedAccessView, id);
                 let mut bits = 0;
                 if self.rng.chance(30) {
@@ -152,7 +152,7 @@ impl Gen<'_> {
                     bits |= controls::RASTERIZER_ORDERED;
                 }
                 let typed = v.major >= 5;
-                match self.rng.below(if typed { 3 } else { 2 }) {
+                match self.rng.below32(if typed { 3 } else { 2 }) {
                     0 => {
                         self.op(b, O::DclUavRaw, bits);
                         b.dst(op);
@@ -191,7 +191,7 @@ impl Gen<'_> {
         let tables = self.rng.range(1, 3);
         for t in 0..tables {
             let list: Vec<u32> = (0..self.rng.range(1, 3))
-                .map(|_| self.rng.below(bodies))
+                .map(|_| self.rng.below32(bodies))
                 .collect();
             self.op(b, O::DclFunctionTable, 0);
             b.imm(t).imm(list.len() as u32).list(&list);
@@ -200,7 +200,7 @@ impl Gen<'_> {
             let array = self.rng.range(1, 3);
             let table_len = self.rng.range(1, 3);
             let list: Vec<u32> = (0..self.rng.range(1, 3))
-                .map(|_| self.rng.below(tables))
+                .map(|_| self.rng.below32(tables))
                 .collect();
             let indexed = u32::from(self.rng.chance(50));
             self.op(b, O::DclInterface, indexed);
@@ -215,9 +215,9 @@ impl Gen<'_> {
     /// `dcl_temps` and `dcl_indexableTemp`.
     pub(super) fn temp_decls(&mut self, b: &mut ProgramBuilder) {
         self.op(b, O::DclTemps, 0);
-        b.imm(TEMPS + self.rng.below(8));
+        b.imm(TEMPS + self.rng.below32(8));
         self.xs.clear();
-        for x in 0..self.rng.below(3) {
+        for x in 0..self.rng.below32(3) {
             let size = self.rng.range(1, 32);
             self.op(b, O::DclIndexableTemp, 0);
             b.imm(x).imm(size).imm(self.rng.range(1, 4));
@@ -228,7 +228,7 @@ impl Gen<'_> {
     fn outputs(&mut self, b: &mut ProgramBuilder, first: u32, siv: &[u32]) {
         for n in first..first + self.rng.range(1, 4) {
             let op = self.decl_reg(R::Output, &[n]);
-            match self.rng.below(4) {
+            match self.rng.below32(4) {
                 0 if !siv.is_empty() => {
                     let name = self.rng.pick(siv);
                     self.op(b, O::DclOutputSiv, 0);
@@ -291,8 +291,8 @@ impl Gen<'_> {
             Stage::Pixel => {
                 for n in 0..self.rng.range(1, 5) {
                     let op = self.decl_reg(R::Input, &[n]);
-                    let mode = self.rng.below(8);
-                    match self.rng.below(4) {
+                    let mode = self.rng.below32(8);
+                    match self.rng.below32(4) {
                         0 => {
                             let name = self.rng.pick(SIV_OUT);
                             self.op(b, O::DclInputPsSiv, controls::interpolation(mode));
@@ -368,7 +368,7 @@ impl Gen<'_> {
                 let p = self.rng.pick(&primitives);
                 self.op(b, O::DclInputPrimitive, controls::primitive(p));
                 if sm5 {
-                    for m in 0..self.rng.below(3) {
+                    for m in 0..self.rng.below32(3) {
                         self.op(b, O::DclStream, 0);
                         b.dst(reg(R::Stream, &[m]));
                         self.outputs(b, 4 * m, SIV_OUT);
@@ -424,7 +424,7 @@ impl Gen<'_> {
                 if self.rng.chance(50) {
                     self.system_input(b, R::InputThreadIdInGroupFlattened, false);
                 }
-                for g in 0..self.rng.below(3) {
+                for g in 0..self.rng.below32(3) {
                     let op = reg(R::ThreadGroupSharedMemory, &[g]);
                     if self.rng.chance(50) {
                         self.op(b, O::DclTgsmRaw, 0);

@@ -1,6 +1,21 @@
-//! The random program generator: values, operands, instructions and control flow.
+//! Random programs from the opcode table, for the assembler's property tests and the
+//! `translate_generated` fuzz target.
+//!
+//! Contract: [`generate`] builds one encodable program of a given version from a seeded [`Rng`]:
+//! every opcode the stage and model allow ([`Opcode::ALL`], [`Opcode::slots`],
+//! [`Opcode::class`], refined into operand kinds by `kinds`), operands of the right kinds over
+//! declared registers (16 temps, inputs, outputs, resources, indexable temps, an immediate
+//! constant buffer), balanced structured control flow, subroutines, interfaces and hull-shader
+//! phases (`decls`). The programs are valid token streams; most are valid shaders, but the
+//! generator does not track everything a shader model requires (it may read an output, or use
+//! class linkage), so translation may refuse some. The same seed gives the same program.
+//! [`generate_container`] wraps one in a container whose signatures and `RDEF` are derived from
+//! its declarations.
 
-use super::kinds::{allowed, doubles, is_conditional, kinds, Kind};
+mod decls;
+mod kinds;
+
+use self::kinds::{allowed, doubles, is_conditional, kinds, Kind};
 use super::Rng;
 use crate::dxbc::encode::token::{self as tok, controls};
 use crate::dxbc::encode::{imm32, reg, relative, OperandBuild, ProgramBuilder};
@@ -54,17 +69,17 @@ impl Gen<'_> {
 
     /// A float whose `%f` spelling is exact in every dialect (k/4).
     pub(super) fn exact_float(&mut self) -> u32 {
-        let k = self.rng.below(8193) as i32 - 4096;
+        let k = self.rng.below32(8193) as i32 - 4096;
         (k as f32 / 4.0).to_bits()
     }
 
     /// An integer every dialect prints as an integer, typed or untyped (exponent 0 or 255).
     pub(super) fn exact_int(&mut self) -> u32 {
-        match self.rng.below(4) {
-            0 => self.rng.below(41).wrapping_sub(20),
-            1 => self.rng.below(20001).wrapping_sub(10000),
-            2 => self.rng.below(0x80_0000),
-            _ => 0xff80_0000 | self.rng.below(0x80_0000),
+        match self.rng.below32(4) {
+            0 => self.rng.below32(41).wrapping_sub(20),
+            1 => self.rng.below32(20001).wrapping_sub(10000),
+            2 => self.rng.below32(0x80_0000),
+            _ => 0xff80_0000 | self.rng.below32(0x80_0000),
         }
     }
 
@@ -77,7 +92,7 @@ impl Gen<'_> {
                 self.exact_int()
             };
         }
-        match self.rng.below(10) {
+        match self.rng.below32(10) {
             0..=2 => self.exact_int(),
             3..=5 => self.exact_float(),
             6 => self.rng.pick(&[
@@ -97,20 +112,20 @@ impl Gen<'_> {
                 0x3dcc_cccd,
                 0x3eaa_aaab,
             ]),
-            7 => ((self.rng.u32() as f32 / 65536.0) - 32768.0).to_bits(),
-            8 => (self.rng.u32() as f32 * 1.0e-9).to_bits(),
-            _ => self.rng.u32(),
+            7 => ((self.rng.next_u32() as f32 / 65536.0) - 32768.0).to_bits(),
+            8 => (self.rng.next_u32() as f32 * 1.0e-9).to_bits(),
+            _ => self.rng.next_u32(),
         }
     }
 
     fn value64(&mut self) -> u64 {
         if !self.lossless || self.rng.chance(40) {
-            let k = self.rng.below(8193) as i32 - 4096;
+            let k = self.rng.below32(8193) as i32 - 4096;
             return (f64::from(k) / 4.0).to_bits();
         }
         // Infinities and NaNs are left out: their listing does not assemble (see
         // `gap_double_infinity_and_nan`).
-        let bits = match self.rng.below(4) {
+        let bits = match self.rng.below32(4) {
             0 => self.rng.pick(&[
                 (-0.0f64).to_bits(),
                 f64::MAX.to_bits(),
@@ -119,8 +134,8 @@ impl Gen<'_> {
                 1.0e300f64.to_bits(),
                 1,
             ]),
-            1 => (self.rng.u32() as f64 / 1024.0 - 1.0e6).to_bits(),
-            _ => self.rng.next(),
+            1 => (self.rng.next_u32() as f64 / 1024.0 - 1.0e6).to_bits(),
+            _ => self.rng.next_u64(),
         };
         if f64::from_bits(bits).is_finite() {
             bits
@@ -177,7 +192,7 @@ impl Gen<'_> {
                 .rng
                 .pick(&[[0, 1, 2, 3], [0, 0, 0, 0], [0, 1, 0, 0], [1, 1, 1, 1]]);
         }
-        [0; 4].map(|_| self.rng.below(4) as u8)
+        [0; 4].map(|_| self.rng.below32(4) as u8)
     }
 
     /// Source selection: swizzle, select-1 or (rarely) a 2–3 component mask.
@@ -190,9 +205,9 @@ impl Gen<'_> {
                 [2, 3, 0, 1],
             ]));
         }
-        match self.rng.below(100) {
+        match self.rng.below32(100) {
             0..=54 => Components::Swizzle(self.swizzle()),
-            55..=91 => Components::Select1(self.rng.below(4) as u8),
+            55..=91 => Components::Select1(self.rng.below32(4) as u8),
             _ => {
                 let mut mask = self.rng.range(1, 15) as u8;
                 while !(2..=3).contains(&mask.count_ones()) {
@@ -213,12 +228,12 @@ impl Gen<'_> {
 
     /// The register of a relative index: `r#.c` or `x#[n].c`.
     fn rel(&mut self) -> RelativeRegister {
-        let component = self.rng.below(4) as u8;
+        let component = self.rng.below32(4) as u8;
         if !self.xs.is_empty() && self.rng.chance(15) {
             let (x, size) = self.rng.pick(&self.xs);
-            relative(R::IndexableTemp, &[x, self.rng.below(size)], component)
+            relative(R::IndexableTemp, &[x, self.rng.below32(size)], component)
         } else {
-            relative(R::Temp, &[self.rng.below(TEMPS)], component)
+            relative(R::Temp, &[self.rng.below32(TEMPS)], component)
         }
     }
 
@@ -239,7 +254,7 @@ impl Gen<'_> {
     // ---- registers
 
     fn temp(&mut self) -> Operand {
-        reg(R::Temp, &[self.rng.below(TEMPS)])
+        reg(R::Temp, &[self.rng.below32(TEMPS)])
     }
 
     fn has_outputs(&self) -> bool {
@@ -248,8 +263,8 @@ impl Gen<'_> {
 
     /// An input attribute of the stage (and phase), if it has any.
     fn input(&mut self) -> Option<Operand> {
-        let n = self.rng.below(INPUTS);
-        let vertex = self.rng.below(3);
+        let n = self.rng.below32(INPUTS);
+        let vertex = self.rng.below32(3);
         Some(match (self.v.stage, self.phase) {
             (Stage::Compute, _) => return None,
             (Stage::Geometry, _) | (Stage::Hull, Phase::ControlPoint) => {
@@ -257,7 +272,7 @@ impl Gen<'_> {
                 self.maybe_rel(op, 0, 25)
             }
             (Stage::Hull, _) | (Stage::Domain, _) => {
-                let r = self.rng.below(100);
+                let r = self.rng.below32(100);
                 if r < 30 && matches!(self.phase, Phase::Join | Phase::Main) {
                     let op = reg(R::InputPatchConstant, &[n]);
                     self.maybe_rel(op, 0, 15)
@@ -314,20 +329,27 @@ impl Gen<'_> {
         if self.sm51() {
             let op = reg(
                 R::ConstantBuffer,
-                &[self.rng.below(3), self.rng.below(8), self.rng.below(64)],
+                &[
+                    self.rng.below32(3),
+                    self.rng.below32(8),
+                    self.rng.below32(64),
+                ],
             );
             let mut op = self.maybe_rel(op, 1, 10);
             op.nonuniform = op.indices[1].rel.is_some() && self.rng.chance(50);
             self.maybe_rel(op, 2, 20)
         } else {
-            let op = reg(R::ConstantBuffer, &[self.rng.below(4), self.rng.below(64)]);
+            let op = reg(
+                R::ConstantBuffer,
+                &[self.rng.below32(4), self.rng.below32(64)],
+            );
             self.maybe_rel(op, 1, 20)
         }
     }
 
     /// A source register of the general kind, without components.
     fn src_register(&mut self) -> (Operand, bool) {
-        let roll = self.rng.below(100);
+        let roll = self.rng.below32(100);
         let op = match roll {
             0..=44 => self.temp(),
             45..=59 => match self.input() {
@@ -336,12 +358,12 @@ impl Gen<'_> {
             },
             60..=74 => self.cbuffer(),
             75..=79 if self.has_icb => {
-                let op = reg(R::ImmediateConstantBuffer, &[self.rng.below(4)]);
+                let op = reg(R::ImmediateConstantBuffer, &[self.rng.below32(4)]);
                 self.maybe_rel(op, 0, 50)
             }
             80..=87 if !self.xs.is_empty() => {
                 let (x, size) = self.rng.pick(&self.xs);
-                let op = reg(R::IndexableTemp, &[x, self.rng.below(size)]);
+                let op = reg(R::IndexableTemp, &[x, self.rng.below32(size)]);
                 self.maybe_rel(op, 1, 50)
             }
             88..=93 => {
@@ -390,11 +412,11 @@ impl Gen<'_> {
     fn cond(&mut self) -> Operand {
         if self.rng.chance(10) {
             let mut o = self.cbuffer();
-            o.components = Components::Select1(self.rng.below(4) as u8);
+            o.components = Components::Select1(self.rng.below32(4) as u8);
             return o;
         }
         let mut o = self.temp();
-        o.components = Components::Select1(self.rng.below(4) as u8);
+        o.components = Components::Select1(self.rng.below32(4) as u8);
         o.min_precision = self.min_precision();
         o
     }
@@ -403,13 +425,13 @@ impl Gen<'_> {
         if allow_null && self.rng.chance(10) {
             return reg(R::Null, &[]);
         }
-        let roll = self.rng.below(100);
+        let roll = self.rng.below32(100);
         let mut o = if roll < 12 && self.has_outputs() {
-            let o = reg(R::Output, &[self.rng.below(INPUTS)]);
+            let o = reg(R::Output, &[self.rng.below32(INPUTS)]);
             self.maybe_rel(o, 0, 8)
         } else if roll < 20 && !self.xs.is_empty() {
             let (x, size) = self.rng.pick(&self.xs);
-            let o = reg(R::IndexableTemp, &[x, self.rng.below(size)]);
+            let o = reg(R::IndexableTemp, &[x, self.rng.below32(size)]);
             self.maybe_rel(o, 1, 50)
         } else if roll < 24 && self.v.stage == Stage::Pixel && op.class() == Class::Alu {
             let mut regs = vec![R::OutputDepth, R::OutputCoverageMask];
@@ -435,12 +457,12 @@ impl Gen<'_> {
     /// `t#`/`s#`/`u#` (SM5.1: `T#[index]`, relative and `nonuniform` at times) as a source.
     fn resource(&mut self, ty: R) -> Operand {
         let mut op = if self.sm51() {
-            let op = reg(ty, &[self.rng.below(4), self.rng.below(16)]);
+            let op = reg(ty, &[self.rng.below32(4), self.rng.below32(16)]);
             let mut op = self.maybe_rel(op, 1, 30);
             op.nonuniform = op.indices[1].rel.is_some() && self.rng.chance(50);
             op
         } else {
-            reg(ty, &[self.rng.below(8)])
+            reg(ty, &[self.rng.below32(8)])
         };
         if ty != R::Sampler {
             op.components = if self.rng.chance(70) {
@@ -455,7 +477,7 @@ impl Gen<'_> {
     /// `u#` or `g#` as a destination; atomics name it without components, as fxc does.
     fn memory_dst(&mut self, op: Opcode, tgsm: bool) -> Operand {
         let mut o = if tgsm && self.v.stage == Stage::Compute && self.rng.chance(40) {
-            reg(R::ThreadGroupSharedMemory, &[self.rng.below(4)])
+            reg(R::ThreadGroupSharedMemory, &[self.rng.below32(4)])
         } else {
             self.resource(R::UnorderedAccessView)
         };
@@ -494,7 +516,7 @@ impl Gen<'_> {
             }
             Kind::Readable => {
                 if self.v.stage == Stage::Compute && self.rng.chance(30) {
-                    let mut o = reg(R::ThreadGroupSharedMemory, &[self.rng.below(4)]);
+                    let mut o = reg(R::ThreadGroupSharedMemory, &[self.rng.below32(4)]);
                     o.components = Components::Swizzle(self.swizzle());
                     o
                 } else {
@@ -512,17 +534,17 @@ impl Gen<'_> {
                 }
             }
             Kind::Attribute => {
-                let mut o = reg(R::Input, &[self.rng.below(INPUTS)]);
+                let mut o = reg(R::Input, &[self.rng.below32(INPUTS)]);
                 o.components = self.src_components(false);
                 o
             }
-            Kind::Label => reg(R::Label, &[self.rng.below(self.subroutines.max(1))]),
-            Kind::Stream => reg(R::Stream, &[self.rng.below(4)]),
+            Kind::Label => reg(R::Label, &[self.rng.below32(self.subroutines.max(1))]),
+            Kind::Stream => reg(R::Stream, &[self.rng.below32(4)]),
             Kind::MemDst => self.memory_dst(op, true),
             Kind::UavDst => self.memory_dst(op, false),
             Kind::Interface => {
                 let (id, array, _) = self.rng.pick(&self.interfaces);
-                let o = reg(R::Interface, &[id, self.rng.below(array)]);
+                let o = reg(R::Interface, &[id, self.rng.below32(array)]);
                 self.maybe_rel(o, 1, 30)
             }
         }
@@ -569,13 +591,13 @@ impl Gen<'_> {
                         | O::SamplePos
                 ));
         if offsets && self.rng.chance(30) {
-            let mut o = || self.rng.below(16) as i32 - 8;
+            let mut o = || self.rng.below32(16) as i32 - 8;
             let (u, v, w) = (o(), o(), o());
             b.ext(tok::sample_offsets(u, v, w).expect("offsets in -8..7"));
         }
         if typed && self.rng.chance(35) {
             let dim = self.rng.range(1, 12);
-            let stride = if dim == 12 { self.rng.below(4096) } else { 0 };
+            let stride = if dim == 12 { self.rng.below32(4096) } else { 0 };
             b.ext(tok::resource_dimension(dim, stride).expect("dimension"));
         }
         if typed && self.rng.chance(30) {
@@ -602,13 +624,13 @@ impl Gen<'_> {
             bits |= controls::TEST_NONZERO;
         }
         match op {
-            O::Resinfo => bits |= self.rng.below(3),
-            O::SampleInfo => bits |= self.rng.below(2),
+            O::Resinfo => bits |= self.rng.below32(3),
+            O::SampleInfo => bits |= self.rng.below32(2),
             O::Sync => {
                 let scope =
                     self.rng
                         .pick(&[0, controls::SYNC_UAV_GROUP, controls::SYNC_UAV_GLOBAL]);
-                bits |= scope | self.rng.below(4);
+                bits |= scope | self.rng.below32(4);
                 if bits == 0 {
                     bits = controls::SYNC_THREADS;
                 }
@@ -619,7 +641,7 @@ impl Gen<'_> {
         self.extended(b, op);
         if op == O::InterfaceCall {
             let (_, _, table) = self.rng.pick(&self.interfaces);
-            let function = self.rng.below(table);
+            let function = self.rng.below32(table);
             let target = self.operand(op, Kind::Interface, 0);
             b.imm(function).src(target);
             return;
@@ -647,7 +669,7 @@ impl Gen<'_> {
         } else if self.lossless && bits & controls::precise(0xf) == 0 && self.rng.chance(3) {
             // `[padding(...)]` after `[precise]` does not assemble: `gap_precise_then_padding`.
             for _ in 0..self.rng.range(1, 2) {
-                b.padding(self.rng.u32());
+                b.padding(self.rng.next_u32());
             }
         }
     }
@@ -666,7 +688,7 @@ impl Gen<'_> {
                 return;
             }
             *budget -= 1;
-            let roll = self.rng.below(100);
+            let roll = self.rng.below32(100);
             let nest = depth < 3;
             if roll < 6 && nest {
                 self.instruction(b, O::If);
@@ -695,7 +717,7 @@ impl Gen<'_> {
                 }
                 self.op(b, O::EndSwitch, 0);
             } else if roll < 16 && in_loop {
-                match self.rng.below(4) {
+                match self.rng.below32(4) {
                     0 => self.op(b, O::Break, 0),
                     1 => self.op(b, O::Continue, 0),
                     2 => self.instruction(b, O::Breakc),
@@ -711,7 +733,9 @@ impl Gen<'_> {
             } else if roll < 20 && !self.interfaces.is_empty() {
                 self.instruction(b, O::InterfaceCall);
             } else if roll < 21 {
-                let payload: Vec<u32> = (0..self.rng.below(5)).map(|_| self.rng.u32()).collect();
+                let payload: Vec<u32> = (0..self.rng.below32(5))
+                    .map(|_| self.rng.next_u32())
+                    .collect();
                 let class = self.rng.pick(&[0, 1, 2, 4, 5]);
                 self.coverage[O::CustomData as usize] += 1;
                 b.custom_data(class, &payload);
@@ -754,8 +778,11 @@ impl Gen<'_> {
     }
 }
 
-/// One random program of `v`, about `budget` instructions long.
-pub(super) fn generate(
+/// One random program of `v`, about `budget` instructions long: the program chunk's dwords
+/// (version and length tokens first). `lossless`: immediates take any 32-bit pattern (else only
+/// values every disassembler dialect prints exactly). `coverage[opcode]` counts the opcodes
+/// written, indexed by opcode number (give it 256 entries).
+pub fn generate(
     rng: &mut Rng,
     v: ShaderVersion,
     lossless: bool,
@@ -790,4 +817,35 @@ pub(super) fn generate(
     }
     b.finish()
         .unwrap_or_else(|e| panic!("{v}: the generator built an unencodable program: {e}"))
+}
+
+/// A container around one random program: the version picked by `rng` among every stage and
+/// model (hull and domain shaders from 5.0), about `budget` instructions, signatures and `RDEF`
+/// derived from the declarations ([`crate::dxbc::asm::container_of_program`]). `None` only when
+/// the container cannot be written (a generator bug the caller reports).
+pub fn generate_container(rng: &mut Rng, budget: u32) -> Option<Vec<u8>> {
+    let stages = [
+        Stage::Vertex,
+        Stage::Pixel,
+        Stage::Geometry,
+        Stage::Hull,
+        Stage::Domain,
+        Stage::Compute,
+    ];
+    let stage = rng.pick(&stages);
+    let models: &[(u8, u8)] = if matches!(stage, Stage::Hull | Stage::Domain) {
+        &[(5, 0), (5, 1)]
+    } else {
+        &[(4, 0), (4, 1), (5, 0), (5, 1)]
+    };
+    let (major, minor) = rng.pick(models);
+    let v = ShaderVersion {
+        stage,
+        major,
+        minor,
+    };
+    let mut coverage = [0u32; 256];
+    let lossless = rng.percent(50);
+    let words = generate(rng, v, lossless, budget, &mut coverage);
+    crate::dxbc::asm::container_of_program(&words).ok()
 }
