@@ -27,6 +27,10 @@
 //! the seeded smoke tests.
 //!
 //! [`decode_and_disassemble`]: crate::fuzzing::decode_and_disassemble
+//! [`assemble()`]: crate::fuzzing::assemble()
+//! [`mutate_text()`]: crate::fuzzing::mutate_text()
+//! [`translate_generated`]: crate::fuzzing::translate_generated
+//! [`generate`]: crate::fuzzing::generate
 //! [`check()`]: crate::fuzzing::check()
 //! [`mutate()`]: crate::fuzzing::mutate()
 //! [`Outcome`]: crate::fuzzing::Outcome
