@@ -90,17 +90,12 @@ impl<'a> Instruction<'a> {
             .map(|e| [e.offset(0), e.offset(1), e.offset(2)])
     }
 
-    /// Decodes the instruction at the reader's position and advances past it.
-    pub fn decode(r: &mut Reader<'a>, version: ShaderVersion) -> Result<Instruction<'a>> {
-        let offset = r.offset();
-        let token = OpcodeToken(r.read_u32()?);
-        let opcode = Opcode::from_u32(token.opcode()).ok_or_else(|| {
-            DecodeError::new(offset, DecodeErrorKind::UnknownOpcode(token.opcode()))
-        })?;
-        let mut inst = Instruction {
-            opcode,
-            offset,
-            token,
+    /// An empty instruction (`nop`, no operands): the buffer [`Instruction::decode_into`] fills.
+    pub fn empty() -> Instruction<'a> {
+        Instruction {
+            opcode: Opcode::Nop,
+            offset: 0,
+            token: OpcodeToken(0),
             length: 0,
             ext: [ExtOpcodeToken(0); MAX_EXTENDED],
             ext_count: 0,
@@ -115,7 +110,40 @@ impl<'a> Instruction<'a> {
             custom_class: 0,
             data: &[],
             padding: &[],
-        };
+        }
+    }
+
+    /// Decodes the instruction at the reader's position and advances past it.
+    pub fn decode(r: &mut Reader<'a>, version: ShaderVersion) -> Result<Instruction<'a>> {
+        let mut inst = Instruction::empty();
+        inst.decode_into(r, version)?;
+        Ok(inst)
+    }
+
+    /// [`Instruction::decode`] into `self`, overwriting it: the hot path decodes every
+    /// instruction into one buffer, so that the 1.4 KB operand arrays are neither initialised
+    /// nor moved per instruction. On error `self` holds a partly decoded instruction.
+    pub fn decode_into(&mut self, r: &mut Reader<'a>, version: ShaderVersion) -> Result<()> {
+        let offset = r.offset();
+        let token = OpcodeToken(r.read_u32()?);
+        let opcode = Opcode::from_u32(token.opcode()).ok_or_else(|| {
+            DecodeError::new(offset, DecodeErrorKind::UnknownOpcode(token.opcode()))
+        })?;
+        let inst = self;
+        inst.opcode = opcode;
+        inst.offset = offset;
+        inst.token = token;
+        inst.length = 0;
+        inst.ext_count = 0;
+        inst.operand_count = 0;
+        inst.imm_count = 0;
+        inst.return_type = None;
+        inst.name = None;
+        inst.space = None;
+        inst.cb_size = None;
+        inst.custom_class = 0;
+        inst.data = &[];
+        inst.padding = &[];
         let ctx = |e: DecodeError| e.with_context(opcode.name());
 
         if opcode == Opcode::CustomData {
@@ -133,7 +161,7 @@ impl<'a> Instruction<'a> {
             }
             inst.length = length;
             inst.data = r.read_bytes((length as usize - 2) * 4).map_err(ctx)?;
-            return Ok(inst);
+            return Ok(());
         }
 
         let mut length = token.length();
@@ -209,10 +237,9 @@ impl<'a> Instruction<'a> {
         for &slot in opcode.slots() {
             match slot {
                 Slot::Dst | Slot::Src => {
-                    let op = Operand::decode(&mut ir).map_err(ctx)?;
                     // The table guarantees operand_count stays within MAX_OPERANDS.
                     if let Some(entry) = inst.operands.get_mut(inst.operand_count as usize) {
-                        *entry = op;
+                        entry.decode_into(&mut ir).map_err(ctx)?;
                         inst.operand_count += 1;
                     }
                 }
@@ -243,6 +270,6 @@ impl<'a> Instruction<'a> {
         }
         let rest = ir.remaining();
         inst.padding = ir.read_bytes(rest).map_err(ctx)?;
-        Ok(inst)
+        Ok(())
     }
 }

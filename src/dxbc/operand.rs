@@ -217,13 +217,22 @@ impl Operand {
 
     /// Decodes one operand at the reader's position.
     pub fn decode(r: &mut Reader<'_>) -> Result<Operand> {
+        let mut op = Operand::default();
+        op.decode_into(r)?;
+        Ok(op)
+    }
+
+    /// [`Operand::decode`] into `self`, overwriting every field (the decoder fills the operand
+    /// arrays of one reused instruction this way, without moving operands).
+    pub fn decode_into(&mut self, r: &mut Reader<'_>) -> Result<()> {
         let offset = r.offset();
         let token = OperandToken(r.read_u32()?);
-        let mut op = Operand {
+        *self = Operand {
             offset,
             token,
             ..Operand::default()
         };
+        let op = self;
         op.ty = RegisterType::from_u32(token.register_type()).ok_or_else(|| {
             super::DecodeError::new(
                 offset,
@@ -275,13 +284,13 @@ impl Operand {
             for i in 0..op.imm_count() {
                 op.imm[i] = r.read_u32()?;
             }
-            return Ok(op);
+            return Ok(());
         }
         op.index_count = dims as u8;
         for i in 0..dims {
             op.indices[i as usize] = decode_index(r, token.index_representation(i), offset)?;
         }
-        Ok(op)
+        Ok(())
     }
 }
 

@@ -7,6 +7,7 @@
 
 use super::error::{DecodeError, DecodeErrorKind, Result};
 use super::instruction::Instruction;
+use super::opcodes::Opcode;
 use super::reader::Reader;
 use super::token::VersionToken;
 
@@ -166,6 +167,48 @@ pub struct Instructions<'a> {
     r: Reader<'a>,
     version: ShaderVersion,
     failed: bool,
+}
+
+impl<'a> Instructions<'a> {
+    /// The next instruction decoded into `inst` (see [`Instruction::decode_into`]): the
+    /// allocation- and copy-free form of [`Iterator::next`], for hot loops. `None` at the end and
+    /// after an error, as `next`.
+    pub fn next_into(&mut self, inst: &mut Instruction<'a>) -> Option<Result<()>> {
+        if self.failed || self.r.is_empty() {
+            return None;
+        }
+        let result = inst.decode_into(&mut self.r, self.version);
+        if result.is_err() {
+            self.failed = true;
+        }
+        Some(result)
+    }
+
+    /// How many instructions follow, counted by their length fields only (no operand is
+    /// decoded); stops at the first length that cannot be right. For sizing buffers.
+    pub fn count_by_length(&self) -> usize {
+        let bytes = self.r.data();
+        let mut at = self.r.position();
+        let mut n = 0usize;
+        while at + 4 <= bytes.len() {
+            let token =
+                u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+            let dwords = if token & 0x7ff == Opcode::CustomData as u32 {
+                match bytes.get(at + 4..at + 8) {
+                    Some(b) => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize,
+                    None => break,
+                }
+            } else {
+                ((token >> 24) & 0x7f) as usize
+            };
+            if dwords == 0 {
+                break;
+            }
+            at = at.saturating_add(dwords.saturating_mul(4));
+            n += 1;
+        }
+        n
+    }
 }
 
 impl<'a> Iterator for Instructions<'a> {

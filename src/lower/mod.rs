@@ -96,11 +96,18 @@ pub fn lower_with_signatures(
     if let Some(sig) = signatures.patch_constant {
         lowerer.module.patch_constant_signature = io::signature(sig);
     }
-    // A guess from the program size (instructions average well over 32 bytes), so that typical
-    // shaders grow the arena once at most; bounded by the input.
-    lowerer.module.insts.reserve(program.body().len() / 32);
-    for inst in program.instructions() {
-        lowerer.instruction(&inst?)?;
+    // Most instructions lower to one IR instruction: size the arena once. Those that lower to
+    // one take two dwords at least, which bounds the reservation by the input.
+    let mut instructions = program.instructions();
+    let most = program.body().len() / 8;
+    lowerer
+        .module
+        .insts
+        .reserve(instructions.count_by_length().min(most) + 8);
+    let mut inst = Instruction::empty();
+    while let Some(decoded) = instructions.next_into(&mut inst) {
+        decoded?;
+        lowerer.instruction(&inst)?;
     }
     lowerer.finish()
 }

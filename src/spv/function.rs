@@ -112,6 +112,7 @@ impl Module {
             return;
         };
         self.func.clear();
+        self.block_serial = self.block_serial.wrapping_add(1);
         self.func.function = Some(function);
         self.func.returns_void = self.types.is_void(ret);
         let ops = [ret.word(), function.word(), control.bits(), fn_ty.word()];
@@ -198,8 +199,16 @@ impl Module {
             &mut self.func.body
         };
         w.inst(Op::Label, [label.word()]);
+        self.block_serial = self.block_serial.wrapping_add(1);
         self.func.labels += 1;
         self.func.block = Block::Open;
+    }
+
+    /// A number that changes at every label, function start and function call: values a
+    /// caller remembers from memory (a register it loaded or stored) stay valid while it is
+    /// unchanged, as they were computed in the same block with no other code run in between.
+    pub fn block_serial(&self) -> u32 {
+        self.block_serial
     }
 
     /// True while a block is open: a label was placed and no terminator followed yet.

@@ -42,6 +42,9 @@ use super::{Error, Id, Version, MAX_ID_BOUND};
 pub struct Module {
     pub(super) version: Version,
     next_id: u32,
+    /// Changes whenever code may start to run from elsewhere (a label, a new function, a
+    /// call): see [`Module::block_serial`].
+    pub(super) block_serial: u32,
     error: Option<Error>,
     emit_names: bool,
     capabilities: Vec<Capability>,
@@ -74,9 +77,17 @@ impl Module {
     /// one allocates about once per section instead of at every doubling; [`Module::clear`]
     /// reuses everything.
     pub fn new(version: Version) -> Module {
+        Module::with_code_capacity(version, 2048)
+    }
+
+    /// A module whose code sections start with room for about `words` words of function code
+    /// (the function being defined and the definitions section), so that a translation of a
+    /// known size grows them once at most.
+    pub fn with_code_capacity(version: Version, words: usize) -> Module {
         Module {
             version,
             next_id: 1,
+            block_serial: 0,
             error: None,
             emit_names: true,
             capabilities: Vec::with_capacity(8),
@@ -93,11 +104,11 @@ impl Module {
             annotations: Words::with_capacity(256),
             globals: Words::with_capacity(512),
             function_declarations: Words::default(),
-            function_definitions: Words::with_capacity(2048),
+            function_definitions: Words::with_capacity(words),
             types: TypeCache::with_capacity(32),
             constants: ConstantCache::with_capacity(32),
             global_variables: Vec::with_capacity(16),
-            func: FunctionState::with_capacity(2048),
+            func: FunctionState::with_capacity(words),
         }
     }
 
@@ -126,6 +137,7 @@ impl Module {
         self.constants.clear();
         self.global_variables.clear();
         self.func.clear();
+        self.block_serial = self.block_serial.wrapping_add(1);
     }
 
     /// The module's SPIR-V version.

@@ -226,6 +226,7 @@ impl Module {
 
     /// OpFunctionCall.
     pub fn function_call(&mut self, ty: Id, function: Id, arguments: &[Id]) -> Id {
+        self.block_serial = self.block_serial.wrapping_add(1);
         self.value_var(Op::FunctionCall, ty, &[function], arguments, &[])
     }
 

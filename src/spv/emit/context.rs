@@ -150,11 +150,25 @@ pub(crate) struct Emitter<'a> {
     pub io: super::io::Io,
     /// Samplers and the other objects texture operations share (`texture/mod.rs`).
     pub textures: super::texture::TextureState,
+    /// The value of each `r#` as last loaded or stored in the current block.
+    pub temp_values: super::values::TempValues,
+    /// Ids asked for at almost every instruction, kept at hand (the module's caches hash).
+    pub memo: super::values::Memo,
 }
 
 impl<'a> Emitter<'a> {
     /// The type of `n` components of `s`.
     pub fn ty(&mut self, s: Scalar, n: u8) -> Id {
+        let slot = (s as usize, usize::from(n.clamp(1, 4)));
+        if let Some(id) = self.memo.types[slot.0][slot.1] {
+            return id;
+        }
+        let id = self.new_ty(s, n);
+        self.memo.types[slot.0][slot.1] = Some(id);
+        id
+    }
+
+    fn new_ty(&mut self, s: Scalar, n: u8) -> Id {
         let scalar = match s {
             Scalar::F32 => self.m.type_f32(),
             Scalar::U32 => self.m.type_u32(),
@@ -171,7 +185,15 @@ impl<'a> Emitter<'a> {
 
     /// A `u32` constant.
     pub fn u32_const(&mut self, v: u32) -> Id {
-        self.m.constant_u32(v)
+        let Some(slot) = self.memo.small_u32.get_mut(v as usize) else {
+            return self.m.constant_u32(v);
+        };
+        if let Some(id) = *slot {
+            return id;
+        }
+        let id = self.m.constant_u32(v);
+        self.memo.small_u32[v as usize] = Some(id);
+        id
     }
 
     /// A constant of `n` components of `s`, each with the 32-bit pattern `bits`
@@ -368,6 +390,13 @@ impl<'a> Emitter<'a> {
             return Ok(self.constant_compose(ty, &parts[..comps.len()]));
         }
         let (vec, width) = self.read_register(span, reg)?;
+        let mut selection = [0u8; 4];
+        selection[..comps.len()].copy_from_slice(comps);
+        let key = (vec, selection, n, ty);
+        let serial = self.m.block_serial();
+        if let Some(id) = self.temp_values.read(serial, &key) {
+            return Ok(Value { id, scalar: ty, n });
+        }
         let u = self.ty(Scalar::U32, 1);
         let raw = if width == 1 {
             // Scalar registers: every component reads the one value.
@@ -399,7 +428,9 @@ impl<'a> Emitter<'a> {
             scalar: Scalar::U32,
             n,
         };
-        Ok(self.bitcast(v, ty))
+        let v = self.bitcast(v, ty);
+        self.temp_values.remember_read(serial, key, v.id);
+        Ok(v)
     }
 
     fn constant_compose(&mut self, ty: Scalar, parts: &[Id]) -> Value {
@@ -425,7 +456,13 @@ impl<'a> Emitter<'a> {
         match *reg {
             Reg::Temp(n) => {
                 let var = self.temp(span, n)?;
-                Ok((self.m.load(uvec4, var.id), 4))
+                let serial = self.m.block_serial();
+                if let Some(value) = self.temp_values.get(serial, n) {
+                    return Ok((value, 4));
+                }
+                let value = self.m.load(uvec4, var.id);
+                self.temp_values.set(serial, n, value);
+                Ok((value, 4))
             }
             Reg::IndexableTemp { array, index } => {
                 let ptr = self.indexable_ptr(span, array, &index)?;
@@ -688,11 +725,23 @@ impl<'a> Emitter<'a> {
             }
         };
         let _: Option<Id> = storage_ok;
+        let temp = match dst.reg {
+            Reg::Temp(n) => Some(n),
+            _ => None,
+        };
+        let serial = self.m.block_serial();
         if comps.len() == 4 && words.n == 4 {
             self.m.store(ptr, words.id);
+            if let Some(n) = temp {
+                self.temp_values.set(serial, n, words.id);
+            }
             return Ok(());
         }
-        let old = self.m.load(uvec4, ptr);
+        let known = temp.and_then(|n| self.temp_values.get(serial, n));
+        let old = match known {
+            Some(value) => value,
+            None => self.m.load(uvec4, ptr),
+        };
         let new = if words.n == 1 {
             let mut acc = old;
             for &c in comps {
@@ -714,6 +763,9 @@ impl<'a> Emitter<'a> {
             self.m.vector_shuffle(uvec4, old, words.id, &sel)
         };
         self.m.store(ptr, new);
+        if let Some(n) = temp {
+            self.temp_values.set(serial, n, new);
+        }
         Ok(())
     }
 

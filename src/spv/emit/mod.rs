@@ -19,6 +19,7 @@ mod memory;
 mod resources;
 mod stage;
 mod texture;
+mod values;
 
 use spirv::{
     AddressingModel, Capability, ExecutionMode, ExecutionModel, FunctionControl, MemoryModel,
@@ -108,7 +109,9 @@ pub fn emit(module: &ir::Module, options: &EmitOptions) -> Result<Vec<u32>, Erro
     let stage = module
         .stage
         .ok_or_else(|| Error::invalid(0, "module without a stage"))?;
-    let mut m = Module::new(options.version);
+    // About 60 words per IR instruction (ALU instructions load, convert, compute and store
+    // 4-component registers), bounded by the IR, which is bounded by the input.
+    let mut m = Module::with_code_capacity(options.version, 256 + module.insts.len() * 64);
     m.set_emit_names(options.debug_names);
     m.capability(Capability::Shader);
     m.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
@@ -129,6 +132,8 @@ pub fn emit(module: &ir::Module, options: &EmitOptions) -> Result<Vec<u32>, Erro
         dead: None,
         io: io::Io::default(),
         textures: texture::TextureState::new(options.sparse_residency),
+        temp_values: values::TempValues::default(),
+        memo: values::Memo::default(),
     };
     e.declare_registers()?;
     e.declare_builtins()?;
