@@ -1,5 +1,6 @@
 //! The command line: subcommands and their options (clap derive). No behaviour lives here.
 
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -102,6 +103,13 @@ pub struct TranslateArgs {
     /// per patch) or `parallel` (instances spread over the invocations).
     #[arg(long, value_enum, default_value_t = HullScheduleArg::Serial)]
     pub hull_schedule: HullScheduleArg,
+    /// Batch runs (a directory or several files): files translated at once, one per thread.
+    /// Default: one per core (or `RAYON_NUM_THREADS`); 1 translates in input order.
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<NonZeroUsize>,
+    /// Batch runs: also print a line for each file that translates, not only the failures.
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
 }
 
 /// `--hull-schedule` values.

@@ -10,16 +10,17 @@ mod inputs;
 #[cfg(test)]
 mod tests;
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = args::Cli::parse_from(args::with_default_command(std::env::args_os()));
+    let stderr_is_terminal = io::stderr().is_terminal();
     let mut out = BufWriter::new(io::stdout().lock());
     let mut err = io::stderr().lock();
-    match commands::run(&cli.command, &mut out, &mut err) {
+    match commands::run(&cli.command, &mut out, &mut err, stderr_is_terminal) {
         Ok(status) => ExitCode::from(status.exit_code()),
         // A reader that stopped early (`| head`) is not an error.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

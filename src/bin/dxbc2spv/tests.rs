@@ -28,7 +28,7 @@ fn run(args: &[&str]) -> Run {
     let cli = Cli::try_parse_from(crate::args::with_default_command(argv))
         .unwrap_or_else(|e| panic!("usage error for {args:?}: {e}"));
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let status = commands::run(&cli.command, &mut out, &mut err).expect("writing to a Vec");
+    let status = commands::run(&cli.command, &mut out, &mut err, false).expect("writing to a Vec");
     Run {
         status,
         stdout: String::from_utf8(out).expect("UTF-8 stdout"),
@@ -688,3 +688,5 @@ fn bench_prints_per_stage_lines_and_the_summary() {
         r.stdout
     );
 }
+
+mod batch;

@@ -14,8 +14,10 @@ use std::time::Instant;
 use dxbc2spv::bindings::{Bindings, TableBindings};
 use dxbc2spv::dxbc::container::{Container, ParseOptions};
 use dxbc2spv::dxbc::disasm::shader_program;
+use dxbc2spv::dxbc::Stage;
 use dxbc2spv::{lower, translate, Error, Options};
 
+use super::stage::stage_of;
 use super::Console;
 use crate::args::BenchArgs;
 use crate::inputs::{self, Found};
@@ -87,7 +89,7 @@ pub fn run(args: &BenchArgs, console: &mut Console<'_>) -> io::Result<()> {
 
 /// Warm-up (picking the bindings), then `rounds` timed translations.
 fn measure(bytes: &[u8], rounds: u32) -> Measured {
-    let stage = stage_of(bytes);
+    let stage = stage_prefix(bytes);
     let mut options = Options {
         verify_checksum: false,
         ..Options::default()
@@ -125,15 +127,9 @@ fn measure(bytes: &[u8], rounds: u32) -> Measured {
     }
 }
 
-/// The program's stage prefix (`cs`, `ps`, ...), `??` when it does not parse.
-fn stage_of(bytes: &[u8]) -> &'static str {
-    let opts = ParseOptions {
-        verify_checksum: false,
-    };
-    Container::parse(bytes, &opts)
-        .ok()
-        .and_then(|c| shader_program(&c).ok().map(|p| p.version.stage.prefix()))
-        .unwrap_or("??")
+/// The program's stage prefix (`cs`, `ps`, ...), `??` when it cannot be read.
+fn stage_prefix(bytes: &[u8]) -> &'static str {
+    stage_of(bytes).map_or("??", Stage::prefix)
 }
 
 /// One binding per declared range (counters too), as a D3D12 runtime builds from reflection.

@@ -3,14 +3,18 @@
 //! Conventions: results go to `out` (stdout); a failed input is reported on `err` (stderr) as
 //! `PATH: message` and the other inputs are still processed; the run then ends with
 //! [`Status::InputsFailed`] (exit code 1). An `Err` from a command is fatal (stdout could not be
-//! written) and stops the run.
+//! written) and stops the run. Progress display (batch `translate`) is only drawn when the caller
+//! says stderr is a terminal, so captured or redirected runs never see it.
 
 mod asm;
+mod batch;
 mod bench;
 mod disasm;
 mod info;
 mod json;
 mod reflect;
+mod stage;
+mod summary;
 mod translate;
 
 use std::io::{self, Write};
@@ -37,9 +41,15 @@ impl Status {
     }
 }
 
-/// Runs one subcommand, writing results to `out` and per-input errors to `err`.
-pub fn run(command: &Command, out: &mut dyn Write, err: &mut dyn Write) -> io::Result<Status> {
-    let mut console = Console::new(out, err);
+/// Runs one subcommand, writing results to `out` and per-input errors to `err`;
+/// `stderr_is_terminal` allows a progress bar on the process's stderr.
+pub fn run(
+    command: &Command,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    stderr_is_terminal: bool,
+) -> io::Result<Status> {
+    let mut console = Console::new(out, err, stderr_is_terminal);
     match command {
         Command::Translate(args) => translate::run(args, &mut console)?,
         Command::Disasm(args) => disasm::run(args, &mut console)?,
@@ -57,16 +67,23 @@ pub struct Console<'a> {
     err: &'a mut dyn Write,
     inputs: usize,
     failed: usize,
+    stderr_is_terminal: bool,
 }
 
 impl<'a> Console<'a> {
-    fn new(out: &'a mut dyn Write, err: &'a mut dyn Write) -> Self {
+    fn new(out: &'a mut dyn Write, err: &'a mut dyn Write, stderr_is_terminal: bool) -> Self {
         Self {
             out,
             err,
             inputs: 0,
             failed: 0,
+            stderr_is_terminal,
         }
+    }
+
+    /// True when the process's stderr is a terminal, so a progress bar may be drawn there.
+    pub fn stderr_is_terminal(&self) -> bool {
+        self.stderr_is_terminal
     }
 
     /// The result stream.

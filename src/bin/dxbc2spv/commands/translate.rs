@@ -1,20 +1,83 @@
 //! `dxbc2spv translate`: DXBC containers to SPIR-V modules (`-o OUT`, `--out-dir DIR`, or
 //! `<input>.spv` beside each input), optionally checked with `spirv-val` and disassembled with
 //! `spirv-dis`.
+//!
+//! One named file is translated and reported with one line. Anything else (a directory, several
+//! files) is a batch: files are translated in parallel (`--jobs`), each worker reading, writing
+//! and dropping one file at a time; failures are reported as they finish (successes too with
+//! `--verbose`), a progress bar shows on a terminal, and a per-stage summary ends the run
+//! (`summary`). Output paths are all chosen before any work starts, in input order, so they do
+//! not depend on the number of threads.
 
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::Instant;
 
 use anyhow::{anyhow, bail, Result};
-use dxbc2spv::{translate, HullSchedule, Options, Target};
+use dxbc2spv::dxbc::Stage;
+use dxbc2spv::{translate, Error, HullSchedule, Options, Target};
 
+use super::batch::{run_jobs, Progress};
+use super::stage::stage_of;
+use super::summary::{Summary, Verdict};
 use super::Console;
 use crate::args::{HullScheduleArg, TranslateArgs};
-use crate::inputs::{self, Destinations, Found};
+use crate::inputs::{self, Destinations, Found, Input};
+
+/// One file to translate, with the output path chosen for it (or why there is none).
+struct Job {
+    input: Input,
+    destination: Result<PathBuf>,
+}
+
+/// What became of one file.
+struct Outcome {
+    input: PathBuf,
+    /// The stage of the container's program, when it can be read.
+    stage: Option<Stage>,
+    /// The size of the input file (0 when it cannot be read).
+    input_bytes: u64,
+    result: std::result::Result<Written, Failure>,
+}
+
+/// A module written: its path and size in bytes.
+struct Written {
+    output: PathBuf,
+    spirv_bytes: usize,
+    /// `spirv-val` accepted it.
+    validated: bool,
+}
+
+/// Why a file gave no module.
+struct Failure {
+    verdict: Verdict,
+    error: anyhow::Error,
+}
+
+impl Failure {
+    fn failed(error: anyhow::Error) -> Self {
+        Self {
+            verdict: Verdict::Failed,
+            error,
+        }
+    }
+
+    fn translation(error: Error) -> Self {
+        let verdict = match error {
+            Error::Unsupported { .. } => Verdict::Unsupported,
+            _ => Verdict::Failed,
+        };
+        Self {
+            verdict,
+            error: anyhow!("{error}"),
+        }
+    }
+}
 
 /// Translates every input; see `docs/cli.md`.
 pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
+    let started = Instant::now();
     let target = match Target::from_name(&args.target) {
         Some(t) => t,
         None => {
@@ -36,6 +99,7 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
         ..Options::default()
     };
     let found = inputs::expand(&args.inputs.paths);
+    let batch = !inputs::is_single_file(&found);
     let mut destinations = match Destinations::new(
         args.output.as_deref(),
         args.out_dir.as_deref(),
@@ -45,51 +109,119 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
         Ok(d) => d,
         Err((path, e)) => return console.failed(&path, &e),
     };
+    let mut jobs = Vec::new();
     for item in found {
-        let input = match item {
-            Found::File(input) => input,
-            Found::Failed(path, e) => {
-                console.failed(&path, &e)?;
-                continue;
+        match item {
+            Found::File(input) => {
+                let destination = destinations.claim(&input);
+                jobs.push(Job { input, destination });
             }
-        };
-        let target_path = destinations.claim(&input);
-        let result = target_path.and_then(|out| {
-            let bytes = inputs::read(&input.path)?;
-            let translation = translate(&bytes, &options).map_err(|e| anyhow!("{e}"))?;
-            let words: Vec<u8> = translation
-                .spirv
-                .iter()
-                .flat_map(|w| w.to_le_bytes())
-                .collect();
-            inputs::write_file(&out, &words)?;
-            if args.validate {
-                validate(&out, target)?;
-            }
-            if args.spirv_asm {
-                disassemble(&out)?;
-            }
-            Ok((out, words.len()))
-        });
-        let result = match result {
-            Ok((out, bytes)) => {
-                let checked = if args.validate { ", spirv-val ok" } else { "" };
-                let line = format!(
-                    "{} -> {} ({bytes} bytes{checked})",
-                    input.path.display(),
-                    out.display()
-                );
-                writeln!(console.out(), "{line}")?;
-                Ok(())
-            }
-            Err(e) => Err(e),
-        };
-        match result {
-            Ok(()) => console.succeeded(),
-            Err(e) => console.failed(&input.path, &e)?,
+            Found::Failed(path, e) => console.failed(&path, &e)?,
         }
     }
-    Ok(())
+    let work = |job: Job| translate_file(job, args, &options);
+    if !batch {
+        return jobs
+            .into_iter()
+            .try_for_each(|job| report(console, work(job), true));
+    }
+    let progress = Progress::new(jobs.len(), console.stderr_is_terminal());
+    let mut summary = Summary::default();
+    run_jobs(jobs, args.jobs, work, |outcome| {
+        let verdict = outcome
+            .result
+            .as_ref()
+            .map_or_else(|f| f.verdict, |_| Verdict::Translated);
+        summary.count(outcome.stage, outcome.input_bytes, verdict);
+        if verdict == Verdict::Translated && !args.verbose {
+            report(console, outcome, false)?;
+        } else {
+            progress.suspend(|| report(console, outcome, true))?;
+        }
+        progress.file_done();
+        Ok(())
+    })?;
+    progress.finish();
+    summary.write(console.out(), started.elapsed())
+}
+
+/// Tallies `outcome` on the console and prints its line: the error, or the module written when
+/// `show_success`.
+fn report(console: &mut Console<'_>, outcome: Outcome, show_success: bool) -> io::Result<()> {
+    match outcome.result {
+        Ok(written) => {
+            if show_success {
+                let checked = if written.validated {
+                    ", spirv-val ok"
+                } else {
+                    ""
+                };
+                writeln!(
+                    console.out(),
+                    "{} -> {} ({} bytes{checked})",
+                    outcome.input.display(),
+                    written.output.display(),
+                    written.spirv_bytes
+                )?;
+                console.out().flush()?;
+            }
+            console.succeeded();
+            Ok(())
+        }
+        Err(failure) => console.failed(&outcome.input, &failure.error),
+    }
+}
+
+/// Reads, translates and writes one file (validating and disassembling it when asked); all of
+/// it is dropped on return, only the outcome remains.
+fn translate_file(job: Job, args: &TranslateArgs, options: &Options) -> Outcome {
+    let bytes = inputs::read(&job.input.path);
+    let (stage, input_bytes) = match &bytes {
+        Ok(bytes) => (stage_of(bytes), bytes.len() as u64),
+        Err(_) => (None, 0),
+    };
+    let result = job
+        .destination
+        .and_then(|output| Ok((output, bytes?)))
+        .map_err(Failure::failed)
+        .and_then(|(output, bytes)| write_module(&bytes, output, args, options));
+    Outcome {
+        input: job.input.path,
+        stage,
+        input_bytes,
+        result,
+    }
+}
+
+/// Translates `bytes` and writes the module to `output`, then runs the SPIR-V tools asked for.
+fn write_module(
+    bytes: &[u8],
+    output: PathBuf,
+    args: &TranslateArgs,
+    options: &Options,
+) -> std::result::Result<Written, Failure> {
+    let translation = translate(bytes, options).map_err(Failure::translation)?;
+    let words: Vec<u8> = translation
+        .spirv
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let tools = || -> Result<()> {
+        inputs::write_file(&output, &words)?;
+        if args.validate {
+            validate(&output, options.target)?;
+        }
+        if args.spirv_asm {
+            disassemble(&output)?;
+        }
+        Ok(())
+    };
+    tools().map_err(Failure::failed)?;
+    Ok(Written {
+        spirv_bytes: words.len(),
+        validated: args.validate,
+        output,
+    })
 }
 
 /// Runs a SPIR-V tool, turning "not installed" into a clear message.
