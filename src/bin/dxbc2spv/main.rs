@@ -4,6 +4,7 @@
 //! Exit codes: 0 success, 1 some input failed (each reported on stderr as `PATH: message`),
 //! 2 usage error (clap's).
 
+mod alloc;
 mod args;
 mod commands;
 mod inputs;
@@ -14,6 +15,9 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
+
+#[global_allocator]
+static ALLOCATOR: alloc::Counting = alloc::Counting;
 
 fn main() -> ExitCode {
     let cli = args::Cli::parse_from(args::with_default_command(std::env::args_os()));

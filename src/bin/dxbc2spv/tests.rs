@@ -687,6 +687,18 @@ fn bench_prints_per_stage_lines_and_the_summary() {
         "{}",
         r.stdout
     );
+    // Peak memory: a translation holds at least its SPIR-V (a few KiB) at its peak.
+    let memory = r
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("memory: peak_kib_mean "))
+        .unwrap_or_else(|| panic!("no memory line: {}", r.stdout));
+    let mean: f64 = memory
+        .split(',')
+        .next()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("memory line: {memory}"));
+    assert!(mean >= 1.0, "{memory}");
 }
 
 mod batch;

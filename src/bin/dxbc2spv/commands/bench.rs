@@ -3,7 +3,8 @@
 //! Every input is read once, translated once to warm up (and to pick its bindings: the D3D11
 //! layout, or, when that cannot bind the shader's SM5.1 ranges, a table of its own ranges as a
 //! D3D12 runtime would build from reflection), then translated `--rounds` times; a file's time
-//! is the mean of its rounds. Per-stage lines, then the summary
+//! is the mean of its rounds. The warm-up's peak heap use is measured too (the CLI's counting
+//! allocator). Per-stage lines, a `memory:` line, then the summary
 //! `bench: <files> files, <ok> ok, mean_us <x> per shader, median_us <y>, words_mean <z>`
 //! over the files that translate.
 
@@ -19,6 +20,7 @@ use dxbc2spv::{lower, translate, Error, Options};
 
 use super::stage::stage_of;
 use super::Console;
+use crate::alloc::peak_during;
 use crate::args::BenchArgs;
 use crate::inputs::{self, Found};
 
@@ -28,6 +30,8 @@ struct Measured {
     /// Mean microseconds per translation, when it translates.
     mean_us: Option<f64>,
     words: usize,
+    /// Peak heap bytes in use during one translation (the warm-up).
+    peak_bytes: usize,
 }
 
 /// Runs `bench`.
@@ -78,6 +82,19 @@ pub fn run(args: &BenchArgs, console: &mut Console<'_>) -> io::Result<()> {
     } else {
         words.iter().sum::<usize>() as f64 / words.len() as f64
     };
+    let peaks: Vec<usize> = results
+        .iter()
+        .filter(|m| m.mean_us.is_some())
+        .map(|m| m.peak_bytes)
+        .collect();
+    let peak_mean = peaks.iter().sum::<usize>() as f64 / peaks.len().max(1) as f64;
+    let peak_max = peaks.iter().copied().max().unwrap_or(0);
+    writeln!(
+        console.out(),
+        "memory: peak_kib_mean {:.0}, peak_kib_max {} per translation",
+        peak_mean / 1024.0,
+        peak_max / 1024
+    )?;
     writeln!(
         console.out(),
         "bench: {} files, {} ok, mean_us {mean:.1} per shader, median_us {median:.1}, words_mean \
@@ -94,10 +111,13 @@ fn measure(bytes: &[u8], rounds: u32) -> Measured {
         verify_checksum: false,
         ..Options::default()
     };
-    let first = match translate(bytes, &options) {
+    let (first, mut peak_bytes) = peak_during(|| translate(bytes, &options));
+    let first = match first {
         Err(Error::Binding { .. }) => own_ranges(bytes).and_then(|bindings| {
             options.bindings = bindings;
-            translate(bytes, &options).ok()
+            let (t, peak) = peak_during(|| translate(bytes, &options));
+            peak_bytes = peak;
+            t.ok()
         }),
         other => other.ok(),
     };
@@ -106,6 +126,7 @@ fn measure(bytes: &[u8], rounds: u32) -> Measured {
             stage,
             mean_us: None,
             words: 0,
+            peak_bytes: 0,
         };
     };
     let start = Instant::now();
@@ -116,6 +137,7 @@ fn measure(bytes: &[u8], rounds: u32) -> Measured {
                 stage,
                 mean_us: None,
                 words: 0,
+                peak_bytes: 0,
             };
         }
     }
@@ -124,6 +146,7 @@ fn measure(bytes: &[u8], rounds: u32) -> Measured {
         stage,
         mean_us: Some(mean_us),
         words: first.spirv.len(),
+        peak_bytes,
     }
 }
 
