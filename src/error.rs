@@ -1,5 +1,25 @@
 //! The translator's error type: every failure of [`translate`](crate::translate) is one value
-//! that says what went wrong and at which byte offset of the DXBC input.
+//! that says what went wrong, at which byte offset of the DXBC input, and in which instruction
+//! or structure.
+//!
+//! Contract: every variant with an offset displays as
+//!
+//! ```text
+//! at 0x<offset> (<instruction>): <message>
+//! ```
+//!
+//! where `<instruction>` is fxc's mnemonic of the instruction whose bytes hold the offset
+//! ([`Opcode::name`](crate::dxbc::Opcode::name)), or the structure for offsets outside the
+//! program (`container header`, `chunk table`, `ISGN`, `SHEX`, ...); the parenthesis is left out
+//! when neither is known. `<message>` says what is wrong with the input for
+//! [`Error::Decode`] and [`Error::Invalid`]; [`Error::Unsupported`] starts it with
+//! `unsupported: ` and [`Error::Binding`] with `binding: `, so that a reader tells "the shader is
+//! wrong" from "the translator cannot (yet)" and "the binding map has no place for it". Limits
+//! read `<value> <what> exceeds the limit <limit>`. The constructors ([`Error::invalid`],
+//! [`Error::unsupported`]) leave the instruction unknown; [`crate::translate`] names it from the
+//! offset before returning.
+
+use std::fmt;
 
 use crate::bindings::BindingError;
 use crate::dxbc::DecodeError;
@@ -12,49 +32,88 @@ pub enum Error {
     #[error(transparent)]
     Decode(#[from] DecodeError),
     /// The program decodes, but breaks a rule of the shader model (an undeclared register, an
-    /// `endif` without `if`, an operand of the wrong kind, ...).
-    #[error("invalid shader: {message} at 0x{offset:x}")]
+    /// `endif` without `if`, an operand of the wrong kind, a count past a D3D limit, ...).
+    #[error("{}{message}", Location(*offset, *instruction))]
     Invalid {
         /// Byte offset of the offending instruction or declaration.
         offset: u32,
         /// What is wrong.
         message: String,
+        /// The instruction (fxc mnemonic) or structure at `offset`, once known.
+        instruction: Option<&'static str>,
     },
     /// A valid program that uses something this translator cannot (yet) translate.
-    #[error("unsupported: {feature} at 0x{offset:x}")]
+    #[error("{}unsupported: {feature}", Location(*offset, *instruction))]
     Unsupported {
         /// Byte offset of the instruction or declaration that needs it.
         offset: u32,
         /// The feature, named as a user would search for it.
         feature: String,
+        /// The instruction (fxc mnemonic) or structure at `offset`, once known.
+        instruction: Option<&'static str>,
     },
     /// The binding map has no place for a resource the shader declares.
-    #[error("binding of the declaration at 0x{offset:x}: {source}")]
+    #[error("{}binding: {source}", Location(*offset, *instruction))]
     Binding {
         /// Byte offset of the declaration.
         offset: u32,
         /// The binding map's answer.
         source: BindingError,
+        /// The declaration's mnemonic, once known.
+        instruction: Option<&'static str>,
     },
     /// The back end produced an invalid module (a translator bug, reported rather than emitted).
     #[error("SPIR-V emission failed: {0}")]
     Spirv(#[from] crate::spv::Error),
 }
 
+/// The `at 0x<offset> (<instruction>): ` prefix of a message.
+struct Location(u32, Option<&'static str>);
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_location(f, self.0, self.1)
+    }
+}
+
+/// Writes `at 0x<offset> (<instruction>): ` (without the parenthesis when `instruction` is
+/// `None`): the prefix every located error message of the crate starts with.
+pub(crate) fn write_location(
+    f: &mut impl fmt::Write,
+    offset: u32,
+    instruction: Option<&str>,
+) -> fmt::Result {
+    match instruction {
+        Some(name) => write!(f, "at 0x{offset:x} ({name}): "),
+        None => write!(f, "at 0x{offset:x}: "),
+    }
+}
+
 impl Error {
-    /// An [`Error::Invalid`].
+    /// An [`Error::Invalid`] whose instruction is found later from `offset`.
     pub fn invalid(offset: u32, message: impl Into<String>) -> Error {
         Error::Invalid {
             offset,
             message: message.into(),
+            instruction: None,
         }
     }
 
-    /// An [`Error::Unsupported`].
+    /// An [`Error::Unsupported`] whose instruction is found later from `offset`.
     pub fn unsupported(offset: u32, feature: impl Into<String>) -> Error {
         Error::Unsupported {
             offset,
             feature: feature.into(),
+            instruction: None,
+        }
+    }
+
+    /// An [`Error::Binding`] whose instruction is found later from `offset`.
+    pub fn binding(offset: u32, source: BindingError) -> Error {
+        Error::Binding {
+            offset,
+            source,
+            instruction: None,
         }
     }
 
@@ -68,13 +127,95 @@ impl Error {
             Error::Spirv(_) => None,
         }
     }
+
+    /// The instruction (fxc mnemonic such as `dcl_temps`) or structure (`container header`,
+    /// `ISGN`, `RDEF`, ...) the offset lies in, when known.
+    pub fn instruction(&self) -> Option<&'static str> {
+        match self {
+            Error::Decode(e) => e.context,
+            Error::Invalid { instruction, .. }
+            | Error::Unsupported { instruction, .. }
+            | Error::Binding { instruction, .. } => *instruction,
+            Error::Spirv(_) => None,
+        }
+    }
+
+    /// The same error, naming `name` as its instruction or structure unless one is known.
+    pub fn with_instruction(mut self, name: &'static str) -> Error {
+        match &mut self {
+            Error::Decode(e) => {
+                e.context.get_or_insert(name);
+            }
+            Error::Invalid { instruction, .. }
+            | Error::Unsupported { instruction, .. }
+            | Error::Binding { instruction, .. } => {
+                instruction.get_or_insert(name);
+            }
+            Error::Spirv(_) => {}
+        }
+        self
+    }
 }
 
 impl From<ValidationError> for Error {
     fn from(e: ValidationError) -> Error {
-        Error::Invalid {
-            offset: e.offset,
-            message: e.message,
-        }
+        Error::invalid(e.offset, e.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bindings::{RegisterRange, ResourceKind};
+    use crate::dxbc::DecodeErrorKind;
+
+    #[test]
+    fn messages_start_with_offset_and_instruction() {
+        let e = Error::invalid(0x1a4, "70000 temps exceeds the limit 4096");
+        assert_eq!(
+            e.to_string(),
+            "at 0x1a4: 70000 temps exceeds the limit 4096"
+        );
+        let e = e.with_instruction("dcl_temps");
+        assert_eq!(
+            e.to_string(),
+            "at 0x1a4 (dcl_temps): 70000 temps exceeds the limit 4096"
+        );
+        assert_eq!(e.instruction(), Some("dcl_temps"));
+        assert_eq!(e.offset(), Some(0x1a4));
+        // A known instruction is kept.
+        assert_eq!(e.with_instruction("mov").instruction(), Some("dcl_temps"));
+
+        let e = Error::unsupported(0x1c, "class linkage (interfaces)").with_instruction("fcall");
+        assert_eq!(
+            e.to_string(),
+            "at 0x1c (fcall): unsupported: class linkage (interfaces)"
+        );
+        let range = RegisterRange::single(ResourceKind::ShaderResource, 0, 3);
+        let e = Error::binding(0x40, crate::bindings::BindingError::Unmapped { range })
+            .with_instruction("dcl_resource");
+        assert!(
+            e.to_string()
+                .starts_with("at 0x40 (dcl_resource): binding: "),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn decode_errors_use_the_same_shape() {
+        let d = DecodeError::new(0, DecodeErrorKind::UnknownOpcode(300)).with_context("mov");
+        assert_eq!(
+            Error::from(d.clone()).to_string(),
+            "at 0x0 (mov): unknown opcode 300"
+        );
+        let plain = DecodeError::new(8, DecodeErrorKind::UnknownOpcode(300));
+        let named = Error::from(plain).with_instruction("SHEX");
+        assert_eq!(named.instruction(), Some("SHEX"));
+        assert_eq!(named.to_string(), "at 0x8 (SHEX): unknown opcode 300");
+        // A decode error's own context wins.
+        assert_eq!(
+            Error::from(d).with_instruction("SHEX").instruction(),
+            Some("mov")
+        );
     }
 }

@@ -28,6 +28,7 @@ mod error;
 /// Fuzz entry points (never panic on input), a seeded PRNG and a token-aware DXBC mutator.
 pub mod fuzzing;
 pub mod ir;
+mod locate;
 pub mod lower;
 pub mod passes;
 mod pipeline;
@@ -40,7 +41,13 @@ pub use pipeline::{
 };
 
 #[cfg(test)]
+mod hostile_translate_tests;
+#[cfg(test)]
+mod malformed_tests;
+#[cfg(test)]
 mod test_support;
+#[cfg(test)]
+mod thread_safety_tests;
 #[cfg(test)]
 mod translate_graphics_tests;
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! reflection the caller needs to bind the result.
 
 use crate::bindings::{BindingTarget, Bindings, Count, RegisterRange, ResourceKind};
-use crate::dxbc::container::{Container, ParseOptions};
+use crate::dxbc::container::{Container, FourCc, ParseOptions};
 use crate::dxbc::disasm::shader_program;
 use crate::error::Error;
 pub use crate::ir::HullSchedule;
@@ -228,11 +228,30 @@ pub struct Translation {
 /// The name of every entry point this translator writes.
 pub const ENTRY_POINT: &str = "main";
 
+// `translate` may run on many threads at once: everything it takes and returns can be shared
+// and sent between them.
+const _: () = {
+    const fn thread_safe<T: Send + Sync>() {}
+    thread_safe::<Options>();
+    thread_safe::<Translation>();
+    thread_safe::<Error>();
+    thread_safe::<ir::Module>();
+};
+
 /// Translates a DXBC container to SPIR-V.
+///
+/// Errors name the byte offset and the instruction or structure they are about
+/// (`at 0x1a4 (dcl_temps): 70000 temps exceeds the limit 4096`; see [`Error`]). The function
+/// keeps no state between calls: any number of threads may call it at once.
 pub fn translate(bytes: &[u8], options: &Options) -> Result<Translation, Error> {
     let module = translate_to_ir(bytes, options)?;
+    emit_with_info(&module, options).map_err(|e| name_instruction(e, bytes))
+}
+
+/// The back end and the reflection of a module that passed [`ir::validate`].
+fn emit_with_info(module: &ir::Module, options: &Options) -> Result<Translation, Error> {
     let spirv = emit::emit(
-        &module,
+        module,
         &EmitOptions {
             version: options.target.spirv_version(),
             debug_names: options.debug_names,
@@ -245,12 +264,33 @@ pub fn translate(bytes: &[u8], options: &Options) -> Result<Translation, Error> 
     )?;
     Ok(Translation {
         spirv,
-        info: shader_info(&module)?,
+        info: shader_info(module)?,
     })
 }
 
+/// Names the instruction or structure at the error's offset when the stage that raised it
+/// knew only the offset.
+fn name_instruction(error: Error, bytes: &[u8]) -> Error {
+    if error.instruction().is_some() {
+        return error;
+    }
+    match error
+        .offset()
+        .and_then(|at| crate::locate::name_at(bytes, at))
+    {
+        Some(name) => error.with_instruction(name),
+        None => error,
+    }
+}
+
 /// The stages up to the IR the back end receives (decoded, lowered, passes run, validated).
+/// Errors name their instruction as [`translate`]'s do.
 pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Error> {
+    decode_and_lower(bytes, options).map_err(|e| name_instruction(e, bytes))
+}
+
+/// [`translate_to_ir`] before the instruction of an error is named.
+fn decode_and_lower(bytes: &[u8], options: &Options) -> Result<ir::Module, Error> {
     let container = Container::parse(
         bytes,
         &ParseOptions {
@@ -261,6 +301,17 @@ pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Er
     let input = container.input_signature().transpose()?;
     let output = container.output_signature().transpose()?;
     let patch_constant = container.patch_constant_signature().transpose()?;
+    // The same chunk lookups as the accessors above, for the offsets.
+    let signatures: [(_, &[FourCc]); 3] = [
+        (&input, &[FourCc::ISGN, FourCc::ISG1]),
+        (&output, &[FourCc::OSGN, FourCc::OSG5, FourCc::OSG1]),
+        (&patch_constant, &[FourCc::PCSG, FourCc::PSG1]),
+    ];
+    for (signature, codes) in signatures {
+        if let (Some(signature), Some(chunk)) = (signature, container.chunk_any(codes)) {
+            lower::check_signature(signature, chunk.offset)?;
+        }
+    }
     let signatures = lower::Signatures {
         input: input.as_ref(),
         output: output.as_ref(),
@@ -272,12 +323,16 @@ pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Er
             module.stage,
             Some(Stage::Vertex | Stage::Domain | Stage::Geometry)
         ) {
+            // At the version token, which names the stage.
             return Err(Error::invalid(
-                0,
+                program.body_offset().saturating_sub(8),
                 "stream output is for vertex, domain and geometry shaders",
             ));
         }
-        module.stream_output = Some(lower::stream_output::resolve(so, output.as_ref())?);
+        // The caller's declaration is at fault, not a byte of the input.
+        let resolved = lower::stream_output::resolve(so, output.as_ref())
+            .map_err(|e| e.with_instruction("Options::stream_output"))?;
+        module.stream_output = Some(resolved);
     }
     passes::run(&mut module, &options.bindings, options.hull_schedule)?;
     ir::validate(&module)?;
@@ -330,4 +385,67 @@ fn shader_info(module: &ir::Module) -> Result<ShaderInfo, Error> {
         resources,
         tessellation: matches!(stage, Stage::Hull | Stage::Domain).then_some(module.tessellation),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stream_output(semantic: &str) -> Options {
+        Options {
+            stream_output: Some(StreamOutput {
+                entries: vec![StreamOutputEntry {
+                    semantic_name: Some(semantic.into()),
+                    component_count: 4,
+                    ..StreamOutputEntry::default()
+                }],
+                ..StreamOutput::default()
+            }),
+            ..Options::default()
+        }
+    }
+
+    /// Stream-output errors are the caller's: an entry the signature lacks names the option,
+    /// a shader of the wrong stage points at its version token.
+    #[test]
+    fn stream_output_errors_say_where_they_come_from() {
+        let vs = "vs_5_0\ndcl_output_siv o0.xyzw, position\nmov o0.xyzw, l(0, 0, 0, 0)\nret\n";
+        let bytes = crate::dxbc::asm::assemble(vs).expect("assembles");
+        let e = translate(&bytes, &stream_output("COLOR")).expect_err("no COLOR output");
+        assert_eq!(
+            (e.offset(), e.instruction()),
+            (Some(0), Some("Options::stream_output"))
+        );
+        assert!(e
+            .to_string()
+            .starts_with("at 0x0 (Options::stream_output): stream output: "));
+
+        let ps = "ps_5_0\nret\n";
+        let bytes = crate::dxbc::asm::assemble(ps).expect("assembles");
+        let e = translate(&bytes, &stream_output("SV_Position")).expect_err("pixel shader");
+        let c = Container::parse(&bytes, &ParseOptions::default()).expect("container");
+        let version_token = c.shader_chunk().expect("program").offset;
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "at {version_token:#x} (SHEX): stream output is for vertex, domain and geometry \
+                 shaders"
+            )
+        );
+    }
+
+    /// `translate_to_ir` names the instruction too.
+    #[test]
+    fn lowering_errors_name_their_instruction() {
+        let bytes =
+            crate::dxbc::asm::assemble("cs_5_0\ndcl_temps 70000\ndcl_thread_group 1, 1, 1\nret\n")
+                .expect("assembles");
+        let e = translate_to_ir(&bytes, &Options::default()).expect_err("too many temps");
+        assert_eq!(e.instruction(), Some("dcl_temps"));
+        assert!(
+            e.to_string()
+                .ends_with("(dcl_temps): 70000 temps exceeds the limit 4096"),
+            "{e}"
+        );
+    }
 }

@@ -67,6 +67,37 @@ impl FourCc {
     pub fn as_bytes(&self) -> &[u8; 4] {
         &self.0
     }
+
+    /// The code as a `'static` string when it is one of the constants above (error contexts
+    /// name chunks by it); `None` for other codes.
+    pub fn known_name(&self) -> Option<&'static str> {
+        const KNOWN: [(FourCc, &str); 20] = [
+            (FourCc::DXBC, "DXBC"),
+            (FourCc::RDEF, "RDEF"),
+            (FourCc::ISGN, "ISGN"),
+            (FourCc::ISG1, "ISG1"),
+            (FourCc::OSGN, "OSGN"),
+            (FourCc::OSG5, "OSG5"),
+            (FourCc::OSG1, "OSG1"),
+            (FourCc::PCSG, "PCSG"),
+            (FourCc::PSG1, "PSG1"),
+            (FourCc::SHDR, "SHDR"),
+            (FourCc::SHEX, "SHEX"),
+            (FourCc::SFI0, "SFI0"),
+            (FourCc::STAT, "STAT"),
+            (FourCc::IFCE, "IFCE"),
+            (FourCc::AON9, "Aon9"),
+            (FourCc::RTS0, "RTS0"),
+            (FourCc::DXIL, "DXIL"),
+            (FourCc::SPDB, "SPDB"),
+            (FourCc::PRIV, "PRIV"),
+            (FourCc::FX10, "FX10"),
+        ];
+        KNOWN
+            .iter()
+            .find(|(code, _)| code == self)
+            .map(|(_, name)| *name)
+    }
 }
 
 impl fmt::Display for FourCc {
@@ -146,7 +177,7 @@ pub struct Container<'a> {
 impl<'a> Container<'a> {
     /// Parses the container header and chunk table of `bytes`.
     pub fn parse(bytes: &'a [u8], options: &ParseOptions) -> Result<Self> {
-        Self::parse_inner(bytes, options).map_err(|e| e.with_context("container"))
+        Self::parse_inner(bytes, options).map_err(|e| e.with_context("container header"))
     }
 
     fn parse_inner(bytes: &'a [u8], options: &ParseOptions) -> Result<Self> {
@@ -196,34 +227,38 @@ impl<'a> Container<'a> {
             }
         }
         let count = r.read_u32()?;
+        let table = |e: DecodeError| e.with_context("chunk table");
         // Each chunk needs a 4-byte table entry and an 8-byte header.
-        let count = r.check_count("chunk count", count, 12)?;
+        let count = r.check_count("chunk count", count, 12).map_err(table)?;
         let table_end = (HEADER_SIZE + 4 * count) as u64;
         let whole = Reader::new(bytes, 0);
         let mut chunks = Vec::with_capacity(count);
         for _ in 0..count {
             let entry_offset = r.offset();
-            let chunk_offset = r.read_u32()?;
+            let chunk_offset = r.read_u32().map_err(table)?;
             if u64::from(chunk_offset) < table_end {
-                return Err(DecodeError::new(
+                return Err(table(DecodeError::new(
                     entry_offset,
                     DecodeErrorKind::Malformed("chunk offset points into the container header"),
-                ));
+                )));
             }
             let mut c = whole.at(chunk_offset).map_err(|_| {
-                DecodeError::new(
+                table(DecodeError::new(
                     entry_offset,
                     DecodeErrorKind::LimitExceeded {
                         what: "chunk offset",
                         value: u64::from(chunk_offset),
                         limit: bytes.len() as u64,
                     },
-                )
+                ))
             })?;
-            let fourcc = FourCc(c.read_array::<4>()?);
-            let size = c.read_u32()?;
+            let header = |e: DecodeError| e.with_context("chunk header");
+            let fourcc = FourCc(c.read_array::<4>().map_err(header)?);
+            let size = c.read_u32().map_err(header)?;
             let data_offset = c.offset();
-            let data = c.read_bytes(size as usize)?;
+            let data = c
+                .read_bytes(size as usize)
+                .map_err(|e| e.with_context(fourcc.known_name().unwrap_or("chunk header")))?;
             chunks.push(Chunk {
                 fourcc,
                 offset: data_offset,

@@ -6,6 +6,9 @@
 use std::fmt;
 
 /// An error found while decoding DXBC bytes, with the byte offset where it was found.
+///
+/// Displays as `at 0x<offset> (<context>): <kind>`, the shape of every located error of the
+/// crate (see [`crate::Error`]); without a context, `at 0x<offset>: <kind>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeError {
     /// Absolute byte offset into the container (or the buffer handed to the decoder).
@@ -37,10 +40,8 @@ impl DecodeError {
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(context) = self.context {
-            write!(f, "{context}: ")?;
-        }
-        write!(f, "{} at 0x{:x}", self.kind, self.offset)
+        crate::error::write_location(f, self.offset, self.context)?;
+        write!(f, "{}", self.kind)
     }
 }
 

@@ -107,7 +107,7 @@ fn size(what: &'static str, declared: u64, actual: u64) -> DecodeErrorKind {
 fn empty_and_short_headers() {
     let e = container_error(&[]);
     assert_eq!((e.offset, e.kind), (0, eof(4, 0)));
-    assert_eq!(e.context, Some("container"));
+    assert_eq!(e.context, Some("container header"));
 
     let good = container(&[(b"STAT", &[0; 4])]);
     // Magic only, then part of the checksum.
@@ -594,10 +594,7 @@ fn huge_signature_element_count() {
     let e = c.input_signature().unwrap().unwrap_err();
     // The count is checked against the bytes from the element table's start (33 left).
     let kind = limit("signature elements", u64::from(u32::MAX), 1);
-    assert_eq!(
-        (e.offset, e.kind, e.context),
-        (44 + 8, kind, Some("signature"))
-    );
+    assert_eq!((e.offset, e.kind, e.context), (44 + 8, kind, Some("ISGN")));
     check(&bytes);
     // The same bytes as a 32-byte-element `ISG1`: two elements no longer fit.
     let bytes = container(&[(b"ISG1", &signature_payload(2))]);

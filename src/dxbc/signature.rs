@@ -79,7 +79,8 @@ impl Layout {
 impl<'a> Signature<'a> {
     /// Parses a signature chunk; the chunk's code selects the element layout.
     pub fn parse(chunk: &Chunk<'a>) -> Result<Self> {
-        Self::parse_inner(chunk).map_err(|e| e.with_context("signature"))
+        let name = chunk.fourcc.known_name().unwrap_or("signature");
+        Self::parse_inner(chunk).map_err(|e| e.with_context(name))
     }
 
     fn parse_inner(chunk: &Chunk<'a>) -> Result<Self> {

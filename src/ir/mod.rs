@@ -15,7 +15,8 @@
 //!   ([`Inst::span`]); later errors report it.
 //! - **Validity.** [`validate`] checks what the back end relies on: balanced and well-nested
 //!   control flow, operand counts per opcode, every register and declaration index in range,
-//!   call targets that exist. Tests run it after every pass.
+//!   call targets that exist, no recursion and at most [`MAX_CALL_DEPTH`] nested calls. Tests
+//!   run it after every pass.
 //! - **Printing.** [`print`] writes a stable, fxc-like text form for snapshots and debugging.
 
 mod module;
@@ -33,7 +34,7 @@ pub use module::{
 pub use op::{Inst, InstFlags, Op, Test};
 pub use operand::{DepthOutput, Dst, Index, Modifier, Reg, Rel, RelFile, Src};
 pub use print::print;
-pub use validate::{validate, ValidationError};
+pub use validate::{validate, ValidationError, MAX_CALL_DEPTH};
 
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,11 @@
 //! The IR validator: checks everything the back end relies on, so that emission can index
 //! declarations and close constructs without checking again. Tests run it after every pass;
 //! the pipeline runs it once before emission.
+//!
+//! Contract: [`validate`] returns the first problem found, at the DXBC offset of the
+//! instruction (or function) that has it, and runs in time linear in the module: besides
+//! balanced control flow and operand ranges it checks that calls form no cycle and nest at most
+//! [`MAX_CALL_DEPTH`] deep.
 
 use crate::bindings::ResourceKind;
 
@@ -10,7 +15,7 @@ use super::operand::{Index, Reg, Rel, RelFile};
 
 /// An IR invariant that does not hold, at the DXBC offset of the instruction that breaks it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{message} at 0x{offset:x}")]
+#[error("at 0x{offset:x}: {message}")]
 pub struct ValidationError {
     /// Byte offset of the DXBC instruction.
     pub offset: u32,
@@ -25,11 +30,32 @@ enum Construct {
     Switch,
 }
 
+impl Construct {
+    /// The opening and the closing instruction.
+    fn names(self) -> (&'static str, &'static str) {
+        match self {
+            Construct::If { .. } => ("if", "endif"),
+            Construct::Loop => ("loop", "endloop"),
+            Construct::Switch => ("switch", "endswitch"),
+        }
+    }
+}
+
+/// Deepest chain of nested subroutine calls from an entry point (function 0 or a hull-shader
+/// phase): `D3D11_COMMONSHADER_SUBROUTINE_NESTING_LIMIT`.
+pub const MAX_CALL_DEPTH: u32 = 32;
+
 /// Checks `module`; returns the first problem found.
 pub fn validate(module: &Module) -> Result<(), ValidationError> {
     let fail = |offset: u32, message: String| Err(ValidationError { offset, message });
     if module.functions.is_empty() {
         return fail(0, "module has no entry function".into());
+    }
+    let mut is_phase = vec![false; module.functions.len()];
+    for p in &module.hull_phases {
+        if let Some(slot) = is_phase.get_mut(p.function as usize) {
+            *slot = true;
+        }
     }
     let mut end = 0u32;
     for (i, f) in module.functions.iter().enumerate() {
@@ -41,8 +67,7 @@ pub fn validate(module: &Module) -> Result<(), ValidationError> {
         }
         end = f.body.end;
         // Function 0 and the hull-shader phases are unlabelled; subroutines are labelled.
-        let phase = module.hull_phases.iter().any(|p| p.function as usize == i);
-        if (i == 0 || phase) != f.label.is_none() {
+        if (i == 0 || is_phase[i]) != f.label.is_none() {
             return fail(
                 f.span,
                 format!("function #{i}: only function 0 and hull-shader phases are unlabelled"),
@@ -53,26 +78,28 @@ pub fn validate(module: &Module) -> Result<(), ValidationError> {
         return fail(0, "instructions outside every function".into());
     }
     check_no_recursion(module)?;
-    let mut stack: Vec<Construct> = Vec::new();
-    for (fi, f) in module.functions.iter().enumerate() {
+    check_call_depth(module, &is_phase)?;
+    // Each open construct with the offset of the instruction that opened it.
+    let mut stack: Vec<(Construct, u32)> = Vec::new();
+    for fi in 0..module.functions.len() {
         stack.clear();
         let body = module.body(fi);
         for (k, inst) in body.iter().enumerate() {
             check_operands(module, inst)?;
             let at = inst.span;
             match inst.op {
-                Op::If => stack.push(Construct::If { seen_else: false }),
+                Op::If => stack.push((Construct::If { seen_else: false }, at)),
                 Op::Else => match stack.last_mut() {
-                    Some(Construct::If { seen_else }) if !*seen_else => *seen_else = true,
+                    Some((Construct::If { seen_else }, _)) if !*seen_else => *seen_else = true,
                     _ => return fail(at, "else without a matching if".into()),
                 },
                 Op::EndIf => match stack.pop() {
-                    Some(Construct::If { .. }) => {}
+                    Some((Construct::If { .. }, _)) => {}
                     _ => return fail(at, "endif without a matching if".into()),
                 },
-                Op::Loop => stack.push(Construct::Loop),
+                Op::Loop => stack.push((Construct::Loop, at)),
                 Op::EndLoop => match stack.pop() {
-                    Some(Construct::Loop) => {}
+                    Some((Construct::Loop, _)) => {}
                     _ => return fail(at, "endloop without a matching loop".into()),
                 },
                 Op::Switch => {
@@ -82,32 +109,36 @@ pub fn validate(module: &Module) -> Result<(), ValidationError> {
                     if !matches!(body.get(k + 1).map(|n| n.op), Some(Op::Case | Op::Default)) {
                         return fail(at, "switch not followed by case or default".into());
                     }
-                    stack.push(Construct::Switch);
+                    stack.push((Construct::Switch, at));
                 }
-                Op::Case | Op::Default if stack.last() != Some(&Construct::Switch) => {
+                Op::Case | Op::Default if !matches!(stack.last(), Some((Construct::Switch, _))) => {
                     return fail(at, format!("{} outside a switch", inst.op.name()));
                 }
                 Op::EndSwitch => match stack.pop() {
-                    Some(Construct::Switch) => {}
+                    Some((Construct::Switch, _)) => {}
                     _ => return fail(at, "endswitch without a matching switch".into()),
                 },
                 Op::Break | Op::Breakc
                     if !stack
                         .iter()
-                        .any(|c| matches!(c, Construct::Loop | Construct::Switch)) =>
+                        .any(|(c, _)| matches!(c, Construct::Loop | Construct::Switch)) =>
                 {
                     return fail(at, "break outside a loop or switch".into());
                 }
-                Op::Continue | Op::Continuec if !stack.contains(&Construct::Loop) => {
+                Op::Continue | Op::Continuec
+                    if !stack.iter().any(|(c, _)| *c == Construct::Loop) =>
+                {
                     return fail(at, "continue outside a loop".into());
                 }
                 _ => {}
             }
         }
-        if !stack.is_empty() {
+        // The innermost construct left open is reported at its opening instruction.
+        if let Some(&(construct, at)) = stack.last() {
+            let (open, close) = construct.names();
             return fail(
-                f.span,
-                format!("function #{fi} ends inside an open construct"),
+                at,
+                format!("{open} without a matching {close} (function #{fi} ends first)"),
             );
         }
     }
@@ -135,7 +166,7 @@ fn check_operands(module: &Module, inst: &Inst) -> Result<(), ValidationError> {
     for reg in regs {
         check_reg(module, reg).map_err(|message| ValidationError {
             offset: inst.span,
-            message: format!("{}: {message}", inst.op.name()),
+            message,
         })?;
     }
     Ok(())
@@ -163,8 +194,9 @@ fn check_index(module: &Module, index: &Index, len: Option<u32>, what: &str) -> 
     match (&index.rel, len) {
         (Some(rel), _) => check_rel(module, rel),
         (None, Some(len)) if index.imm >= len => Err(format!(
-            "{what} index {} past its {len} elements",
-            index.imm
+            "{what} index {} past its {len} element{}",
+            index.imm,
+            if len == 1 { "" } else { "s" }
         )),
         _ => Ok(()),
     }
@@ -280,6 +312,78 @@ fn check_no_recursion(module: &Module) -> Result<(), ValidationError> {
                     stack.pop();
                 }
             }
+        }
+    }
+    Ok(())
+}
+
+/// Calls nest at most [`MAX_CALL_DEPTH`] deep from each entry point (function 0 and the hull
+/// phases, the unlabelled functions). Needs an acyclic call graph ([`check_no_recursion`]).
+/// Reports the call that is one level too deep on the longest chain.
+fn check_call_depth(module: &Module, is_phase: &[bool]) -> Result<(), ValidationError> {
+    let n = module.functions.len();
+    let calls: Vec<Vec<(usize, u32)>> = (0..n)
+        .map(|f| {
+            module
+                .body(f)
+                .iter()
+                .filter(|inst| matches!(inst.op, Op::Call | Op::Callc))
+                .filter_map(|inst| {
+                    inst.src().iter().find_map(|s| match s.reg {
+                        Reg::Function(g) if (g as usize) < n => Some((g as usize, inst.span)),
+                        _ => None,
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    // height[f]: calls nested inside a call of f, on its longest chain (post-order, iterative);
+    // deepest[f]: the call of f that starts that chain.
+    let mut height = vec![0u32; n];
+    let mut deepest: Vec<Option<(usize, u32)>> = vec![None; n];
+    let mut state = vec![0u8; n]; // 0 not seen, 1 expanded, 2 done
+    for root in 0..n {
+        let mut stack = vec![root];
+        while let Some(&f) = stack.last() {
+            match state[f] {
+                0 => {
+                    state[f] = 1;
+                    stack.extend(calls[f].iter().map(|&(g, _)| g).filter(|&g| state[g] == 0));
+                }
+                1 => {
+                    stack.pop();
+                    state[f] = 2;
+                    for &(g, span) in &calls[f] {
+                        let h = height[g].saturating_add(1);
+                        if deepest[f].is_none() || h > height[f] {
+                            height[f] = h;
+                            deepest[f] = Some((g, span));
+                        }
+                    }
+                }
+                _ => {
+                    stack.pop();
+                }
+            }
+        }
+    }
+    for (root, &phase) in is_phase.iter().enumerate() {
+        if (root != 0 && !phase) || height[root] <= MAX_CALL_DEPTH {
+            continue;
+        }
+        let (mut f, mut depth) = (root, 0u32);
+        while let Some((g, span)) = deepest[f] {
+            depth += 1;
+            if depth > MAX_CALL_DEPTH {
+                return Err(ValidationError {
+                    offset: span,
+                    message: format!(
+                        "{} nested subroutine calls exceeds the limit {MAX_CALL_DEPTH}",
+                        height[root]
+                    ),
+                });
+            }
+            f = g;
         }
     }
     Ok(())

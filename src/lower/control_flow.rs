@@ -10,15 +10,44 @@
 //! - Each `switch` gets a fresh, empty [`ir::SwitchTable`] whose position is its
 //!   [`ir::Inst::aux`]; the `collect_switch_cases` pass fills it.
 //!
-//! Balance of `if`/`loop`/`switch` constructs is checked by [`ir::validate`].
+//! - `if`, `loop` and `switch` blocks nest at most [`MAX_NESTING_DEPTH`] deep in one function
+//!   (each label and hull-shader phase starts again at 0); the block that would be one deeper
+//!   is [`Error::Invalid`] at its opening instruction. Balance of the constructs is checked by
+//!   [`ir::validate`].
 
-use super::{insts_len, CallFixup, Lowerer};
+use super::{insts_len, CallFixup, Lowerer, MAX_NESTING_DEPTH};
 use crate::dxbc::operand::{Operand, RegisterType};
 use crate::dxbc::Instruction;
 use crate::error::Error;
 use crate::ir::{self, Op};
 
 impl Lowerer {
+    /// Counts the blocks `op` opens or closes; fails when one more would be open than
+    /// [`MAX_NESTING_DEPTH`] allows.
+    pub(super) fn track_nesting(&mut self, op: Op, at: u32) -> Result<(), Error> {
+        match op {
+            Op::If | Op::Loop | Op::Switch => {
+                self.nesting_depth += 1;
+                if self.nesting_depth > MAX_NESTING_DEPTH {
+                    return Err(Error::invalid(
+                        at,
+                        format!(
+                            "{} nested if/loop/switch blocks exceeds the limit \
+                             {MAX_NESTING_DEPTH}",
+                            self.nesting_depth
+                        ),
+                    ));
+                }
+            }
+            // An unbalanced closer is left to `ir::validate`.
+            Op::EndIf | Op::EndLoop | Op::EndSwitch => {
+                self.nesting_depth = self.nesting_depth.saturating_sub(1)
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
     /// `label l#`: starts a function.
     pub(super) fn label(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
         let at = inst.offset;
@@ -44,6 +73,7 @@ impl Lowerer {
             body: start..start,
             span: at,
         });
+        self.nesting_depth = 0;
         Ok(())
     }
 

@@ -58,14 +58,10 @@ fn declared<'i>(inst: &'i Instruction<'_>) -> Result<&'i Operand, Error> {
 
 /// The immediate indices of a declared operand (no relative parts, each fitting 32 bits).
 fn indices<const N: usize>(inst: &Instruction<'_>, op: &Operand) -> Result<[u32; N], Error> {
-    let name = inst.opcode.name();
     if op.indices().len() != N {
         return Err(Error::invalid(
             inst.offset,
-            format!(
-                "{name}: operand has {} indices, expected {N}",
-                op.indices().len()
-            ),
+            format!("operand has {} indices, expected {N}", op.indices().len()),
         ));
     }
     let mut out = [0u32; N];
@@ -73,11 +69,11 @@ fn indices<const N: usize>(inst: &Instruction<'_>, op: &Operand) -> Result<[u32;
         if index.rel.is_some() {
             return Err(Error::invalid(
                 inst.offset,
-                format!("{name}: relative index in a declaration"),
+                "relative index in a declaration",
             ));
         }
         *slot = u32::try_from(index.imm)
-            .map_err(|_| Error::invalid(inst.offset, format!("{name}: index over 32 bits")))?;
+            .map_err(|_| Error::invalid(inst.offset, "index over 32 bits"))?;
     }
     Ok(out)
 }
@@ -156,7 +152,7 @@ impl Lowerer {
                 if n > MAX_TEMPS {
                     return Err(Error::invalid(
                         at,
-                        format!("dcl_temps {n} is over the limit of {MAX_TEMPS}"),
+                        format!("{n} temps exceeds the limit {MAX_TEMPS}"),
                     ));
                 }
                 self.module.temps = self.module.temps.max(n);
@@ -233,8 +229,7 @@ impl Lowerer {
             return Err(Error::invalid(
                 inst.offset,
                 format!(
-                    "immediate constant buffer of {vec4s} vectors is over the limit of \
-                     {MAX_ICB_VEC4S}"
+                    "{vec4s} immediate constant buffer vectors exceeds the limit {MAX_ICB_VEC4S}"
                 ),
             ));
         }
@@ -264,8 +259,7 @@ impl Lowerer {
             return Err(Error::invalid(
                 at,
                 format!(
-                    "indexable temps of {} elements in all, over the limit of \
-                     {MAX_INDEXABLE_ELEMENTS}",
+                    "{} indexable temp elements in all exceeds the limit {MAX_INDEXABLE_ELEMENTS}",
                     self.indexable_elements
                 ),
             ));
@@ -287,16 +281,19 @@ impl Lowerer {
         }
         let size = [imm(inst, 0), imm(inst, 1), imm(inst, 2)];
         let [x, y, z] = size.map(u64::from);
-        let fits = (1..=1024).contains(&x)
-            && (1..=1024).contains(&y)
-            && (1..=64).contains(&z)
-            && x * y * z <= MAX_THREADS_PER_GROUP;
+        if x == 0 || y == 0 || z == 0 {
+            return Err(Error::invalid(
+                at,
+                format!("thread group {x} × {y} × {z} has no threads"),
+            ));
+        }
+        let fits = x <= 1024 && y <= 1024 && z <= 64 && x * y * z <= MAX_THREADS_PER_GROUP;
         if !fits {
             return Err(Error::invalid(
                 at,
                 format!(
-                    "dcl_thread_group {x}, {y}, {z} (D3D11 allows 1024 × 1024 × 64 and \
-                     {MAX_THREADS_PER_GROUP} threads in all)"
+                    "thread group {x} × {y} × {z} exceeds the limits 1024 × 1024 × 64 and \
+                     {MAX_THREADS_PER_GROUP} threads in all"
                 ),
             ));
         }
@@ -347,7 +344,7 @@ impl Lowerer {
         if size > MAX_CB_VEC4S {
             return Err(Error::invalid(
                 at,
-                format!("constant buffer of {size} vectors is over the limit of {MAX_CB_VEC4S}"),
+                format!("{size} constant buffer vectors exceeds the limit {MAX_CB_VEC4S}"),
             ));
         }
         let position = self.module.cbuffers.len();
@@ -465,7 +462,7 @@ impl Lowerer {
             return Err(Error::invalid(
                 at,
                 format!(
-                    "shared memory of {} bytes in all, over the limit of {MAX_TGSM_BYTES}",
+                    "{} shared memory bytes in all exceeds the limit {MAX_TGSM_BYTES}",
                     self.tgsm_bytes
                 ),
             ));

@@ -49,7 +49,14 @@ impl Lowerer {
             Opcode::HsForkPhase => PhaseKind::Fork,
             _ => PhaseKind::Join,
         };
-        if self.module.functions.iter().any(|f| f.label.is_some()) {
+        // Labels end the phases (rejected below), so a labelled function exists only when the
+        // last one is; checking the last keeps many phases linear.
+        if self
+            .module
+            .functions
+            .last()
+            .is_some_and(|f| f.label.is_some())
+        {
             return Err(Error::invalid(at, "hull-shader phase after a label"));
         }
         let order = |k: PhaseKind| match k {
@@ -57,11 +64,20 @@ impl Lowerer {
             PhaseKind::Fork => 1,
             PhaseKind::Join => 2,
         };
+        let name = |k: PhaseKind| match k {
+            PhaseKind::ControlPoint => "control-point phase",
+            PhaseKind::Fork => "fork phase",
+            PhaseKind::Join => "join phase",
+        };
         if let Some(last) = self.module.hull_phases.last() {
             if order(last.kind) > order(kind) || kind == PhaseKind::ControlPoint {
                 return Err(Error::invalid(
                     at,
-                    format!("{} out of order", inst.opcode.name()),
+                    format!(
+                        "{} after a {} (phases run control point, fork, join)",
+                        name(kind),
+                        name(last.kind)
+                    ),
                 ));
             }
         }
@@ -92,6 +108,7 @@ impl Lowerer {
             instances: 1,
         });
         self.phase = Some(kind);
+        self.nesting_depth = 0;
         // `x#` are numbered per phase.
         self.lookup_indexable.clear();
         Ok(())
@@ -164,8 +181,17 @@ impl Lowerer {
                 // A patch has 1 to 32 control points, a hull shader outputs 0 to 32 (so a
                 // domain shader may read 0).
                 let hull_input = input && stage == Some(ir::Stage::Hull);
-                if n > MAX_CONTROL_POINTS || hull_input && n == 0 {
-                    return Err(Error::invalid(at, format!("{} {n}", inst.opcode.name())));
+                if n > MAX_CONTROL_POINTS {
+                    return Err(Error::invalid(
+                        at,
+                        format!("{n} control points exceeds the limit {MAX_CONTROL_POINTS}"),
+                    ));
+                }
+                if hull_input && n == 0 {
+                    return Err(Error::invalid(
+                        at,
+                        "a hull shader's input patch needs a control point",
+                    ));
                 }
                 if input {
                     t.input_control_points = n;
@@ -203,10 +229,7 @@ impl Lowerer {
                 if n == 0 || n > MAX_PHASE_INSTANCES {
                     return Err(Error::invalid(
                         at,
-                        format!(
-                            "{} {n} is not in 1..={MAX_PHASE_INSTANCES}",
-                            inst.opcode.name()
-                        ),
+                        format!("{n} phase instances is not in 1..={MAX_PHASE_INSTANCES}"),
                     ));
                 }
                 phase.instances = n;
@@ -222,20 +245,23 @@ impl Lowerer {
         let stage = self.module.stage;
         let t = self.module.tessellation;
         if t.domain.is_none() {
-            return Err(Error::invalid(at, "dcl_tessellator_domain is missing"));
+            return Err(Error::invalid(
+                self.program_at,
+                "dcl_tessellator_domain is missing",
+            ));
         }
         if stage != Some(ir::Stage::Hull) {
             return Ok(());
         }
         if t.input_control_points == 0 {
             return Err(Error::invalid(
-                at,
+                self.program_at,
                 "dcl_input_control_point_count is missing",
             ));
         }
         if t.partitioning.is_none() || t.output_primitive.is_none() {
             return Err(Error::invalid(
-                at,
+                self.program_at,
                 "hull shader without its tessellator partitioning or output primitive",
             ));
         }

@@ -152,6 +152,7 @@ impl Lowerer {
         let Some(op) = executable_op(inst.opcode) else {
             return Err(Error::unsupported(at, unsupported_feature(inst.opcode)));
         };
+        self.track_nesting(op, at)?;
         let mut out = ir::Inst::new(op, at);
         out.flags = flags(inst, op);
         // Thread-group barriers and shared-memory fences exist only in compute shaders.

@@ -8,11 +8,13 @@
 //! need no table entry and are accepted as they are. Limits: 32 `v#`/`o#` registers
 //! (D3D11's `D3D11_PS_INPUT_REGISTER_COUNT`; vertex shaders also have 32), 1024 output vertices
 //! times components, 32 instances, 4 streams (D3D11.0 functional spec §13.4, §18).
+//! [`check_signature`] holds signature chunks to the same 32 registers and to
+//! [`MAX_SIGNATURE_ELEMENTS`] elements before anything is built from them.
 
 use super::Lowerer;
 use crate::dxbc::opcodes::Opcode;
 use crate::dxbc::operand::{Components, RegisterType};
-use crate::dxbc::signature::{ComponentType, Signature};
+use crate::dxbc::signature::{ComponentType, Layout, Signature};
 use crate::dxbc::Instruction;
 use crate::error::Error;
 use crate::ir;
@@ -25,6 +27,45 @@ pub const MAX_GS_OUTPUT_VERTICES: u32 = 1024;
 pub const MAX_GS_INSTANCES: u32 = 32;
 /// Geometry-shader output streams (`D3D11_SO_STREAM_COUNT`).
 pub const MAX_STREAMS: u32 = 4;
+
+/// Most elements of one signature chunk: an element occupies at least one component of one of
+/// the 32 registers (× 4 components), in each of the 4 streams of a geometry shader's output.
+pub const MAX_SIGNATURE_ELEMENTS: usize = 4 * MAX_IO_REGISTERS as usize * MAX_STREAMS as usize;
+
+/// The register number of elements that have none (`SV_Depth`, `SV_Coverage`, ...).
+const NO_REGISTER: u32 = u32::MAX;
+
+/// Checks a signature against the D3D11 limits: at most [`MAX_SIGNATURE_ELEMENTS`] elements,
+/// each in one of the [`MAX_IO_REGISTERS`] registers or in none. `chunk_offset` is the byte
+/// offset of the chunk's data (its element count); errors point at the count or at the
+/// offending element.
+pub fn check_signature(signature: &Signature<'_>, chunk_offset: u32) -> Result<(), Error> {
+    let count = signature.elements.len();
+    if count > MAX_SIGNATURE_ELEMENTS {
+        return Err(Error::invalid(
+            chunk_offset,
+            format!("{count} signature elements exceeds the limit {MAX_SIGNATURE_ELEMENTS}"),
+        ));
+    }
+    let size = Layout::of(signature.fourcc).map_or(24, Layout::element_size);
+    for (i, e) in signature.elements.iter().enumerate() {
+        if e.register >= MAX_IO_REGISTERS && e.register != NO_REGISTER {
+            // The element table follows the count and a reserved dword; i < 512.
+            let at = chunk_offset.saturating_add(8 + (i * size) as u32);
+            return Err(Error::invalid(
+                at,
+                format!(
+                    "register {} of element {i} ({}{}) exceeds the limit {}",
+                    e.register,
+                    e.name,
+                    e.semantic_index,
+                    MAX_IO_REGISTERS - 1
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
 
 /// A decoded signature as the IR keeps it.
 pub fn signature(sig: &Signature<'_>) -> Vec<ir::SignatureElement> {
@@ -152,7 +193,9 @@ impl Lowerer {
                 if value > MAX_GS_OUTPUT_VERTICES {
                     return Err(Error::invalid(
                         at,
-                        format!("dcl_maxout {value} is over the limit of {MAX_GS_OUTPUT_VERTICES}"),
+                        format!(
+                            "{value} output vertices exceeds the limit {MAX_GS_OUTPUT_VERTICES}"
+                        ),
                     ));
                 }
                 g.max_output_vertices = value;
@@ -161,7 +204,7 @@ impl Lowerer {
                 if value == 0 || value > MAX_GS_INSTANCES {
                     return Err(Error::invalid(
                         at,
-                        format!("dcl_gsinstances {value} is not in 1..={MAX_GS_INSTANCES}"),
+                        format!("{value} instances is not in 1..={MAX_GS_INSTANCES}"),
                     ));
                 }
                 g.instances = value;

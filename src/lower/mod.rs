@@ -15,7 +15,9 @@
 //! - Switch case tables are left empty (one per `switch`, in [`ir::Inst::aux`]); the
 //!   `collect_switch_cases` pass fills them. Bindings and UAV counters are passes too.
 //! - Nothing here panics or allocates in proportion to a count read from the input: counts are
-//!   checked against the limits below before anything is sized by them.
+//!   checked against the limits below before anything is sized by them. Flow control nests at
+//!   most [`MAX_NESTING_DEPTH`] deep, so later stages may keep a stack per open block. Errors
+//!   about the program as a whole (a missing `dcl_thread_group`) point at its version token.
 //!
 //! Layout: `decl.rs` (declarations), `io.rs` (stage inputs and outputs), `hull.rs` (hull-shader
 //! phases, tessellator declarations), `operand.rs` (operand resolution), `instruction.rs`
@@ -27,7 +29,7 @@ mod hull;
 pub use hull::{MAX_CONTROL_POINTS, MAX_PHASE_INSTANCES};
 mod instruction;
 mod io;
-pub use io::MAX_IO_REGISTERS;
+pub use io::{check_signature, MAX_IO_REGISTERS, MAX_SIGNATURE_ELEMENTS};
 mod operand;
 pub mod stream_output;
 #[cfg(test)]
@@ -42,12 +44,16 @@ use crate::dxbc::{Instruction, Program};
 use crate::error::Error;
 use crate::ir;
 
-/// Most `r#` registers a program may declare (D3D11: 4096 temps, `r#` and `x#` together).
+/// Most `r#` registers a program may declare (`D3D11_COMMONSHADER_TEMP_REGISTER_COUNT`).
 pub const MAX_TEMPS: u32 = 4096;
-/// Most elements all `x#` arrays of a program may have together.
+/// Most elements all `x#` arrays of a program may have together (the same 4096 registers).
 pub const MAX_INDEXABLE_ELEMENTS: u64 = 4096;
-/// Most 16-byte vectors of the immediate constant buffer (D3D11: 4096).
+/// Most 16-byte vectors of the immediate constant buffer
+/// (`D3D11_REQ_IMMEDIATE_CONSTANT_BUFFER_ELEMENT_COUNT`).
 pub const MAX_ICB_VEC4S: usize = 4096;
+/// Deepest nesting of `if`, `loop` and `switch` blocks in one function
+/// (`D3D11_COMMONSHADER_FLOWCONTROL_NESTING_LIMIT`).
+pub const MAX_NESTING_DEPTH: u32 = 64;
 /// Most bytes of thread-group shared memory, all `g#` together (D3D11: 32 KiB).
 pub const MAX_TGSM_BYTES: u64 = 32 * 1024;
 /// Most threads in a thread group (D3D11 `cs_5_0`).
@@ -71,7 +77,7 @@ pub fn lower(program: &Program<'_>) -> Result<ir::Module, Error> {
 
 /// Lowers a decoded shader program and its container's signatures to the IR.
 ///
-/// Function libraries are [`Error::Unsupported`] at the program's first instruction.
+/// Function libraries are [`Error::Unsupported`] at the program's version token.
 pub fn lower_with_signatures(
     program: &Program<'_>,
     signatures: Signatures<'_, '_>,
@@ -84,7 +90,10 @@ pub fn lower_with_signatures(
         DxbcStage::Geometry => ir::Stage::Geometry,
         DxbcStage::Hull => ir::Stage::Hull,
         DxbcStage::Domain => ir::Stage::Domain,
-        DxbcStage::Library => return Err(Error::unsupported(at, "shader libraries (lib_*)")),
+        DxbcStage::Library => {
+            let version_at = at.saturating_sub(8);
+            return Err(Error::unsupported(version_at, "shader libraries (lib_*)"));
+        }
     };
     let mut lowerer = Lowerer::new(program.version, stage, at);
     if let Some(sig) = signatures.input {
@@ -147,6 +156,12 @@ struct Lowerer {
     stream: u8,
     /// The hull-shader phase being read (`None` in `hs_decls` and other stages).
     phase: Option<ir::PhaseKind>,
+    /// `if`/`loop`/`switch` blocks open in the current function (balance is checked by
+    /// [`ir::validate`]; this only enforces [`MAX_NESTING_DEPTH`]).
+    nesting_depth: u32,
+    /// Byte offset of the program's version token: where errors about the program as a whole
+    /// (a declaration it lacks) point.
+    program_at: u32,
 }
 
 impl Lowerer {
@@ -177,6 +192,8 @@ impl Lowerer {
             thread_group_at: None,
             stream: 0,
             phase: None,
+            nesting_depth: 0,
+            program_at: body_offset.saturating_sub(8),
         }
     }
 
@@ -221,9 +238,8 @@ impl Lowerer {
             self.finish_tessellation()?;
         }
         if self.module.stage == Some(ir::Stage::Compute) && self.thread_group_at.is_none() {
-            let at = self.module.functions.first().map_or(0, |f| f.span);
             return Err(Error::invalid(
-                at,
+                self.program_at,
                 "compute shader without dcl_thread_group",
             ));
         }

@@ -7,7 +7,8 @@
 //! signature element's first component. A buffer stride of 0 becomes the packed size of its
 //! entries. An entry naming an element the signature lacks, components past the element,
 //! a stream or buffer past 3, or a stride smaller than the packed size is [`Error::Invalid`]
-//! (offset 0: the error is in the caller's declaration, not the shader).
+//! (offset 0: the error is in the caller's declaration, not the shader; `translate` names it
+//! `Options::stream_output`).
 
 use crate::dxbc::signature::Signature;
 use crate::error::Error;

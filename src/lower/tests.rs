@@ -470,12 +470,12 @@ fn limits_are_checked_before_anything_is_sized() {
     assert_invalid_at(
         &format!("cs_5_0\ndcl_temps 4294967295\n{tg}"),
         0,
-        "dcl_temps",
+        "4294967295 temps exceeds the limit 4096",
     );
     assert_invalid_at(
         &format!("cs_5_0\ndcl_indexableTemp x0[4294967295], 4\n{tg}"),
         0,
-        "indexable temps",
+        "4294967295 indexable temp elements in all exceeds the limit 4096",
     );
     assert_invalid_at(
         &format!("cs_5_0\ndcl_tgsm_structured g0, 4, 4294967295\n{tg}"),
@@ -490,10 +490,17 @@ fn limits_are_checked_before_anything_is_sized() {
     assert_invalid_at(
         "cs_5_0\ndcl_thread_group 1024, 2, 1\nret\n",
         0,
-        "thread_group",
+        "thread group 1024 × 2 × 1 exceeds",
     );
-    assert_invalid_at("cs_5_0\ndcl_thread_group 0, 1, 1\nret\n", 0, "thread_group");
-    assert_invalid_at("cs_5_0\nret\n", 0, "without dcl_thread_group");
+    assert_invalid_at(
+        "cs_5_0\ndcl_thread_group 0, 1, 1\nret\n",
+        0,
+        "thread group 0 × 1 × 1",
+    );
+    // A missing declaration is reported at the version token, 8 bytes before the body.
+    let e = error("cs_5_0\nret\n");
+    assert_eq!(e.offset(), Some(offset_of("cs_5_0\nret\n", 0) - 8), "{e}");
+    assert!(e.to_string().contains("without dcl_thread_group"), "{e}");
     assert_invalid_at(
         &format!("cs_5_0\ndcl_uav_raw u0\ndcl_uav_raw u0\n{tg}"),
         1,
@@ -689,17 +696,17 @@ fn hull_declarations_are_checked() {
     assert_invalid_at(
         &format!("{head}hs_join_phase\nret\nhs_fork_phase\nret\n"),
         8,
-        "out of order",
+        "fork phase after a join phase",
     );
     assert_invalid_at(
         "hs_5_0\nhs_decls\ndcl_input_control_point_count 33\nret\n",
         1,
-        "dcl_input_control_point_count 33",
+        "33 control points exceeds the limit 32",
     );
     assert_invalid_at(
         &format!("{head}hs_fork_phase\ndcl_hs_fork_phase_instance_count 0\nret\n"),
         7,
-        "instance_count 0",
+        "0 phase instances is not in 1..=128",
     );
     assert_invalid_at(
         &format!("{head}dcl_hs_max_tessfactor l(65.0)\nhs_fork_phase\nret\n"),

@@ -12,7 +12,7 @@ use crate::ir::Module;
 
 /// Sets the binding of every declaration (and UAV counter) from `map`.
 pub fn assign_bindings<M: BindingMap + ?Sized>(module: &mut Module, map: &M) -> Result<(), Error> {
-    let fail = |offset: u32| move |source| Error::Binding { offset, source };
+    let fail = |offset: u32| move |source| Error::binding(offset, source);
     for cb in &mut module.cbuffers {
         cb.binding = Some(map.map(&cb.range).map_err(fail(cb.span))?);
     }
@@ -70,7 +70,7 @@ mod tests {
             Bindings::Table(TableBindings::new(Vec::new(), Vec::new()).expect("empty table"));
         let e = assign_bindings(&mut m, &empty).unwrap_err();
         match e {
-            Error::Binding { offset, source } => {
+            Error::Binding { offset, source, .. } => {
                 assert_eq!(offset, m.cbuffers[0].span);
                 assert_eq!(
                     source,

@@ -7,10 +7,16 @@
 //! block of `default` and the block count. Nested switches are handled with a stack. A label
 //! outside a switch, an `endswitch` without a switch, a switch left open at the end of its
 //! function, a case value that is not an immediate, a value given twice or a second `default`
-//! is [`Error::Invalid`] at the offending instruction.
+//! is [`Error::Invalid`] at the offending instruction. A switch with more than
+//! [`MAX_SWITCH_CASES`] case values is [`Error::Unsupported`] at the first case past the limit:
+//! one SPIR-V `OpSwitch` cannot hold it.
 
 use crate::error::Error;
 use crate::ir::{Module, Op, Reg, SwitchTable};
+
+/// Most `case` values of one switch: an `OpSwitch` takes 3 words plus 2 per case, and a SPIR-V
+/// instruction has at most 65,535 words. D3D sets no limit of its own.
+pub const MAX_SWITCH_CASES: usize = (65_535 - 3) / 2;
 
 /// A switch being scanned.
 struct Open {
@@ -99,6 +105,16 @@ pub fn collect_switch_cases(module: &mut Module) -> Result<(), Error> {
                             Some(Reg::Imm32(v)) => v[0],
                             _ => return Err(Error::invalid(at, "case value is not an immediate")),
                         };
+                        if table.cases.len() == MAX_SWITCH_CASES {
+                            return Err(Error::unsupported(
+                                at,
+                                format!(
+                                    "{} cases in one switch exceeds the limit {MAX_SWITCH_CASES} \
+                                     of a SPIR-V OpSwitch",
+                                    MAX_SWITCH_CASES + 1
+                                ),
+                            ));
+                        }
                         table.cases.push((value, block));
                         open.seen.push((value, at));
                     }

@@ -36,14 +36,11 @@ pub fn find_uav_counters(module: &mut Module) -> Result<(), Error> {
         let Some(uav) = resources.get_mut(decl as usize) else {
             return Err(Error::invalid(
                 at,
-                format!("{name}: resource #{decl} is not declared"),
+                format!("resource #{decl} is not declared"),
             ));
         };
         if uav.range.kind != ResourceKind::UnorderedAccess {
-            return Err(Error::invalid(
-                at,
-                format!("{name}: resource #{decl} is not a UAV"),
-            ));
+            return Err(Error::invalid(at, format!("resource #{decl} is not a UAV")));
         }
         match uav.shape {
             ResourceShape::Structured { .. } => uav.counter = true,

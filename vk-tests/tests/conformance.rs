@@ -325,8 +325,9 @@ counter = 3
     assert!(stdout.contains("PASS spaces\n"), "{stdout}");
     assert!(
         stdout.contains("FAIL partial: cs shader: translating ")
-            && stdout.contains("partial.toml: dxbc2spv: binding of the declaration at")
-            && stdout.contains("t10..t13 space1 is only partly mapped"),
+            && stdout.contains("partial.toml: dxbc2spv: at 0x")
+            && stdout
+                .contains("(dcl_resource_raw): binding: t10..t13 space1 is only partly mapped"),
         "{stdout}"
     );
     assert!(stdout.ends_with("1 passed, 1 failed\n"), "{stdout}");

@@ -185,9 +185,10 @@ pub fn shader_program<'a>(container: &Container<'a>) -> Result<Program<'a>> {
         } else {
             DecodeErrorKind::MissingChunk("SHDR or SHEX")
         };
-        return Err(DecodeError::new(0, kind));
+        return Err(DecodeError::new(0, kind).with_context("container"));
     };
-    Program::parse(chunk.data, chunk.offset)
+    let name = chunk.fourcc.known_name().unwrap_or("program");
+    Program::parse(chunk.data, chunk.offset).map_err(|e| e.with_context(name))
 }
 
 /// Writes one instruction in fxc syntax.

@@ -49,7 +49,7 @@ pub enum ReflectError {
     /// A declaration that decodes but cannot be interpreted (an operand without the indices its
     /// kind needs, an SM5.1 range whose upper bound is below its lower bound, a phase
     /// declaration outside its phase).
-    #[error("{opcode}: {what} at 0x{offset:x}")]
+    #[error("at 0x{offset:x} ({opcode}): {what}")]
     Malformed {
         /// The declaration's mnemonic.
         opcode: &'static str,

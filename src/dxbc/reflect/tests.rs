@@ -456,9 +456,12 @@ ret
         panic!("{e:?}")
     };
     assert_eq!(*what, "instance count outside its phase");
-    assert!(e
-        .to_string()
-        .starts_with("dcl_hs_fork_phase_instance_count: "));
+    assert!(
+        e.to_string().starts_with(&format!(
+            "at {offset:#x} (dcl_hs_fork_phase_instance_count): "
+        )),
+        "{e}"
+    );
     assert_eq!(e.offset(), *offset);
     let e = reflect(
         "ps_5_1

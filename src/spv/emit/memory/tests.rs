@@ -599,6 +599,7 @@ fn refusals() {
         Error::Invalid {
             offset: 0x40,
             message,
+            ..
         } => {
             assert!(message.contains("outside its range"), "{message}")
         }

@@ -455,7 +455,9 @@ fn texture_operations_outside_their_rules_are_invalid() {
             vec![i],
         );
         match emit_err(&m) {
-            Error::Invalid { offset, message } => {
+            Error::Invalid {
+                offset, message, ..
+            } => {
                 assert_eq!(offset, 0x40);
                 assert!(message.contains(needle), "{message}");
             }
