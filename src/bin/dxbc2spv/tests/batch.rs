@@ -76,11 +76,17 @@ total           8        5            2        1
     let errors: Vec<&str> = r.stderr.lines().collect();
     assert_eq!(errors.len(), 4, "{}", r.stderr);
     for (file, message) in [
-        ("broken/bad.dxbc", ": container: not a DXBC container"),
-        ("unsupported/linkage.dxbc", ": unsupported: class linkage"),
+        (
+            "broken/bad.dxbc",
+            ": at 0x0 (container header): not a DXBC container",
+        ),
+        (
+            "unsupported/linkage.dxbc",
+            ": at 0x5c (dcl_function_body): unsupported: class linkage",
+        ),
         (
             "unsupported/library.dxbc",
-            ": unsupported: shader libraries",
+            ": at 0x2c (SHEX): unsupported: shader libraries",
         ),
     ] {
         let prefix = format!("{}{message}", path_str(&tmp.path("in").join(file)));
