@@ -33,7 +33,7 @@ pub use module::{
 };
 pub use op::{Inst, InstFlags, Op, Test};
 pub use operand::{DepthOutput, Dst, Index, Modifier, Reg, Rel, RelFile, Src};
-pub use print::print;
+pub use print::{print, register_name};
 pub use validate::{validate, ValidationError, MAX_CALL_DEPTH};
 
 #[cfg(test)]

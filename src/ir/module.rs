@@ -40,6 +40,9 @@ impl Stage {
 /// A translated shader: declarations plus the instruction arena its functions share.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Module {
+    /// Byte offset of the program's version token: where errors about the program as a whole
+    /// (a missing declaration the stage needs) point.
+    pub program_span: u32,
     /// The stage.
     pub stage: Option<Stage>,
     /// Shader model `(major, minor)`.

@@ -263,6 +263,14 @@ fn write_index(s: &mut String, i: &Index) {
     s.push(']');
 }
 
+/// A register as the IR listing writes it (`r3`, `x#0[2]`, `v[1][0]`, `t#2[0]`...), for error
+/// messages.
+pub fn register_name(r: &Reg) -> String {
+    let mut s = String::new();
+    write_reg(&mut s, r);
+    s
+}
+
 fn write_reg(s: &mut String, r: &Reg) {
     match r {
         Reg::Null => s.push_str("null"),

@@ -169,6 +169,7 @@ impl Lowerer {
         let module = ir::Module {
             stage: Some(stage),
             model: (version.major, version.minor),
+            program_span: body_offset.saturating_sub(8),
             functions: vec![ir::Function {
                 label: None,
                 body: 0..0,

@@ -543,9 +543,12 @@ impl<'a> Emitter<'a> {
             | Reg::InputCoverage
             | Reg::InnerCoverage => self.read_io_register(span, reg),
             Reg::Null => Err(Error::invalid(span, "null used as a source")),
-            _ => Err(Error::unsupported(
+            _ => Err(Error::invalid(
                 span,
-                format!("reading {reg:?} as a value"),
+                format!(
+                    "{} is not a value operand here",
+                    crate::ir::register_name(reg)
+                ),
             )),
         }
     }
@@ -718,9 +721,12 @@ impl<'a> Emitter<'a> {
                 (self.output_ptr(span, &dst.reg)?, None)
             }
             _ => {
-                return Err(Error::unsupported(
+                return Err(Error::invalid(
                     span,
-                    format!("writing {:?} as a register", dst.reg),
+                    format!(
+                        "{} is not a destination register here",
+                        crate::ir::register_name(&dst.reg)
+                    ),
                 ))
             }
         };

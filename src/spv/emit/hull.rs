@@ -36,10 +36,9 @@ impl Emitter<'_> {
         let i = self.ty(Scalar::I32, 1);
         let id = self.m.begin_function(fn_ty, FunctionControl::NONE);
         self.m.new_block();
-        let invocation_var = self
-            .io
-            .invocation
-            .ok_or_else(|| Error::invalid(0, "hull shader without InvocationId"))?;
+        let invocation_var = self.io.invocation.ok_or_else(|| {
+            Error::invalid(self.ir.program_span, "hull shader without InvocationId")
+        })?;
         let inv_i = self.m.load(i, invocation_var);
         let invocation = self.m.bitcast(u, inv_i);
         self.copy_inputs();
@@ -269,9 +268,9 @@ impl Emitter<'_> {
     /// and the hull shader's modes when the caller passed them).
     pub(super) fn tessellation_modes(&mut self, main: Id, hull: bool) -> Result<(), Error> {
         let t = self.ir.tessellation;
-        let domain = t
-            .domain
-            .ok_or_else(|| Error::invalid(0, "tessellation stage without a domain"))?;
+        let domain = t.domain.ok_or_else(|| {
+            Error::invalid(self.ir.program_span, "tessellation stage without a domain")
+        })?;
         self.m.execution_mode(
             main,
             match domain {

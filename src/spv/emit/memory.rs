@@ -191,7 +191,10 @@ impl Emitter<'_> {
             }
             _ => Err(Error::invalid(
                 span,
-                format!("{reg:?} is not a buffer or shared memory"),
+                format!(
+                    "{} is not a buffer or shared memory",
+                    crate::ir::register_name(reg)
+                ),
             )),
         }
     }

@@ -240,7 +240,7 @@ impl Emitter<'_> {
             7 => ExecutionMode::InputTrianglesAdjacency,
             _ => {
                 return Err(Error::invalid(
-                    0,
+                    self.ir.program_span,
                     "geometry shader without an input primitive",
                 ))
             }
@@ -251,7 +251,7 @@ impl Emitter<'_> {
             5 => ExecutionMode::OutputTriangleStrip,
             _ => {
                 return Err(Error::invalid(
-                    0,
+                    self.ir.program_span,
                     "geometry shader without an output topology",
                 ))
             }

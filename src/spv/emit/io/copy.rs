@@ -323,7 +323,12 @@ impl Emitter<'_> {
             _ => {
                 let link = super::special_input_slot(reg)
                     .and_then(|k| self.io.special_inputs[k])
-                    .ok_or_else(|| Error::invalid(span, format!("{reg:?} is not declared")))?;
+                    .ok_or_else(|| {
+                        Error::invalid(
+                            span,
+                            format!("{} is not declared", crate::ir::register_name(reg)),
+                        )
+                    })?;
                 Ok((self.read_link(&link, None).id, 1))
             }
         }
@@ -406,7 +411,12 @@ impl Emitter<'_> {
             }
             _ => super::special_output_slot(reg)
                 .and_then(|k| self.io.special_outputs[k])
-                .ok_or_else(|| Error::invalid(span, format!("{reg:?} is not declared"))),
+                .ok_or_else(|| {
+                    Error::invalid(
+                        span,
+                        format!("{} is not declared", crate::ir::register_name(reg)),
+                    )
+                }),
         }
     }
 }

@@ -160,10 +160,12 @@ impl Emitter<'_> {
         }
         let uvec4 = self.ty(Scalar::U32, 4);
         self.io.vertices = match stage {
-            Stage::Geometry => ir
-                .geometry
-                .input_vertices()
-                .ok_or_else(|| Error::invalid(0, "geometry shader without dcl_inputprimitive"))?,
+            Stage::Geometry => ir.geometry.input_vertices().ok_or_else(|| {
+                Error::invalid(
+                    self.ir.program_span,
+                    "geometry shader without dcl_inputprimitive",
+                )
+            })?,
             Stage::Hull | Stage::Domain => ir.tessellation.input_control_points.max(1),
             _ => 0,
         };
