@@ -52,7 +52,7 @@ mod tests;
 
 pub use assemble::assemble;
 pub use check::{check, Outcome, LISTING_BYTES_PER_DWORD};
-pub use mutate::{build_container, mutate, seed_container, words_to_bytes, Rng};
+pub use mutate::{build_container, mutate, mutate_in_place, seed_container, words_to_bytes, Rng};
 pub use mutate_text::mutate_text;
 
 /// Translates `data` to SPIR-V with the default options (checksum not verified, so mutated

@@ -161,6 +161,25 @@ fn interesting(rng: &mut Rng, context: &[u32]) -> u32 {
     rng.pick(&FIXED)
 }
 
+/// The custom-mutator step of the DXBC fuzz targets (`decode_mutated`, `translate_mutated`):
+/// 1–3 [`mutate`]s of `data[..size]`, written back into `data` (at most `max_size` bytes) with
+/// the new length, seeded by libFuzzer's `seed`. `None` one time in five: the caller then runs
+/// libFuzzer's own byte-level mutation instead.
+pub fn mutate_in_place(data: &mut [u8], size: usize, max_size: usize, seed: u32) -> Option<usize> {
+    let mut rng = Rng::new(u64::from(seed));
+    let size = size.min(data.len());
+    if rng.percent(20) {
+        return None;
+    }
+    let mut bytes = data[..size].to_vec();
+    for _ in 0..1 + rng.below(3) {
+        mutate(&mut rng, &mut bytes);
+    }
+    let len = bytes.len().min(max_size).min(data.len());
+    data[..len].copy_from_slice(&bytes[..len]);
+    Some(len)
+}
+
 /// Applies one random mutation to `data`, usually inside the `SHDR`/`SHEX` program.
 pub fn mutate(rng: &mut Rng, data: &mut Vec<u8>) {
     let chunks = scan(data);
