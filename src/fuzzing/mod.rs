@@ -19,7 +19,8 @@
 //!
 //! [`assemble()`] is the assembler's contract (what it accepts decodes and its listing is a
 //! fixpoint), with [`mutate_text()`] as its token-aware text mutator; [`translate_generated`] runs
-//! the translation over random programs from the opcode table ([`generate`]).
+//! the translation over random programs from the opcode table ([`generate`]; nine in ten follow the
+//! shader model's rules, the rest only the encoding), bound as [`generated_options`] says.
 //!
 //! Layout: this file holds the entry points the fuzz targets call; `check` holds the invariant
 //! checks ([`check()`], [`Outcome`]), `mutate` the seeded PRNG ([`Rng`]), the mutator and the
@@ -31,6 +32,7 @@
 //! [`mutate_text()`]: crate::fuzzing::mutate_text()
 //! [`translate_generated`]: crate::fuzzing::translate_generated
 //! [`generate`]: crate::fuzzing::generate
+//! [`generated_options`]: crate::fuzzing::generated_options
 //! [`check()`]: crate::fuzzing::check()
 //! [`mutate()`]: crate::fuzzing::mutate()
 //! [`Outcome`]: crate::fuzzing::Outcome
@@ -55,6 +57,9 @@ pub use check::{check, Outcome, LISTING_BYTES_PER_DWORD};
 pub use mutate::{build_container, mutate, mutate_in_place, seed_container, words_to_bytes, Rng};
 pub use mutate_text::mutate_text;
 
+use crate::bindings::{Bindings, TableBindings};
+use crate::dxbc::container::{Container, ParseOptions};
+
 /// Translates `data` to SPIR-V with the default options (checksum not verified, so mutated
 /// inputs reach the later stages). Errors are fine; a panic is a bug, and so is a success whose
 /// words do not start with the SPIR-V header.
@@ -63,7 +68,11 @@ pub fn translate(data: &[u8]) {
         verify_checksum: false,
         ..crate::Options::default()
     };
-    if let Ok(t) = crate::translate(data, &options) {
+    translate_with(data, &options);
+}
+
+fn translate_with(data: &[u8], options: &crate::Options) {
+    if let Ok(t) = crate::translate(data, options) {
         assert_eq!(t.spirv.first(), Some(&0x0723_0203), "SPIR-V magic");
         assert!(t.spirv.len() >= 5, "SPIR-V header");
     }
@@ -80,11 +89,42 @@ pub fn generated_container(data: &[u8]) -> Option<Vec<u8>> {
     generate::generate_container(&mut Rng::new(seed), budget)
 }
 
-/// Translates the random program `data` seeds ([`generated_container`]), as [`translate`] does a
-/// container: errors are fine, panics and malformed output are not.
+/// The options a generated `container` translates with: the defaults without checksum
+/// verification and, for SM5.1 programs (register spaces and ranges, which the D3D11 default
+/// layout does not bind), one Vulkan binding per declared range, as a D3D12-style runtime
+/// derives them from the shader's own declarations.
+pub fn generated_options(container: &[u8]) -> crate::Options {
+    let mut options = crate::Options {
+        verify_checksum: false,
+        ..crate::Options::default()
+    };
+    let parse = ParseOptions {
+        verify_checksum: false,
+    };
+    let Ok(parsed) = Container::parse(container, &parse) else {
+        return options;
+    };
+    let Ok(program) = crate::dxbc::disasm::shader_program(&parsed) else {
+        return options;
+    };
+    if program.version.is_sm51() {
+        let ranges = crate::lower::lower(&program).map(|m| m.register_ranges());
+        let table = ranges
+            .ok()
+            .and_then(|r| TableBindings::one_binding_per_range(0, r).ok());
+        if let Some(table) = table {
+            options.bindings = Bindings::Table(table);
+        }
+    }
+    options
+}
+
+/// Translates the random program `data` seeds ([`generated_container`]) with
+/// [`generated_options`], as [`translate`] does a container: errors are fine, panics and
+/// malformed output are not.
 pub fn translate_generated(data: &[u8]) {
     if let Some(container) = generated_container(data) {
-        translate(&container);
+        translate_with(&container, &generated_options(&container));
     }
 }
 

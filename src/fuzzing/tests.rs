@@ -497,3 +497,71 @@ fn smoke_assemble_mutated_listings() {
         "no mutant assembled: the mutator is too destructive"
     );
 }
+
+/// Generated programs per run of the generated-program smoke test.
+const GENERATED: usize = 2_000;
+
+/// The `translate_generated` target's contract: random programs of every stage and model from
+/// the opcode table translate or fail with an error, never panic, and a sample of what is
+/// accepted passes `spirv-val`. Nine in ten follow the shader model's rules (the translatable
+/// profile), so most must translate; the same bytes always give the same program.
+/// `DXBC2SPV_FUZZ_VERBOSE` prints each refusal.
+#[test]
+fn smoke_translate_generated_programs() {
+    let seed = seed();
+    let n = iterations().min(GENERATED);
+    let (mut translated, mut refused) = (0usize, std::collections::BTreeMap::new());
+    // Per stage: (programs, translated).
+    let mut stages = std::collections::BTreeMap::<String, (usize, usize)>::new();
+    for i in 0..n {
+        let data = (seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)).to_le_bytes();
+        let container = super::generated_container(&data).expect("generated container");
+        if i == 0 {
+            assert_eq!(super::generated_container(&data), Some(container.clone()));
+        }
+        let _repro = Repro {
+            what: format!("translate generated program, seed {seed:#x} iteration {i}"),
+            input: &container,
+        };
+        let parsed = Container::parse(&container, &ParseOptions::default()).expect("container");
+        let program = disasm::shader_program(&parsed).expect("program");
+        let stage = stages
+            .entry(format!("{:?}", program.version.stage))
+            .or_default();
+        stage.0 += 1;
+        let options = super::generated_options(&container);
+        match crate::translate(&container, &options) {
+            Ok(t) => {
+                translated += 1;
+                stage.1 += 1;
+                if translated % VALIDATE_EVERY == 0 {
+                    if let Some(why) = tools::validation_error(&t.spirv, options.target.name()) {
+                        panic!("generated program {i} gave invalid SPIR-V: {why}");
+                    }
+                }
+            }
+            Err(e) => {
+                let kind = match e {
+                    crate::Error::Unsupported { .. } => "unsupported",
+                    crate::Error::Invalid { .. } => "invalid",
+                    _ => "other",
+                };
+                *refused.entry(kind).or_insert(0usize) += 1;
+                if std::env::var_os("DXBC2SPV_FUZZ_VERBOSE").is_some() {
+                    eprintln!("refused: {e}");
+                }
+            }
+        }
+    }
+    eprintln!("generated programs: {n}, translated {translated}, refused {refused:?}");
+    for (stage, (programs, ok)) in &stages {
+        eprintln!("  {stage}: translated {ok} of {programs}");
+    }
+    assert!(translated > 0, "no generated program translated");
+    if n >= 100 {
+        assert!(
+            2 * translated > n,
+            "fewer than half the generated programs translated"
+        );
+    }
+}

@@ -1,80 +1,132 @@
-//! Declarations of the random programs: resources, interfaces, stage inputs and outputs,
-//! and the phases of hull shaders.
+//! Declarations shared by every stage: global flags, the immediate constant buffer, constant
+//! buffers, samplers, resources, UAVs, interfaces and temps.
+//!
+//! Contract: every declaration is recorded in the [`Registry`](super::registry::Registry);
+//! registers never collide within a register type and space (SM5.1 ranges included, an
+//! unbounded range closing its space), and stay within D3D's register counts. The encodable
+//! profile also writes values a shader model does not allow (any global flags, empty immediate
+//! constant buffers, mixed return types, any sample count, interfaces); the translatable profile
+//! keeps to the rules: global flags that enable what the program uses, return types `unorm` to
+//! `float`, texture cube arrays from SM4.1, one raw or structured UAV in `cs_4_x`, no class
+//! linkage.
 
-use super::{Gen, Phase, TEMPS};
+use super::registry::{Binding, Cbuffer, IndexableTemp, Resource, Sampler, Shape};
+use super::{Gen, TEMPS};
 use crate::dxbc::encode::token::{self as tok, controls};
 use crate::dxbc::encode::{reg, OperandBuild, ProgramBuilder};
 use crate::dxbc::opcodes::Opcode;
 use crate::dxbc::operand::{Components, Operand, RegisterType as R};
 use crate::dxbc::program::Stage;
+use crate::dxbc::reflect::{ResourceDimension as Dim, ReturnType};
 
 use Opcode as O;
 
-const SIV_OUT: &[u32] = &[1, 2, 3, 4, 5];
-const SGV_PS: &[u32] = &[7, 9, 10];
-/// The tessellation-factor system values (first, last).
-const TESS_FACTORS: (u32, u32) = (11, 22);
+/// `dcl_globalFlags` bits (in the controls field).
+const DOUBLES: u32 = 1 << 1;
+const EARLY_DEPTH_STENCIL: u32 = 1 << 2;
+const RAW_AND_STRUCTURED_BUFFERS: u32 = 1 << 3;
+const MINIMUM_PRECISION: u32 = 1 << 5;
+const DOUBLE_EXTENSIONS: u32 = 1 << 6;
+
+/// D3D11's register counts: constant buffers, samplers, shader resource views, UAVs.
+const CBUFFER_SLOTS: u32 = 14;
+const SAMPLER_SLOTS: u32 = 16;
+const SRV_SLOTS: u32 = 128;
+const UAV_SLOTS: u32 = 8;
+
+/// A declared binding: what operands name, the declaration's operand and its register space.
+struct Declared {
+    binding: Binding,
+    operand: Operand,
+    space: Option<u32>,
+}
 
 impl Gen<'_> {
-    /// A declared SM5.0 register or SM5.1 range `T#[lower:upper]` (unbounded at times).
-    fn decl_binding(&mut self, ty: R, id: u32) -> Operand {
-        if self.sm51() {
-            let lower = self.rng.below32(16);
-            let upper = if self.rng.chance(25) {
-                u32::MAX
-            } else {
-                lower + self.rng.below32(8)
-            };
-            let mut op = reg(ty, &[id, lower, upper]);
-            op.components = Components::Swizzle([0, 1, 2, 3]);
-            op
+    /// Reserves a binding of `ty` numbered `id` below register `slots`: in SM5.1 a range
+    /// `T#[lower:upper]` (unbounded at times) in a random space, before it the next free
+    /// register. `None` when no register is left.
+    fn reserve(&mut self, ty: R, id: u32, slots: u32) -> Option<Declared> {
+        let gap = self.rng.below32(3);
+        if !self.sm51() {
+            let register = self.declared.reserve(ty, 0, gap, Some(1))?;
+            return (register < slots).then(|| Declared {
+                binding: Binding {
+                    id: register,
+                    lower: register,
+                    count: Some(1),
+                },
+                operand: reg(ty, &[register]),
+                space: None,
+            });
+        }
+        let space = self.rng.pick(&[0, 0, 1, 2, 7, 1000]);
+        let count = if self.rng.chance(25) {
+            None
         } else {
-            reg(ty, &[id])
-        }
+            Some(1 + self.rng.below32(8))
+        };
+        let lower = self.declared.reserve(ty, space, gap, count)?;
+        let upper = count.map_or(u32::MAX, |n| lower + n - 1);
+        let mut operand = reg(ty, &[id, lower, upper]);
+        operand.components = Components::Swizzle([0, 1, 2, 3]);
+        Some(Declared {
+            binding: Binding { id, lower, count },
+            operand,
+            space: Some(space),
+        })
     }
 
-    fn space(&mut self, b: &mut ProgramBuilder) {
-        if self.sm51() {
-            let space = self.rng.pick(&[0, 0, 1, 2, 7, 1000]);
-            b.space(space);
+    /// The packed return type of a typed declaration, and the type of its first component.
+    fn return_type(&mut self) -> (u32, ReturnType) {
+        if self.valid() {
+            let ty = self.rng.range(1, 5);
+            return (
+                tok::return_types([ty; 4]).expect("return types"),
+                ReturnType::from_raw(ty),
+            );
         }
-    }
-
-    fn return_type(&mut self) -> u32 {
         let ty = self.rng.range(1, 9);
         let types = if self.rng.chance(70) {
             [ty; 4]
         } else {
             [0; 4].map(|_| self.rng.range(1, 9))
         };
-        tok::return_types(types).expect("return types")
+        let packed = tok::return_types(types).expect("return types");
+        (packed, ReturnType::from_raw(types[0]))
     }
 
-    /// A declared register with a mask (or with none, as fxc writes scalar system registers).
-    fn decl_reg(&mut self, ty: R, indices: &[u32]) -> Operand {
-        let mut op = reg(ty, indices);
-        op.components = Components::Mask(self.mask(false));
-        op
-    }
-
-    fn float_value(&mut self) -> u32 {
-        if self.lossless && self.rng.chance(50) {
-            self.value32(true)
-        } else {
-            self.exact_float()
+    /// The `dcl_globalFlags` bits: any in the encodable profile, else those the program needs.
+    fn global_flags(&mut self) -> u32 {
+        if !self.valid() {
+            return self.rng.range(1, 0x1ff);
         }
+        let mut flags = self.rng.below32(2) * controls::REFACTORING_ALLOWED;
+        if self.doubles {
+            flags |= DOUBLES | DOUBLE_EXTENSIONS;
+        }
+        if self.min_precision {
+            flags |= MINIMUM_PRECISION;
+        }
+        if self.v.stage == Stage::Pixel && self.rng.chance(20) {
+            flags |= EARLY_DEPTH_STENCIL;
+        }
+        if self.v.stage == Stage::Compute && self.v.major == 4 {
+            flags |= RAW_AND_STRUCTURED_BUFFERS;
+        }
+        flags
     }
 
     /// Declarations shared by every stage (`dcl_globalFlags`, buffers, textures, samplers,
     /// UAVs, the immediate constant buffer, interfaces).
     pub(super) fn resource_decls(&mut self, b: &mut ProgramBuilder) {
-        let v = self.v;
-        if self.rng.chance(70) {
-            let flags = self.rng.range(1, 0x1ff);
-            self.op(b, O::DclGlobalFlags, flags);
+        if self.rng.chance(70) || (self.valid() && self.needs_global_flags()) {
+            let flags = self.global_flags();
+            if flags != 0 {
+                self.op(b, O::DclGlobalFlags, flags);
+            }
         }
         if self.rng.chance(30) {
-            let rows = self.rng.range(0, 4);
+            let rows = self.rng.range(u32::from(self.valid()), 4);
             let payload: Vec<u32> = (0..rows * 4)
                 .map(|_| {
                     if self.lossless {
@@ -88,96 +140,193 @@ impl Gen<'_> {
                 .collect();
             self.coverage[O::CustomData as usize] += 1;
             b.custom_data(3, &payload);
-            self.has_icb = rows > 0;
+            self.declared.icb_rows = rows;
         }
-        let slot0 = self.rng.below32(4);
-        for id in 0..self.rng.below32(3) {
+        self.constant_buffers(b);
+        self.sampler_decls(b);
+        self.typed_resources(b);
+        if self.v.major >= 5 || self.v.stage == Stage::Compute {
+            self.buffers(b);
+            self.uavs(b);
+        }
+        if (self.v.major, self.v.minor) == (5, 0) && !self.valid() && self.rng.chance(30) {
+            self.interface_decls(b);
+        }
+    }
+
+    /// Whether the translatable program needs `dcl_globalFlags` whatever the draw.
+    fn needs_global_flags(&self) -> bool {
+        self.doubles || self.min_precision || (self.v.stage, self.v.major) == (Stage::Compute, 4)
+    }
+
+    fn constant_buffers(&mut self, b: &mut ProgramBuilder) {
+        for _ in 0..self.rng.below32(3) {
+            let id = self.declared.cbuffers.len() as u32;
             let dynamic = if self.rng.chance(30) {
                 controls::CB_DYNAMIC
             } else {
                 0
             };
-            let size = self.rng.range(1, 4096);
+            let vectors = self.rng.range(1, 4096);
+            let Some(d) = self.reserve(R::ConstantBuffer, id, CBUFFER_SLOTS) else {
+                continue;
+            };
+            self.op(b, O::DclConstantBuffer, dynamic);
             if self.sm51() {
-                let op = self.decl_binding(R::ConstantBuffer, id);
-                self.op(b, O::DclConstantBuffer, dynamic);
-                b.src(op).cb_size(size);
-                self.space(b);
+                b.src(d.operand).cb_size(vectors);
             } else {
-                let op = reg(R::ConstantBuffer, &[slot0 + id, size]).swizzle([0, 1, 2, 3]);
-                self.op(b, O::DclConstantBuffer, dynamic);
-                b.src(op);
+                let register = d.binding.id;
+                b.src(reg(R::ConstantBuffer, &[register, vectors]).swizzle([0, 1, 2, 3]));
             }
+            self.space(b, d.space);
+            self.declared.cbuffers.push(Cbuffer {
+                binding: d.binding,
+                vectors,
+            });
         }
-        for id in 0..self.rng.below32(3) {
-            let mode = self.rng.below32(3);
-            let op = self.decl_binding(R::Sampler, slot0 + id);
+    }
+
+    fn space(&mut self, b: &mut ProgramBuilder, space: Option<u32>) {
+        if let Some(space) = space {
+            b.space(space);
+        }
+    }
+
+    fn sampler_decls(&mut self, b: &mut ProgramBuilder) {
+        for _ in 0..self.rng.below32(3) {
+            let id = self.declared.samplers.len() as u32;
+            let mode = self.rng.below32(if self.valid() { 2 } else { 3 });
+            let Some(d) = self.reserve(R::Sampler, id, SAMPLER_SLOTS) else {
+                continue;
+            };
             self.op(b, O::DclSampler, mode);
-            b.dst(op);
-            self.space(b);
+            b.dst(d.operand);
+            self.space(b, d.space);
+            self.declared.samplers.push(Sampler {
+                binding: d.binding,
+                comparison: mode == 1,
+            });
         }
-        for id in 0..self.rng.below32(4) {
-            let dim = self.rng.range(1, 10);
+    }
+
+    /// `dcl_resource`: typed buffers and textures.
+    fn typed_resources(&mut self, b: &mut ProgramBuilder) {
+        for _ in 0..self.rng.below32(4) {
+            let id = self.declared.srvs.len() as u32;
+            let cube_arrays = !self.valid() || (self.v.major, self.v.minor) >= (4, 1);
+            let dim = self.rng.range(1, if cube_arrays { 10 } else { 9 });
             let mut bits = controls::resource_dimension(dim);
-            if matches!(dim, 4 | 9) {
-                bits |= controls::sample_count(self.rng.below32(33));
-            }
-            let op = self.decl_binding(R::Resource, slot0 + id);
-            let ret = self.return_type();
-            self.op(b, O::DclResource, bits);
-            b.dst(op).return_type(ret);
-            self.space(b);
-        }
-        let memory = v.major >= 5 || v.stage == Stage::Compute;
-        if memory {
-            for id in 4..4 + self.rng.below32(3) {
-                let op = self.decl_binding(R::Resource, id);
-                if self.rng.chance(50) {
-                    self.op(b, O::DclResourceRaw, 0);
-                    b.dst(op);
+            if Dim::from_raw(dim).is_multisampled() {
+                let samples = if self.valid() {
+                    self.rng.pick(&[1, 2, 4, 8, 16])
                 } else {
-                    let stride = 4 * self.rng.range(1, 512);
-                    self.op(b, O::DclResourceStructured, 0);
-                    b.dst(op).imm(stride);
-                }
-                self.space(b);
+                    self.rng.below32(33)
+                };
+                bits |= controls::sample_count(samples);
             }
-            for id in 0..self.rng.below32(4) {
-                let op = self.decl_binding(R::UnorderedAccessView, id);
-                let mut bits = 0;
-                if self.rng.chance(30) {
-                    bits |= controls::GLOBALLY_COHERENT;
-                }
-                if v.stage == Stage::Pixel && v.major >= 5 && self.rng.chance(20) {
-                    bits |= controls::RASTERIZER_ORDERED;
-                }
-                let typed = v.major >= 5;
-                match self.rng.below32(if typed { 3 } else { 2 }) {
-                    0 => {
-                        self.op(b, O::DclUavRaw, bits);
-                        b.dst(op);
-                    }
-                    1 => {
-                        if self.rng.chance(30) {
-                            bits |= controls::UAV_HAS_COUNTER;
-                        }
-                        let stride = 4 * self.rng.range(1, 512);
-                        self.op(b, O::DclUavStructured, bits);
-                        b.dst(op).imm(stride);
-                    }
-                    _ => {
-                        let dim = self.rng.pick(&[1, 2, 3, 5, 7, 8]);
-                        bits |= controls::resource_dimension(dim);
-                        let ret = self.return_type();
-                        self.op(b, O::DclUavTyped, bits);
-                        b.dst(op).return_type(ret);
-                    }
-                }
-                self.space(b);
-            }
+            let Some(d) = self.reserve(R::Resource, id, SRV_SLOTS) else {
+                continue;
+            };
+            let (packed, ret) = self.return_type();
+            self.op(b, O::DclResource, bits);
+            b.dst(d.operand).return_type(packed);
+            self.space(b, d.space);
+            let shape = Shape::Typed {
+                dim: Dim::from_raw(dim),
+                ret,
+            };
+            self.declared.srvs.push(Resource {
+                binding: d.binding,
+                shape,
+            });
         }
-        if (v.major, v.minor) == (5, 0) && self.rng.chance(30) {
-            self.interface_decls(b);
+    }
+
+    /// `dcl_resource_raw`, `dcl_resource_structured`.
+    fn buffers(&mut self, b: &mut ProgramBuilder) {
+        for _ in 0..self.rng.below32(3) {
+            let id = self.declared.srvs.len() as u32;
+            let Some(d) = self.reserve(R::Resource, id, SRV_SLOTS) else {
+                continue;
+            };
+            let shape = if self.rng.chance(50) {
+                self.op(b, O::DclResourceRaw, 0);
+                b.dst(d.operand);
+                Shape::Raw
+            } else {
+                let stride = 4 * self.rng.range(1, 512);
+                self.op(b, O::DclResourceStructured, 0);
+                b.dst(d.operand).imm(stride);
+                Shape::Structured {
+                    stride,
+                    counter: false,
+                }
+            };
+            self.space(b, d.space);
+            self.declared.srvs.push(Resource {
+                binding: d.binding,
+                shape,
+            });
+        }
+    }
+
+    /// `dcl_uav_raw`, `dcl_uav_structured`, `dcl_uav_typed` (`cs_4_x`: one raw or structured
+    /// UAV, `u0`, in the translatable profile).
+    fn uavs(&mut self, b: &mut ProgramBuilder) {
+        let v = self.v;
+        let sm4 = v.major == 4;
+        let count = self.rng.below32(4);
+        let count = if sm4 && self.valid() {
+            count.min(1)
+        } else {
+            count
+        };
+        for _ in 0..count {
+            let id = self.declared.uavs.len() as u32;
+            let slots = if sm4 && self.valid() { 1 } else { UAV_SLOTS };
+            let Some(d) = self.reserve(R::UnorderedAccessView, id, slots) else {
+                continue;
+            };
+            let mut bits = 0;
+            if self.rng.chance(30) {
+                bits |= controls::GLOBALLY_COHERENT;
+            }
+            if v.stage == Stage::Pixel && v.major >= 5 && self.rng.chance(20) {
+                bits |= controls::RASTERIZER_ORDERED;
+            }
+            let shape = match self.rng.below32(if sm4 { 2 } else { 3 }) {
+                0 => {
+                    self.op(b, O::DclUavRaw, bits);
+                    b.dst(d.operand);
+                    Shape::Raw
+                }
+                1 => {
+                    let counter = self.rng.chance(30);
+                    if counter {
+                        bits |= controls::UAV_HAS_COUNTER;
+                    }
+                    let stride = 4 * self.rng.range(1, 512);
+                    self.op(b, O::DclUavStructured, bits);
+                    b.dst(d.operand).imm(stride);
+                    Shape::Structured { stride, counter }
+                }
+                _ => {
+                    let dim = self.rng.pick(&[1, 2, 3, 5, 7, 8]);
+                    bits |= controls::resource_dimension(dim);
+                    let (packed, ret) = self.return_type();
+                    self.op(b, O::DclUavTyped, bits);
+                    b.dst(d.operand).return_type(packed);
+                    Shape::Typed {
+                        dim: Dim::from_raw(dim),
+                        ret,
+                    }
+                }
+            };
+            self.space(b, d.space);
+            self.declared.uavs.push(Resource {
+                binding: d.binding,
+                shape,
+            });
         }
     }
 
@@ -219,315 +368,14 @@ impl Gen<'_> {
         self.xs.clear();
         for x in 0..self.rng.below32(3) {
             let size = self.rng.range(1, 32);
+            let components = self.rng.range(1, 4);
             self.op(b, O::DclIndexableTemp, 0);
-            b.imm(x).imm(size).imm(self.rng.range(1, 4));
-            self.xs.push((x, size));
-        }
-    }
-
-    fn outputs(&mut self, b: &mut ProgramBuilder, first: u32, siv: &[u32]) {
-        for n in first..first + self.rng.range(1, 4) {
-            let op = self.decl_reg(R::Output, &[n]);
-            match self.rng.below32(4) {
-                0 if !siv.is_empty() => {
-                    let name = self.rng.pick(siv);
-                    self.op(b, O::DclOutputSiv, 0);
-                    b.dst(op).name(name);
-                }
-                1 => {
-                    let name = self.rng.pick(&[0, 7, 9]);
-                    self.op(b, O::DclOutputSgv, 0);
-                    b.dst(op).name(name);
-                }
-                _ => {
-                    self.op(b, O::DclOutput, 0);
-                    b.dst(op);
-                }
-            }
-        }
-        if self.rng.chance(30) {
-            let op = self.decl_reg(R::Output, &[first]);
-            self.op(b, O::DclIndexRange, 0);
-            b.dst(op).imm(self.rng.range(2, 4));
-        }
-    }
-
-    /// A system register declared with `dcl_input` (no mask for scalars, as fxc writes them).
-    fn system_input(&mut self, b: &mut ProgramBuilder, ty: R, masked: bool) {
-        let mut op = reg(ty, &[]);
-        op.components = if masked {
-            Components::Mask(self.mask(false))
-        } else if ty == R::InputCoverageMask {
-            Components::One
-        } else {
-            Components::Zero
-        };
-        self.op(b, O::DclInput, 0);
-        b.dst(op);
-    }
-
-    pub(super) fn stage_decls(&mut self, b: &mut ProgramBuilder) {
-        let sm5 = self.v.major >= 5;
-        match self.v.stage {
-            Stage::Vertex => {
-                for n in 0..self.rng.range(1, 4) {
-                    let op = self.decl_reg(R::Input, &[n]);
-                    if self.rng.chance(25) {
-                        let name = self.rng.pick(&[6, 8]);
-                        self.op(b, O::DclInputSgv, 0);
-                        b.dst(op).name(name);
-                    } else {
-                        self.op(b, O::DclInput, 0);
-                        b.dst(op);
-                    }
-                }
-                if self.rng.chance(20) {
-                    let op = self.decl_reg(R::Input, &[0]);
-                    self.op(b, O::DclIndexRange, 0);
-                    b.dst(op).imm(self.rng.range(2, 4));
-                }
-                self.outputs(b, 0, SIV_OUT);
-            }
-            Stage::Pixel => {
-                for n in 0..self.rng.range(1, 5) {
-                    let op = self.decl_reg(R::Input, &[n]);
-                    let mode = self.rng.below32(8);
-                    match self.rng.below32(4) {
-                        0 => {
-                            let name = self.rng.pick(SIV_OUT);
-                            self.op(b, O::DclInputPsSiv, controls::interpolation(mode));
-                            b.dst(op).name(name);
-                        }
-                        1 => {
-                            let name = self.rng.pick(SGV_PS);
-                            self.op(b, O::DclInputPsSgv, controls::interpolation(mode));
-                            b.dst(op).name(name);
-                        }
-                        _ => {
-                            self.op(b, O::DclInputPs, controls::interpolation(mode));
-                            b.dst(op);
-                        }
-                    }
-                }
-                if sm5 && self.rng.chance(30) {
-                    self.system_input(b, R::InputCoverageMask, false);
-                }
-                if sm5 && self.rng.chance(10) {
-                    self.system_input(b, R::InnerCoverage, false);
-                }
-                self.outputs(b, 0, &[]);
-                let mut special = vec![R::OutputDepth, R::OutputCoverageMask];
-                if sm5 {
-                    special.extend([
-                        R::OutputDepthGreaterEqual,
-                        R::OutputDepthLessEqual,
-                        R::OutputStencilRef,
-                    ]);
-                }
-                if self.rng.chance(40) {
-                    let ty = self.rng.pick(&special);
-                    let mut op = reg(ty, &[]);
-                    op.components = if ty == R::OutputCoverageMask {
-                        Components::Zero
-                    } else {
-                        Components::One
-                    };
-                    self.op(b, O::DclOutput, 0);
-                    b.dst(op);
-                }
-            }
-            Stage::Geometry => {
-                let vertices = self.rng.range(1, 6);
-                for n in 0..self.rng.range(1, 4) {
-                    let op = self.decl_reg(R::Input, &[vertices, n]);
-                    if n == 0 && self.rng.chance(50) {
-                        self.op(b, O::DclInputSiv, 0);
-                        b.dst(op).name(1);
-                    } else {
-                        self.op(b, O::DclInput, 0);
-                        b.dst(op);
-                    }
-                }
-                if self.rng.chance(20) {
-                    let op = self.decl_reg(R::Input, &[vertices, 0]);
-                    self.op(b, O::DclIndexRange, 0);
-                    b.dst(op).imm(self.rng.range(2, 4));
-                }
-                if self.rng.chance(30) {
-                    self.system_input(b, R::InputPrimitiveId, false);
-                }
-                let mut primitives = vec![1, 2, 3, 6, 7];
-                if sm5 {
-                    primitives.push(self.rng.range(8, 39));
-                    if self.rng.chance(30) {
-                        self.system_input(b, R::InputGsInstanceId, false);
-                        self.op(b, O::DclGsInstanceCount, 0);
-                        b.imm(self.rng.range(1, 32));
-                    }
-                }
-                let p = self.rng.pick(&primitives);
-                self.op(b, O::DclInputPrimitive, controls::primitive(p));
-                if sm5 {
-                    for m in 0..self.rng.below32(3) {
-                        self.op(b, O::DclStream, 0);
-                        b.dst(reg(R::Stream, &[m]));
-                        self.outputs(b, 4 * m, SIV_OUT);
-                    }
-                } else {
-                    self.outputs(b, 0, SIV_OUT);
-                }
-                let topology = self.rng.pick(&[1, 3, 5]);
-                self.op(b, O::DclOutputTopology, controls::primitive(topology));
-                self.op(b, O::DclMaxOutputVertexCount, 0);
-                b.imm(self.rng.range(1, 1024));
-            }
-            Stage::Domain => {
-                let domain = self.rng.range(1, 3);
-                let value = self.rng.range(1, 32);
-                self.op(b, O::DclInputControlPointCount, value);
-                self.op(b, O::DclTessDomain, domain);
-                let mut op = reg(R::InputDomainPoint, &[]);
-                op.components = Components::Mask(if domain == 2 { 0x7 } else { 0x3 });
-                self.op(b, O::DclInput, 0);
-                b.dst(op);
-                for n in 0..self.rng.range(1, 3) {
-                    let count = self.rng.range(1, 32);
-                    let op = self.decl_reg(R::InputControlPoint, &[count, n]);
-                    self.op(b, O::DclInput, 0);
-                    b.dst(op);
-                }
-                for n in 0..self.rng.range(1, 4) {
-                    let op = self.decl_reg(R::InputPatchConstant, &[n]);
-                    if self.rng.chance(50) {
-                        self.op(b, O::DclInputSiv, 0);
-                        b.dst(op).name(self.rng.range(11, 22));
-                    } else {
-                        self.op(b, O::DclInput, 0);
-                        b.dst(op);
-                    }
-                }
-                if self.rng.chance(30) {
-                    self.system_input(b, R::InputPrimitiveId, false);
-                }
-                self.outputs(b, 0, SIV_OUT);
-            }
-            Stage::Compute => {
-                for ty in [
-                    R::InputThreadId,
-                    R::InputThreadGroupId,
-                    R::InputThreadIdInGroup,
-                ] {
-                    if self.rng.chance(50) {
-                        self.system_input(b, ty, true);
-                    }
-                }
-                if self.rng.chance(50) {
-                    self.system_input(b, R::InputThreadIdInGroupFlattened, false);
-                }
-                for g in 0..self.rng.below32(3) {
-                    let op = reg(R::ThreadGroupSharedMemory, &[g]);
-                    if self.rng.chance(50) {
-                        self.op(b, O::DclTgsmRaw, 0);
-                        b.dst(op).imm(4 * self.rng.range(1, 1024));
-                    } else {
-                        self.op(b, O::DclTgsmStructured, 0);
-                        b.dst(op)
-                            .imm(4 * self.rng.range(1, 64))
-                            .imm(self.rng.range(1, 256));
-                    }
-                }
-                self.op(b, O::DclThreadGroup, 0);
-                b.imm(self.rng.range(1, 64))
-                    .imm(self.rng.range(1, 16))
-                    .imm(self.rng.range(1, 4));
-            }
-            Stage::Hull | Stage::Library => unreachable!("hull shaders have their own layout"),
-        }
-    }
-
-    /// A hull shader: declarations, an optional control-point phase, fork phases (instance
-    /// counts, index ranges over tess factors) and an optional join phase.
-    pub(super) fn hull(&mut self, b: &mut ProgramBuilder, budget: u32) {
-        self.op(b, O::HsDecls, 0);
-        let value = self.rng.range(0, 32);
-        self.op(b, O::DclInputControlPointCount, value);
-        let value = self.rng.range(0, 32);
-        self.op(b, O::DclOutputControlPointCount, value);
-        let value = self.rng.range(1, 3);
-        self.op(b, O::DclTessDomain, value);
-        let value = self.rng.range(1, 4);
-        self.op(b, O::DclTessPartitioning, value);
-        let value = self.rng.range(1, 4);
-        self.op(b, O::DclTessOutputPrimitive, value);
-        let factor = self.float_value();
-        self.op(b, O::DclHsMaxTessFactor, 0);
-        b.imm(factor);
-        self.resource_decls(b);
-        let phases = self.rng.range(1, 4);
-        let share = budget / phases;
-        if self.rng.chance(70) {
-            self.phase = Phase::ControlPoint;
-            self.op(b, O::HsControlPointPhase, 0);
-            self.system_input(b, R::OutputControlPointId, false);
-            for n in 0..self.rng.range(1, 3) {
-                let count = self.rng.range(1, 32);
-                let op = self.decl_reg(R::Input, &[count, n]);
-                self.op(b, O::DclInput, 0);
-                b.dst(op);
-            }
-            self.outputs(b, 0, &[]);
-            self.temp_decls(b);
-            self.body(b, share);
-        }
-        let mut first = 0;
-        for _ in 0..self.rng.range(1, 2) {
-            self.phase = Phase::Fork;
-            self.op(b, O::HsForkPhase, 0);
-            let instances = self.rng.range(1, 4);
-            self.op(b, O::DclHsForkPhaseInstanceCount, 0);
-            b.imm(instances);
-            self.system_input(b, R::InputForkInstanceId, false);
-            let count = self.rng.range(1, 32);
-            let op = self.decl_reg(R::InputControlPoint, &[count, 0]);
-            self.op(b, O::DclInput, 0);
-            b.dst(op);
-            for n in first..first + instances {
-                let mut op = reg(R::Output, &[n]);
-                op.components = Components::Mask(1);
-                self.op(b, O::DclOutputSiv, 0);
-                b.dst(op)
-                    .name(self.rng.range(TESS_FACTORS.0, TESS_FACTORS.1));
-            }
-            if instances > 1 {
-                let mut op = reg(R::Output, &[first]);
-                op.components = Components::Mask(1);
-                self.op(b, O::DclIndexRange, 0);
-                b.dst(op).imm(instances);
-            }
-            first += instances;
-            self.temp_decls(b);
-            self.body(b, share);
-        }
-        if self.rng.chance(60) {
-            self.phase = Phase::Join;
-            self.op(b, O::HsJoinPhase, 0);
-            if self.rng.chance(50) {
-                self.op(b, O::DclHsJoinPhaseInstanceCount, 0);
-                b.imm(self.rng.range(1, 2));
-                self.system_input(b, R::InputJoinInstanceId, false);
-            }
-            for n in 0..first.min(3) {
-                let op = self.decl_reg(R::InputPatchConstant, &[n]);
-                self.op(b, O::DclInput, 0);
-                b.dst(op);
-            }
-            let count = self.rng.range(1, 32);
-            let op = self.decl_reg(R::OutputControlPoint, &[count, 0]);
-            self.op(b, O::DclInput, 0);
-            b.dst(op);
-            self.outputs(b, first, &[20]);
-            self.temp_decls(b);
-            self.body(b, share);
+            b.imm(x).imm(size).imm(components);
+            self.xs.push(IndexableTemp {
+                register: x,
+                size,
+                components: components as u8,
+            });
         }
     }
 }

@@ -10,6 +10,8 @@ use Opcode as O;
 pub(super) enum Kind {
     Dst,
     Src,
+    /// A byte offset into raw memory or into a structure (`ld_raw`, `store_structured`, ...).
+    ByteOffset,
     /// A scalar condition or selector (`if_nz r0.x`, `switch`).
     Cond,
     /// `case l(N)`.
@@ -79,11 +81,12 @@ pub(super) fn kinds(op: Opcode) -> Vec<Kind> {
         O::LdUavTyped => set(&mut k, &[(2, Uav)]),
         O::LdUavTypedS => set(&mut k, &[(3, Uav)]),
         O::StoreUavTyped => set(&mut k, &[(0, UavDst)]),
-        O::LdRaw => set(&mut k, &[(2, Readable)]),
-        O::LdStructured => set(&mut k, &[(3, Readable)]),
-        O::LdRawS => set(&mut k, &[(3, TextureOrUav)]),
-        O::LdStructuredS => set(&mut k, &[(4, TextureOrUav)]),
-        O::StoreRaw | O::StoreStructured => set(&mut k, &[(0, MemDst)]),
+        O::LdRaw => set(&mut k, &[(1, ByteOffset), (2, Readable)]),
+        O::LdStructured => set(&mut k, &[(2, ByteOffset), (3, Readable)]),
+        O::LdRawS => set(&mut k, &[(2, ByteOffset), (3, TextureOrUav)]),
+        O::LdStructuredS => set(&mut k, &[(3, ByteOffset), (4, TextureOrUav)]),
+        O::StoreRaw => set(&mut k, &[(0, MemDst), (1, ByteOffset)]),
+        O::StoreStructured => set(&mut k, &[(0, MemDst), (2, ByteOffset)]),
         O::Bufinfo => set(&mut k, &[(1, TextureOrUav)]),
         O::ImmAtomicAlloc | O::ImmAtomicConsume => set(&mut k, &[(1, Uav)]),
         O::Call | O::Label => set(&mut k, &[(0, Label)]),
@@ -160,11 +163,22 @@ pub(super) fn allowed(op: Opcode, v: ShaderVersion) -> bool {
     match op.class() {
         Class::Geometry => stage == Stage::Geometry,
         Class::Pixel => stage == Stage::Pixel,
-        Class::Sync if op == O::Sync => stage == Stage::Compute,
+        // Barriers are for compute shaders; pixel shaders (SM5) may also wait for UAV writes.
+        Class::Sync if op == O::Sync => {
+            stage == Stage::Compute || (stage == Stage::Pixel && v.major >= 5)
+        }
         Class::Memory | Class::Atomic => v.major >= 5 || stage == Stage::Compute,
         Class::Texture if implicit_derivatives(op) => stage == Stage::Pixel,
         _ => true,
     }
+}
+
+/// Whether a translatable program may hold `op` (beyond [`allowed`]): no `abort` or
+/// `debug_break` (the translator refuses them), double-precision operations only where the
+/// global flags enable them (`doubles`).
+pub(super) fn translatable(op: Opcode, doubles: bool) -> bool {
+    let double = op.num_type() == NumType::Double || matches!(op, O::Ftod | O::Itod | O::Utod);
+    !matches!(op, O::Abort | O::DebugBreak) && (doubles || !double)
 }
 
 /// Operands with 64-bit components (destination, sources).
