@@ -57,6 +57,8 @@ pub(crate) enum Frame {
         merge: Id,
         /// `else` seen.
         has_else: bool,
+        /// A branch reaches the merge block (the `then` part fell through to `else`).
+        reached: bool,
     },
     /// `loop`.
     Loop {
@@ -66,6 +68,8 @@ pub(crate) enum Frame {
         continue_target: Id,
         /// Merge block (break target).
         merge: Id,
+        /// A `break` reaches the merge block.
+        reached: bool,
     },
     /// `switch`: one label per case block.
     Switch {

@@ -62,15 +62,32 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    fn innermost_break(&self, span: u32) -> Result<Id, Error> {
+    /// The merge block a `break` goes to, now marked reached.
+    fn innermost_break(&mut self, span: u32) -> Result<Id, Error> {
         self.frames
-            .iter()
+            .iter_mut()
             .rev()
             .find_map(|f| match f {
-                Frame::Loop { merge, .. } | Frame::Switch { merge, .. } => Some(*merge),
+                Frame::Loop { merge, reached, .. } => {
+                    *reached = true;
+                    Some(*merge)
+                }
+                Frame::Switch { merge, .. } => Some(*merge),
                 Frame::If { .. } => None,
             })
             .ok_or_else(|| Error::invalid(span, "break outside a loop or switch"))
+    }
+
+    /// Places the merge block `merge` of a construct; when no branch reaches it (both parts of
+    /// an `if` left, a loop without a `break`), the block is unreachable: it ends at once, so
+    /// the code after the construct up to the enclosing construct's next part is skipped as
+    /// after any terminator (structured control flow wants no branch out of unreachable code
+    /// into the enclosing constructs).
+    fn place_merge(&mut self, merge: Id, reached: bool) {
+        self.m.label(merge);
+        if !reached {
+            self.m.unreachable();
+        }
     }
 
     fn innermost_continue(&self, span: u32) -> Result<Id, Error> {
@@ -104,18 +121,22 @@ impl Emitter<'_> {
                     else_label,
                     merge,
                     has_else: false,
+                    reached: false,
                 });
             }
             Op::Else => {
+                let in_block = self.m.in_block();
                 let Some(Frame::If {
                     else_label,
                     merge,
                     has_else,
+                    reached,
                 }) = self.frames.last_mut()
                 else {
                     return Err(Error::invalid(inst.span, "else without if"));
                 };
                 *has_else = true;
+                *reached |= in_block;
                 let (else_label, merge) = (*else_label, *merge);
                 self.close_to(merge);
                 self.m.label(else_label);
@@ -125,16 +146,19 @@ impl Emitter<'_> {
                     else_label,
                     merge,
                     has_else,
+                    reached,
                 }) = self.frames.pop()
                 else {
                     return Err(Error::invalid(inst.span, "endif without if"));
                 };
+                // Without `else`, the false branch goes to the merge.
+                let reached = reached || self.m.in_block() || !has_else;
                 self.close_to(merge);
                 if !has_else {
                     self.m.label(else_label);
                     self.m.branch(merge);
                 }
-                self.m.label(merge);
+                self.place_merge(merge, reached);
             }
             Op::Loop => {
                 let header = self.m.alloc_id();
@@ -150,6 +174,7 @@ impl Emitter<'_> {
                     header,
                     continue_target,
                     merge,
+                    reached: false,
                 });
             }
             Op::EndLoop => {
@@ -157,6 +182,7 @@ impl Emitter<'_> {
                     header,
                     continue_target,
                     merge,
+                    reached,
                 }) = self.frames.pop()
                 else {
                     return Err(Error::invalid(inst.span, "endloop without loop"));
@@ -164,7 +190,7 @@ impl Emitter<'_> {
                 self.close_to(continue_target);
                 self.m.label(continue_target);
                 self.m.branch(header);
-                self.m.label(merge);
+                self.place_merge(merge, reached);
             }
             Op::Break => {
                 let target = self.innermost_break(inst.span)?;
@@ -322,6 +348,33 @@ mod tests {
             if !text.is_empty() {
                 assert!(!text.contains("%uint_9"), "{text}");
                 assert!(!text.contains("%uint_7"), "{text}");
+            }
+        }
+    }
+
+    /// A construct whose merge no branch reaches (an `if` whose parts both leave, a loop
+    /// without `break`) makes the code after it unreachable; emitted, a `switch` there whose
+    /// case continues the enclosing loop was invalid SPIR-V (found by the generated-program
+    /// smoke run). The merge block now ends at once and that code is skipped.
+    #[test]
+    fn code_after_a_construct_with_an_unreachable_merge_is_skipped() {
+        let tails = "switch r0.y\n  case l(1)\n    continuec_nz r0.z\n    mov r0.w, l(7)\n    \
+                     break\nendswitch\nbreakc_nz r0.w\n";
+        // The unreachable tail after an `if` whose parts both leave, and after a loop that
+        // only returns (inside an `if`, so the code after that `if` is reachable again).
+        let bodies = [
+            format!("if_nz r0.x\n  continue\nelse\n  ret\nendif\n{tails}"),
+            format!("if_nz r0.x\n  loop\n    ret\n  endloop\n{tails}endif\nbreak\n"),
+        ];
+        for head in bodies {
+            let body = format!("vs_5_0\ndcl_temps 1\nloop\n{head}endloop\nmov r0.x, l(9)\nret\n");
+            let bytes = crate::dxbc::asm::assemble(&body).expect("assembles");
+            let t = translate(&bytes, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+            tools::validate(&t.spirv, Target::Vulkan1_1.name());
+            let text = tools::disassemble(&t.spirv).unwrap_or_default();
+            if !text.is_empty() {
+                // 7 is written only after the unreachable merge.
+                assert!(!text.contains("%uint_7"), "{head}: {text}");
             }
         }
     }
