@@ -163,12 +163,8 @@ pub fn generate_program(
         .unwrap_or_else(|e| panic!("{v}: the generator built an unencodable program: {e}"))
 }
 
-/// A container around one random program: the version picked by `rng` among every stage and
-/// model (hull and domain shaders from 5.0), the profile translatable nine times out of ten,
-/// about `budget` instructions, signatures and `RDEF` derived from the declarations
-/// ([`crate::dxbc::asm::container_of_program`]). `None` only when the container cannot be
-/// written (a generator bug the caller reports).
-pub fn generate_container(rng: &mut Rng, budget: u32) -> Option<Vec<u8>> {
+/// Every stage at every model it exists in (hull and domain shaders from 5.0), stage by stage.
+pub fn versions() -> Vec<ShaderVersion> {
     let stages = [
         Stage::Vertex,
         Stage::Pixel,
@@ -177,18 +173,30 @@ pub fn generate_container(rng: &mut Rng, budget: u32) -> Option<Vec<u8>> {
         Stage::Domain,
         Stage::Compute,
     ];
-    let stage = rng.pick(&stages);
-    let models: &[(u8, u8)] = if matches!(stage, Stage::Hull | Stage::Domain) {
-        &[(5, 0), (5, 1)]
-    } else {
-        &[(4, 0), (4, 1), (5, 0), (5, 1)]
-    };
-    let (major, minor) = rng.pick(models);
-    let v = ShaderVersion {
-        stage,
-        major,
-        minor,
-    };
+    let mut out = Vec::new();
+    for stage in stages {
+        for (major, minor) in [(4, 0), (4, 1), (5, 0), (5, 1)] {
+            if major == 4 && matches!(stage, Stage::Hull | Stage::Domain) {
+                continue;
+            }
+            out.push(ShaderVersion {
+                stage,
+                major,
+                minor,
+            });
+        }
+    }
+    out
+}
+
+/// A container around one random program: the version picked by `rng` among every stage and
+/// model (hull and domain shaders from 5.0), the profile translatable nine times out of ten,
+/// about `budget` instructions, signatures and `RDEF` derived from the declarations
+/// ([`crate::dxbc::asm::container_of_program`]). `None` only when the container cannot be
+/// written (a generator bug the caller reports).
+pub fn generate_container(rng: &mut Rng, budget: u32) -> Option<Vec<u8>> {
+    let versions = versions();
+    let v = rng.pick(&versions);
     let mut coverage = [0u32; 256];
     let lossless = rng.percent(50);
     let profile = if rng.percent(90) {

@@ -26,7 +26,7 @@ use super::assemble_program;
 use crate::dxbc::disasm::{write_program, Dialect, Flavor};
 use crate::dxbc::opcodes::Opcode;
 use crate::dxbc::program::{Program, ShaderVersion, Stage};
-use crate::fuzzing::generate::generate;
+use crate::fuzzing::generate::{generate, versions};
 use crate::fuzzing::Rng;
 
 fn version(stage: Stage, major: u8, minor: u8) -> ShaderVersion {
@@ -35,27 +35,6 @@ fn version(stage: Stage, major: u8, minor: u8) -> ShaderVersion {
         major,
         minor,
     }
-}
-
-/// Every stage at every model it exists in (hull and domain shaders from 5.0).
-fn versions() -> Vec<ShaderVersion> {
-    let mut out = Vec::new();
-    for stage in [
-        Stage::Vertex,
-        Stage::Pixel,
-        Stage::Geometry,
-        Stage::Hull,
-        Stage::Domain,
-        Stage::Compute,
-    ] {
-        for (major, minor) in [(4, 0), (4, 1), (5, 0), (5, 1)] {
-            if major == 4 && matches!(stage, Stage::Hull | Stage::Domain) {
-                continue;
-            }
-            out.push(version(stage, major, minor));
-        }
-    }
-    out
 }
 
 // ---- checks
