@@ -17,7 +17,7 @@
 //!   control flow, operand counts per opcode, every register and declaration index in range,
 //!   call targets that exist, no recursion and at most [`MAX_CALL_DEPTH`] nested calls. Tests
 //!   run it after every pass.
-//! - **Printing.** [`print`] writes a stable, fxc-like text form for snapshots and debugging.
+//! - **Printing.** [`print()`] writes a stable, fxc-like text form for snapshots and debugging.
 
 mod module;
 mod op;

@@ -51,17 +51,18 @@ pub struct Module {
     pub global_flags: u32,
     /// Number of `r#` registers (`dcl_temps`).
     pub temps: u32,
-    /// `x#` arrays, indexed by [`Reg::IndexableTemp::array`].
+    /// `x#` arrays, indexed by the `array` of [`Reg::IndexableTemp`](super::Reg::IndexableTemp).
     pub indexable_temps: Vec<IndexableTemp>,
     /// The immediate constant buffer, four dwords per element.
     pub icb: Vec<u32>,
-    /// Constant buffers, indexed by [`Reg::ConstantBuffer::decl`].
+    /// Constant buffers, indexed by the `decl` of [`Reg::ConstantBuffer`](super::Reg::ConstantBuffer).
     pub cbuffers: Vec<CbDecl>,
-    /// Shader resource views and UAVs, indexed by [`Reg::Resource::decl`] / [`Reg::Uav::decl`].
+    /// Shader resource views and UAVs, indexed by the `decl` of [`Reg::Resource`](super::Reg::Resource) /
+    /// [`Reg::Uav`](super::Reg::Uav).
     pub resources: Vec<ResourceDecl>,
-    /// Samplers, indexed by [`Reg::Sampler::decl`].
+    /// Samplers, indexed by the `decl` of [`Reg::Sampler`](super::Reg::Sampler).
     pub samplers: Vec<SamplerDecl>,
-    /// Thread-group shared memory, indexed by [`Reg::Tgsm`].
+    /// Thread-group shared memory, indexed by [`Reg::Tgsm`](super::Reg::Tgsm).
     pub tgsm: Vec<Tgsm>,
     /// Declared inputs (`dcl_input*`).
     pub inputs: Vec<IoDecl>,
