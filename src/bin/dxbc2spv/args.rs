@@ -65,6 +65,10 @@ pub struct BenchArgs {
     /// Timed translations of each input (after one untimed warm-up).
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub rounds: u32,
+    /// Also print one line per input: `<mean_us> <words> <path>` (`-` for the time when it
+    /// does not translate), to find the slow ones.
+    #[arg(long)]
+    pub per_file: bool,
 }
 
 /// Options of `translate`.

@@ -6,7 +6,8 @@
 //! is the mean of its rounds. The warm-up's peak heap use is measured too (the CLI's counting
 //! allocator). Per-stage lines, a `memory:` line, then the summary
 //! `bench: <files> files, <ok> ok, mean_us <x> per shader, median_us <y>, words_mean <z>`
-//! over the files that translate.
+//! over the files that translate. `--per-file` prints `<mean_us> <words> <path>` for each input
+//! first.
 
 use std::collections::BTreeMap;
 use std::io;
@@ -54,7 +55,19 @@ pub fn run(args: &BenchArgs, console: &mut Console<'_>) -> io::Result<()> {
             }
         };
         console.succeeded();
-        results.push(measure(&bytes, rounds));
+        let measured = measure(&bytes, rounds);
+        if args.per_file {
+            let time = measured
+                .mean_us
+                .map_or_else(|| "-".to_owned(), |us| format!("{us:.2}"));
+            writeln!(
+                console.out(),
+                "{time} {} {}",
+                measured.words,
+                input.path.display()
+            )?;
+        }
+        results.push(measured);
     }
     let mut by_stage: BTreeMap<&str, Vec<&Measured>> = BTreeMap::new();
     for m in &results {
