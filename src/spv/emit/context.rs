@@ -393,6 +393,11 @@ impl<'a> Emitter<'a> {
             }
             return Ok(self.constant_compose(ty, &parts[..comps.len()]));
         }
+        if let Reg::Temp(register) = *reg {
+            if let Some(v) = self.read_typed(register, comps, ty) {
+                return Ok(v);
+            }
+        }
         let (vec, width) = self.read_register(span, reg)?;
         let mut selection = [0u8; 4];
         selection[..comps.len()].copy_from_slice(comps);
@@ -437,6 +442,47 @@ impl<'a> Emitter<'a> {
         Ok(v)
     }
 
+    /// Components `comps` of `r<register>` as `ty`, taken from the value they were stored from
+    /// in this block when it has that type (no load, shuffle or bitcast of the register).
+    fn read_typed(&mut self, register: u32, comps: &[u8], ty: Scalar) -> Option<Value> {
+        let serial = self.m.block_serial();
+        let (source, positions) = self.temp_values.typed(serial, register, comps)?;
+        if source.scalar != ty {
+            return None;
+        }
+        let n = comps.len() as u8;
+        let positions = &positions[..comps.len()];
+        let in_order = positions.iter().enumerate().all(|(k, &p)| p == k as u8);
+        let id = if n == source.n && in_order {
+            source.value
+        } else if source.n == 1 {
+            // A replicated scalar: every component is the value.
+            let t = self.ty(ty, n);
+            self.m
+                .composite_construct(t, &[source.value; 4][..comps.len()])
+        } else if n == 1 {
+            let t = self.ty(ty, 1);
+            self.m
+                .composite_extract(t, source.value, &[u32::from(positions[0])])
+        } else {
+            let key = (source.value, pad(positions), n, ty);
+            if let Some(id) = self.temp_values.read(serial, &key) {
+                return Some(Value { id, scalar: ty, n });
+            }
+            let t = self.ty(ty, n);
+            let mut sel = [0u32; 4];
+            for (s, &p) in sel.iter_mut().zip(positions) {
+                *s = u32::from(p);
+            }
+            let id = self
+                .m
+                .vector_shuffle(t, source.value, source.value, &sel[..comps.len()]);
+            self.temp_values.remember_read(serial, key, id);
+            id
+        };
+        Some(Value { id, scalar: ty, n })
+    }
+
     fn constant_compose(&mut self, ty: Scalar, parts: &[Id]) -> Value {
         let n = parts.len() as u8;
         if n == 1 {
@@ -465,7 +511,7 @@ impl<'a> Emitter<'a> {
                     return Ok((value, 4));
                 }
                 let value = self.m.load(uvec4, var.id);
-                self.temp_values.set(serial, n, value);
+                self.temp_values.set_loaded(serial, n, value);
                 Ok((value, 4))
             }
             Reg::IndexableTemp { array, index } => {
@@ -740,10 +786,12 @@ impl<'a> Emitter<'a> {
             _ => None,
         };
         let serial = self.m.block_serial();
+        let stored = (value.id, value.scalar, value.n);
         if comps.len() == 4 && words.n == 4 {
             self.m.store(ptr, words.id);
             if let Some(n) = temp {
-                self.temp_values.set(serial, n, words.id);
+                self.temp_values
+                    .set_stored(serial, n, words.id, stored, comps);
             }
             return Ok(());
         }
@@ -774,7 +822,7 @@ impl<'a> Emitter<'a> {
         };
         self.m.store(ptr, new);
         if let Some(n) = temp {
-            self.temp_values.set(serial, n, new);
+            self.temp_values.set_stored(serial, n, new, stored, comps);
         }
         Ok(())
     }
@@ -805,6 +853,15 @@ impl<'a> Emitter<'a> {
             _ => 0,
         }
     }
+}
+
+/// `p` padded with zeros to four entries.
+fn pad(p: &[u8]) -> [u8; 4] {
+    let mut out = [0; 4];
+    for (o, &v) in out.iter_mut().zip(p) {
+        *o = v;
+    }
+    out
 }
 
 /// The 32-bit words an immediate operand gives for register components `comps` (a 64-bit

@@ -24,13 +24,42 @@ pub struct Memo {
 /// see [`crate::spv::Module::block_serial`]), a register read after a load or store of it uses the value
 /// already at hand instead of loading it again. Temps are invocation-private and written only
 /// by `Emitter::store`, so the remembered value is the register's content.
+///
+/// Besides the register's `uvec4` content, each component remembers the typed value it was
+/// last stored from ([`Typed`]): reading it back as the same type takes that value directly,
+/// with no shuffle and no bitcast.
 #[derive(Debug, Default)]
 pub struct TempValues {
-    /// Per register: the block serial it was remembered in, and the value.
-    values: Vec<Option<(u32, Id)>>,
+    /// Per register: what is known of it, and the block serial it is known in.
+    values: Vec<Option<Known>>,
     /// Recent component reads: ((register value, selection, count, type), result), valid in
     /// the block it was made in (`serial`), direct-mapped by a hash of the key.
     reads: Vec<Option<(u32, ReadKey, Id)>>,
+}
+
+/// What is known of one register in one block.
+#[derive(Clone, Copy, Debug)]
+struct Known {
+    /// The block serial.
+    serial: u32,
+    /// The register's content (`uvec4`).
+    vec: Id,
+    /// Per component: the typed value it was stored from, when the block stored it.
+    typed: [Option<Typed>; 4],
+}
+
+/// Where a register component's content came from: component `pos` of `value`, a value of
+/// `n` components of `scalar` (a 32-bit type) whose bits the component holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Typed {
+    /// The value stored.
+    pub value: Id,
+    /// Its component type.
+    pub scalar: Scalar,
+    /// Its component count (1: a scalar, replicated into every written component).
+    pub n: u8,
+    /// The value's component this register component holds.
+    pub pos: u8,
 }
 
 /// What a component read of a register value computes: the value, the selected components,
@@ -44,18 +73,77 @@ impl TempValues {
     /// The value of `r<n>` known in block `serial`.
     pub(super) fn get(&self, serial: u32, n: u32) -> Option<Id> {
         match self.values.get(n as usize) {
-            Some(&Some((s, id))) if s == serial => Some(id),
+            Some(Some(k)) if k.serial == serial => Some(k.vec),
             _ => None,
         }
     }
 
-    /// Remembers `value` as the content of `r<n>` in block `serial`.
-    pub(super) fn set(&mut self, serial: u32, n: u32, value: Id) {
+    /// Remembers `vec`, just loaded, as the content of `r<n>` in block `serial`.
+    pub(super) fn set_loaded(&mut self, serial: u32, n: u32, vec: Id) {
+        *self.entry(n) = Some(Known {
+            serial,
+            vec,
+            typed: [None; 4],
+        });
+    }
+
+    /// Remembers `vec` as the content of `r<n>` in block `serial` after a store of
+    /// `value` (`n` components of `scalar`, or one replicated) into register components
+    /// `comps`. A 64-bit `value` records no typed source.
+    pub(super) fn set_stored(
+        &mut self,
+        serial: u32,
+        n: u32,
+        vec: Id,
+        value: (Id, Scalar, u8),
+        comps: &[u8],
+    ) {
+        let entry = self.entry(n);
+        let mut typed = match entry {
+            Some(k) if k.serial == serial => k.typed,
+            _ => [None; 4],
+        };
+        let (id, scalar, count) = value;
+        for (k, &c) in comps.iter().enumerate() {
+            let source = (scalar != Scalar::F64).then_some(Typed {
+                value: id,
+                scalar,
+                n: count,
+                pos: if count == 1 { 0 } else { k as u8 },
+            });
+            if let Some(slot) = typed.get_mut(c as usize) {
+                *slot = source;
+            }
+        }
+        *entry = Some(Known { serial, vec, typed });
+    }
+
+    /// The typed value register components `comps` of `r<n>` were all stored from in block
+    /// `serial` (one value for all), and the position in it of each component.
+    pub(super) fn typed(&self, serial: u32, n: u32, comps: &[u8]) -> Option<(Typed, [u8; 4])> {
+        let known = match self.values.get(n as usize) {
+            Some(Some(k)) if k.serial == serial => k,
+            _ => return None,
+        };
+        let (&first, rest) = comps.split_first()?;
+        let source = (*known.typed.get(first as usize)?)?;
+        let mut positions = [source.pos, 0, 0, 0];
+        for (p, &c) in positions.iter_mut().skip(1).zip(rest) {
+            let other = (*known.typed.get(c as usize)?)?;
+            if other.value != source.value {
+                return None;
+            }
+            *p = other.pos;
+        }
+        Some((source, positions))
+    }
+
+    fn entry(&mut self, n: u32) -> &mut Option<Known> {
         let n = n as usize;
         if n >= self.values.len() {
             self.values.resize(n + 1, None);
         }
-        self.values[n] = Some((serial, value));
+        &mut self.values[n]
     }
 
     fn slot(key: &ReadKey) -> usize {
@@ -91,6 +179,11 @@ mod tests {
     /// `OpLoad`s in the translation of `body` (a compute shader with two temps): each is a load
     /// of a register, as the program reads nothing else from memory.
     fn loads(body: &str) -> usize {
+        count(body, spirv::Op::Load)
+    }
+
+    /// Instructions `op` in the translation of `body` (a compute shader with two temps).
+    fn count(body: &str, op: spirv::Op) -> usize {
         let text = format!("cs_5_0\ndcl_thread_group 1, 1, 1\ndcl_temps 2\n{body}ret\n");
         let bytes = assemble(&text).expect("assembles");
         let spirv = crate::translate(&bytes, &crate::Options::default())
@@ -98,11 +191,39 @@ mod tests {
             .spirv;
         let (mut at, mut n) = (5, 0);
         while at < spirv.len() {
-            let (count, op) = ((spirv[at] >> 16) as usize, spirv[at] & 0xffff);
-            n += usize::from(op == spirv::Op::Load as u32);
-            at += count.max(1);
+            let (words, code) = ((spirv[at] >> 16) as usize, spirv[at] & 0xffff);
+            n += usize::from(code == op as u32);
+            at += words.max(1);
         }
         n
+    }
+
+    #[test]
+    fn typed_values_are_reused_without_bitcasts() {
+        // Each float result is bitcast once, to be stored; reading r0.xyz back as float takes
+        // the mul's value itself: no shuffle, no bitcast.
+        let same = "mul r0.xyz, l(1.0, 2.0, 3.0, 0.0), l(2.0, 2.0, 2.0, 0.0)\n\
+                    add r1.xyz, r0.xyzx, r0.xyzx\n";
+        assert_eq!(count(same, spirv::Op::Bitcast), 2);
+
+        // Read as integers, r0 is read from the register: a shuffle and a bitcast.
+        let retyped = "mul r0.xyz, l(1.0, 2.0, 3.0, 0.0), l(2.0, 2.0, 2.0, 0.0)\n\
+                       iadd r1.xyz, r0.xyzx, r0.xyzx\n";
+        assert_eq!(
+            count(retyped, spirv::Op::Bitcast),
+            3,
+            "mul store, iadd read, iadd store"
+        );
+        // r0.y overwritten by an integer operation: r0.xy read as float again comes from two
+        // values, so it is read from the register (one shuffle and one bitcast more).
+        let mixed = "mul r0.xyz, l(1.0, 2.0, 3.0, 0.0), l(2.0, 2.0, 2.0, 0.0)\n\
+                     iadd r0.y, r0.y, l(1)\n\
+                     add r1.xy, r0.xyxx, r0.xyxx\n";
+        let bitcasts = count(mixed, spirv::Op::Bitcast);
+        assert_eq!(
+            bitcasts, 5,
+            "mul store, iadd read + store, add read + store"
+        );
     }
 
     #[test]
