@@ -1,7 +1,10 @@
-//! Functions and blocks: the function being defined is kept in three word vectors (header with
-//! OpFunction, parameters and the entry label; the entry block's OpVariables; everything else),
-//! joined into the definitions section by [`Module::end_function`]. Block structure is tracked so
-//! that every instruction lands in an open block and every block ends with one terminator.
+//! Functions and blocks: the function being defined starts in two small word vectors (header
+//! with OpFunction, parameters and the entry label; the entry block's OpVariables), which the
+//! first instruction of its body moves into the definitions section; the body is then written
+//! there directly, so a function's code is never copied. An OpVariable that comes later is
+//! inserted after the others (rare: the entry function declares its registers first).
+//! Block structure is tracked so that every instruction lands in an open block and every block
+//! ends with one terminator.
 
 use spirv::{FunctionControl, LoopControl, Op, SelectionControl, StorageClass};
 
@@ -62,16 +65,17 @@ pub(super) struct FunctionState {
     params: Vec<Id>,
     header: Words,
     variables: Words,
-    body: Words,
+    /// Once the body has started: where in the definitions section the entry block's
+    /// variables end (a later variable goes there).
+    variables_end: Option<usize>,
 }
 
 impl FunctionState {
-    /// Empty, with room for a body of `words` words.
-    pub(super) fn with_capacity(words: usize) -> FunctionState {
+    /// Empty, with room for a typical header and entry-block variables.
+    pub(super) fn new() -> FunctionState {
         FunctionState {
             header: Words::with_capacity(32),
             variables: Words::with_capacity(64),
-            body: Words::with_capacity(words),
             ..FunctionState::default()
         }
     }
@@ -84,7 +88,7 @@ impl FunctionState {
         self.params.clear();
         self.header.clear();
         self.variables.clear();
-        self.body.clear();
+        self.variables_end = None;
     }
 
     /// The function being defined, if any.
@@ -176,11 +180,7 @@ impl Module {
             let what = "with an unterminated block";
             self.fail(Error::IncompleteFunction { function, what });
         }
-        let defs = &mut self.function_definitions;
-        defs.extend(&self.func.header.0);
-        defs.extend(&self.func.variables.0);
-        defs.extend(&self.func.body.0);
-        defs.inst(Op::FunctionEnd, []);
+        self.body_words().inst(Op::FunctionEnd, []);
         self.func.clear();
     }
 
@@ -196,7 +196,7 @@ impl Module {
         let w = if self.func.labels == 0 {
             &mut self.func.header
         } else {
-            &mut self.func.body
+            self.body_words()
         };
         w.inst(Op::Label, [label.word()]);
         self.block_serial = self.block_serial.wrapping_add(1);
@@ -233,12 +233,43 @@ impl Module {
             return id;
         }
         let sc = StorageClass::Function as u32;
-        let w = &mut self.func.variables;
-        match initializer {
-            None => w.inst(Op::Variable, [ptr.word(), id.word(), sc]),
-            Some(init) => w.inst(Op::Variable, [ptr.word(), id.word(), sc, init.word()]),
+        let words = [
+            (5 << 16) | Op::Variable as u32,
+            ptr.word(),
+            id.word(),
+            sc,
+            initializer.map_or(0, Id::word),
+        ];
+        let words = if initializer.is_some() {
+            &words[..]
+        } else {
+            &[(4 << 16) | Op::Variable as u32, ptr.word(), id.word(), sc][..]
+        };
+        match self.func.variables_end {
+            None => self.func.variables.extend(words),
+            Some(end) => {
+                // The body has started: insert after the entry block's other variables.
+                let defs = &mut self.function_definitions.0;
+                defs.splice(end..end, words.iter().copied());
+                self.func.variables_end = Some(end + words.len());
+            }
         }
         id
+    }
+
+    /// The words the function's body goes to: the definitions section, after moving the header
+    /// and the entry block's variables there the first time.
+    #[inline]
+    fn body_words(&mut self) -> &mut Words {
+        if self.func.variables_end.is_none() {
+            let defs = &mut self.function_definitions;
+            defs.extend(&self.func.header.0);
+            defs.extend(&self.func.variables.0);
+            self.func.variables_end = Some(defs.len());
+            self.func.header.clear();
+            self.func.variables.clear();
+        }
+        &mut self.function_definitions
     }
 
     /// The open block's words, for an ordinary instruction `op`; `None` (and an error recorded)
@@ -246,7 +277,7 @@ impl Module {
     #[inline]
     pub(super) fn body(&mut self, op: Op) -> Option<&mut Words> {
         match self.func.block {
-            Block::Open => Some(&mut self.func.body),
+            Block::Open => Some(self.body_words()),
             _ => {
                 self.misplaced(op);
                 None
@@ -259,7 +290,7 @@ impl Module {
         match self.func.block {
             Block::Open => {
                 self.func.block = Block::Merge(op);
-                Some(&mut self.func.body)
+                Some(self.body_words())
             }
             _ => {
                 self.misplaced(op);
@@ -296,7 +327,7 @@ impl Module {
             return None;
         }
         self.func.block = Block::Closed;
-        Some(&mut self.func.body)
+        Some(self.body_words())
     }
 
     #[cold]

@@ -108,7 +108,7 @@ impl Module {
             types: TypeCache::with_capacity(32),
             constants: ConstantCache::with_capacity(32),
             global_variables: Vec::with_capacity(16),
-            func: FunctionState::with_capacity(words),
+            func: FunctionState::new(),
         }
     }
 
