@@ -167,8 +167,8 @@ pub struct Index {
     pub rel: Option<RelativeRegister>,
 }
 
-/// A decoded operand. `Copy`, no heap.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// A decoded operand. `Copy`, no heap. Equality compares the meaningful indices only.
+#[derive(Clone, Copy, Debug, Eq, Default)]
 pub struct Operand {
     /// Byte offset of the operand token in the input.
     pub offset: u32,
@@ -192,6 +192,21 @@ pub struct Operand {
     pub indices: [Index; 3],
     /// Immediate values (`l(...)`: up to 4 dwords; `d(...)`: 2 doubles as lo/hi dword pairs).
     pub imm: [u32; 4],
+}
+
+impl PartialEq for Operand {
+    fn eq(&self, other: &Operand) -> bool {
+        self.offset == other.offset
+            && self.token == other.token
+            && self.ext == other.ext
+            && self.ty == other.ty
+            && self.components == other.components
+            && self.modifier == other.modifier
+            && self.min_precision == other.min_precision
+            && self.nonuniform == other.nonuniform
+            && self.indices() == other.indices()
+            && self.imm == other.imm
+    }
 }
 
 impl Operand {
@@ -227,12 +242,19 @@ impl Operand {
     pub fn decode_into(&mut self, r: &mut Reader<'_>) -> Result<()> {
         let offset = r.offset();
         let token = OperandToken(r.read_u32()?);
-        *self = Operand {
-            offset,
-            token,
-            ..Operand::default()
-        };
+        // Every field but the indices past `index_count` (never read, and left out of
+        // equality): writing the whole 160-byte operand per operand is measurable.
         let op = self;
+        op.offset = offset;
+        op.token = token;
+        op.ext = ExtOperandToken::default();
+        op.ty = RegisterType::default();
+        op.components = Components::default();
+        op.modifier = Modifier::None;
+        op.min_precision = 0;
+        op.nonuniform = false;
+        op.index_count = 0;
+        op.imm = [0; 4];
         op.ty = RegisterType::from_u32(token.register_type()).ok_or_else(|| {
             super::DecodeError::new(
                 offset,

@@ -153,11 +153,10 @@ impl Lowerer {
             return Err(Error::unsupported(at, unsupported_feature(inst.opcode)));
         };
         self.track_nesting(op, at)?;
-        let mut out = ir::Inst::new(op, at);
-        out.flags = flags(inst, op);
+        let flags = flags(inst, op);
         // Thread-group barriers and shared-memory fences exist only in compute shaders.
         if op == Op::Sync
-            && out.flags.sync & 0b111 != 0
+            && flags.sync & 0b111 != 0
             && self.module.stage != Some(ir::Stage::Compute)
         {
             return Err(Error::invalid(
@@ -168,9 +167,31 @@ impl Lowerer {
                 ),
             ));
         }
+        // Built in place at the end of the arena (an instruction is large: moving it costs more
+        // than building it), and removed again if an operand is bad.
+        let position = self.module.insts.len();
+        let mut out = ir::Inst::new(op, at);
+        out.flags = flags;
         out.aux = aux(inst, op);
+        self.module.insts.push(out);
+        let filled = self.operands(inst, op, at, position);
+        if filled.is_err() {
+            self.module.insts.truncate(position);
+        }
+        filled
+    }
+
+    /// Resolves the operands of `inst` into the instruction at `position` (the last one).
+    fn operands(
+        &mut self,
+        inst: &Instruction<'_>,
+        op: Op,
+        at: u32,
+        position: usize,
+    ) -> Result<(), Error> {
         let memory_first = returns_and_names_memory(op);
         let mut dsts = 0usize;
+        let mut srcs = 0usize;
         let mut labels = [None; 2];
         let operand_slots = inst
             .opcode
@@ -179,22 +200,27 @@ impl Lowerer {
             .filter(|s| matches!(s, Slot::Dst | Slot::Src));
         for (operand, slot) in inst.operands().iter().zip(operand_slots) {
             let pushed = match slot {
-                Slot::Dst if memory_first && dsts == 1 => {
+                Slot::Dst if !(memory_first && dsts == 1) => {
                     dsts += 1;
-                    out.push_src(self.src(operand, at)?)
+                    let dst = self.dst(operand, at)?;
+                    self.last_inst(position)?.push_dst(dst)
                 }
-                Slot::Dst => {
-                    dsts += 1;
-                    out.push_dst(self.dst(operand, at)?)
-                }
-                _ if operand.ty == RegisterType::Label => {
-                    let label = self.label_number(operand, at)?;
-                    if let Some(entry) = labels.get_mut(out.src().len()) {
-                        *entry = Some(label);
+                _ => {
+                    if *slot == Slot::Dst {
+                        dsts += 1;
                     }
-                    out.push_src(ir::Src::new(ir::Reg::Function(0)))
+                    let src = if *slot == Slot::Src && operand.ty == RegisterType::Label {
+                        let label = self.label_number(operand, at)?;
+                        if let Some(entry) = labels.get_mut(srcs) {
+                            *entry = Some(label);
+                        }
+                        ir::Src::new(ir::Reg::Function(0))
+                    } else {
+                        self.src(operand, at)?
+                    };
+                    srcs += 1;
+                    self.last_inst(position)?.push_src(src)
                 }
-                _ => out.push_src(self.src(operand, at)?),
             };
             if !pushed {
                 return Err(Error::invalid(
@@ -204,15 +230,23 @@ impl Lowerer {
             }
         }
         if op == Op::Switch {
-            out.aux = self.new_switch_table()?;
+            let table = self.new_switch_table()?;
+            self.last_inst(position)?.aux = table;
         }
-        let position = self.module.insts.len();
         for (src, label) in labels.iter().enumerate() {
             if let Some(label) = label {
                 self.call_target(position, src, *label, at, op)?;
             }
         }
-        self.module.insts.push(out);
         Ok(())
+    }
+
+    /// The instruction being built, at `position`.
+    fn last_inst(&mut self, position: usize) -> Result<&mut ir::Inst, Error> {
+        let at = self.program_at;
+        self.module
+            .insts
+            .get_mut(position)
+            .ok_or_else(|| Error::invalid(at, "instruction under construction is missing"))
     }
 }

@@ -93,6 +93,7 @@ enum Table {
 
 impl Lowerer {
     /// A source operand.
+    #[inline(always)]
     pub(super) fn src(&self, op: &Operand, at: u32) -> Result<ir::Src, Error> {
         let reg = self.reg(op, at)?;
         let swizzle = match reg {
@@ -107,6 +108,7 @@ impl Lowerer {
     }
 
     /// A destination operand.
+    #[inline(always)]
     pub(super) fn dst(&self, op: &Operand, at: u32) -> Result<ir::Dst, Error> {
         let reg = self.reg(op, at)?;
         let writable = matches!(
@@ -142,6 +144,7 @@ impl Lowerer {
 
     /// The register an operand names, resolved against the declarations, and checked to
     /// exist in the program's stage.
+    #[inline(always)]
     fn reg(&self, op: &Operand, at: u32) -> Result<ir::Reg, Error> {
         let reg = self.resolve(op, at)?;
         match (self.module.stage, stage_of(&reg)) {
@@ -154,6 +157,7 @@ impl Lowerer {
     }
 
     /// The register an operand names, resolved against the declarations.
+    #[inline(always)]
     fn resolve(&self, op: &Operand, at: u32) -> Result<ir::Reg, Error> {
         use RegisterType as R;
         Ok(match op.ty {
