@@ -6,7 +6,7 @@ use spirv::{BuiltIn, Decoration, StorageClass};
 use super::context::{CbufferVar, Emitter, Scalar, Var};
 use super::descriptors::binding_of;
 use crate::error::Error;
-use crate::ir::Reg;
+use crate::ir::{self, Reg};
 use crate::spv::Id;
 
 impl Emitter<'_> {
@@ -120,7 +120,13 @@ impl Emitter<'_> {
     /// Declares the compute built-ins the module reads.
     pub fn declare_builtins(&mut self) -> Result<(), Error> {
         let mut used = [false; 4];
-        for inst in &self.ir.insts {
+        // Only compute shaders have these registers (lowering checks the stage): skip the scan.
+        let insts: &[ir::Inst] = if self.ir.stage == Some(ir::Stage::Compute) {
+            &self.ir.insts
+        } else {
+            &[]
+        };
+        for inst in insts {
             for src in inst.src() {
                 match src.reg {
                     Reg::ThreadId => used[0] = true,

@@ -257,7 +257,13 @@ impl Emitter<'_> {
     /// For each resource declaration, whether an atomic operation uses it as a typed UAV.
     fn typed_atomic_uses(&self) -> Result<Vec<bool>, Error> {
         let mut used = vec![false; self.ir.resources.len()];
-        for inst in &self.ir.insts {
+        let typed_uavs = self.ir.resources.iter().any(|r| {
+            r.range.kind == ResourceKind::UnorderedAccess
+                && matches!(r.shape, ResourceShape::Typed { .. })
+        });
+        // Without a typed UAV there is nothing to find: skip the scan.
+        let insts: &[ir::Inst] = if typed_uavs { &self.ir.insts } else { &[] };
+        for inst in insts {
             if let Some(Reg::Uav { decl, .. }) = atomic_target(inst) {
                 let Some(slot) = used.get_mut(decl as usize) else {
                     return Err(Error::invalid(inst.span, "atomic on an undeclared UAV"));

@@ -314,6 +314,10 @@ impl Emitter<'_> {
                 }
             }
         }
+        self.io.depth = match outputs[0] {
+            Some((_, Reg::OutputDepth(mode))) => Some(mode),
+            _ => None,
+        };
         let i = self.ty(Scalar::I32, 1);
         for (k, at) in inputs.iter().enumerate() {
             let Some(at) = *at else { continue };
@@ -439,14 +443,10 @@ impl Emitter<'_> {
         }
     }
 
-    /// The depth output mode the program writes, if any.
+    /// The depth output mode the program writes, if any (known once the special registers
+    /// are declared).
     pub(crate) fn depth_output(&self) -> Option<DepthOutput> {
-        self.ir.insts.iter().find_map(|inst| {
-            inst.dst().iter().find_map(|d| match d.reg {
-                Reg::OutputDepth(mode) => Some(mode),
-                _ => None,
-            })
-        })
+        self.io.depth
     }
 }
 

@@ -94,6 +94,9 @@ pub(crate) struct Io {
     pub outputs: Option<Id>,
     /// Registers in the output file.
     pub output_count: u32,
+    /// The depth output the program writes (pixel shaders), found with the other special
+    /// registers.
+    pub depth: Option<ir::DepthOutput>,
     /// Links copied in at entry.
     pub input_links: Vec<Link>,
     /// Links copied out at exit or `emit`.
@@ -206,11 +209,12 @@ impl Emitter<'_> {
         if self.io.streams {
             self.m.capability(Capability::GeometryStreams);
         }
-        let reads_vocp = ir.insts.iter().any(|i| {
-            i.src()
-                .iter()
-                .any(|s| matches!(s.reg, Reg::OutputControlPoint { .. }))
-        });
+        let reads_vocp = stage == Stage::Hull
+            && ir.insts.iter().any(|i| {
+                i.src()
+                    .iter()
+                    .any(|s| matches!(s.reg, Reg::OutputControlPoint { .. }))
+            });
         if stage == Stage::Hull && reads_vocp {
             let per_point = self.m.type_array_len(uvec4, output_count.max(1));
             let ty = self.m.type_array_len(per_point, self.io.output_vertices);
