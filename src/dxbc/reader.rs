@@ -29,6 +29,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Absolute offset of the next byte to read.
+    #[inline]
     pub fn offset(&self) -> u32 {
         self.base.wrapping_add(self.pos as u32)
     }
@@ -44,6 +45,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Bytes left to read.
+    #[inline]
     pub fn remaining(&self) -> usize {
         self.data.len() - self.pos
     }
@@ -58,6 +60,8 @@ impl<'a> Reader<'a> {
         DecodeError::new(self.offset(), kind)
     }
 
+    #[cold]
+    #[inline(never)]
     fn eof(&self, needed: usize) -> DecodeError {
         self.error(DecodeErrorKind::UnexpectedEof {
             needed: needed as u64,
@@ -66,6 +70,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads `n` bytes.
+    #[inline]
     pub fn read_bytes(&mut self, n: usize) -> Result<&'a [u8]> {
         if n > self.remaining() {
             return Err(self.eof(n));
@@ -76,6 +81,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads a fixed-size byte array.
+    #[inline]
     pub fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
         let bytes = self.read_bytes(N)?;
         let mut out = [0u8; N];
@@ -99,6 +105,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads a little-endian u32.
+    #[inline]
     pub fn read_u32(&mut self) -> Result<u32> {
         Ok(u32::from_le_bytes(self.read_array()?))
     }
@@ -115,6 +122,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Splits off the next `n` bytes as a reader of their own, and skips them here.
+    #[inline]
     pub fn sub_reader(&mut self, n: usize) -> Result<Reader<'a>> {
         let offset = self.offset();
         let bytes = self.read_bytes(n)?;

@@ -297,6 +297,24 @@ impl Inst {
         }
     }
 
+    /// Appends a default destination and returns it, to be filled in place; `None` (and
+    /// nothing changed) when all slots are used.
+    #[inline]
+    pub fn next_dst(&mut self) -> Option<&mut Dst> {
+        let slot = self.dst.get_mut(self.dst_count as usize)?;
+        self.dst_count += 1;
+        Some(slot)
+    }
+
+    /// Appends a default source and returns it, to be filled in place; `None` (and nothing
+    /// changed) when all slots are used.
+    #[inline]
+    pub fn next_src(&mut self) -> Option<&mut Src> {
+        let slot = self.src.get_mut(self.src_count as usize)?;
+        self.src_count += 1;
+        Some(slot)
+    }
+
     /// The destinations.
     pub fn dst(&self) -> &[Dst] {
         &self.dst[..self.dst_count as usize]

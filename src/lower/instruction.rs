@@ -181,7 +181,8 @@ impl Lowerer {
         filled
     }
 
-    /// Resolves the operands of `inst` into the instruction at `position` (the last one).
+    /// Resolves the operands of `inst` into the instruction at `position` (the last one),
+    /// each written in place.
     fn operands(
         &mut self,
         inst: &Instruction<'_>,
@@ -189,49 +190,23 @@ impl Lowerer {
         at: u32,
         position: usize,
     ) -> Result<(), Error> {
-        let memory_first = returns_and_names_memory(op);
-        let mut dsts = 0usize;
-        let mut srcs = 0usize;
-        let mut labels = [None; 2];
-        let operand_slots = inst
-            .opcode
-            .slots()
-            .iter()
-            .filter(|s| matches!(s, Slot::Dst | Slot::Src));
-        for (operand, slot) in inst.operands().iter().zip(operand_slots) {
-            let pushed = match slot {
-                Slot::Dst if !(memory_first && dsts == 1) => {
-                    dsts += 1;
-                    let dst = self.dst(operand, at)?;
-                    self.last_inst(position)?.push_dst(dst)
-                }
-                _ => {
-                    if *slot == Slot::Dst {
-                        dsts += 1;
-                    }
-                    let src = if *slot == Slot::Src && operand.ty == RegisterType::Label {
-                        let label = self.label_number(operand, at)?;
-                        if let Some(entry) = labels.get_mut(srcs) {
-                            *entry = Some(label);
-                        }
-                        ir::Src::new(ir::Reg::Function(0))
-                    } else {
-                        self.src(operand, at)?
-                    };
-                    srcs += 1;
-                    self.last_inst(position)?.push_src(src)
-                }
-            };
-            if !pushed {
-                return Err(Error::invalid(
-                    at,
-                    format!("{} has too many operands", inst.opcode.name()),
-                ));
-            }
-        }
+        // The arena is set aside while operands are resolved (resolution reads only the
+        // declarations), so each operand is written straight into its slot.
+        let mut insts = std::mem::take(&mut self.module.insts);
+        let filled = match insts.get_mut(position) {
+            Some(out) => self.fill(inst, op, at, out),
+            None => Err(Error::invalid(
+                at,
+                "instruction under construction is missing",
+            )),
+        };
+        self.module.insts = insts;
+        let labels = filled?;
         if op == Op::Switch {
             let table = self.new_switch_table()?;
-            self.last_inst(position)?.aux = table;
+            if let Some(out) = self.module.insts.get_mut(position) {
+                out.aux = table;
+            }
         }
         for (src, label) in labels.iter().enumerate() {
             if let Some(label) = label {
@@ -241,12 +216,47 @@ impl Lowerer {
         Ok(())
     }
 
-    /// The instruction being built, at `position`.
-    fn last_inst(&mut self, position: usize) -> Result<&mut ir::Inst, Error> {
-        let at = self.program_at;
-        self.module
-            .insts
-            .get_mut(position)
-            .ok_or_else(|| Error::invalid(at, "instruction under construction is missing"))
+    /// Writes the operands of `inst` into `out`; returns the label numbers of label sources
+    /// (by source position).
+    #[inline(always)]
+    fn fill(
+        &self,
+        inst: &Instruction<'_>,
+        op: Op,
+        at: u32,
+        out: &mut ir::Inst,
+    ) -> Result<[Option<u32>; 2], Error> {
+        let memory_first = returns_and_names_memory(op);
+        let mut dsts = 0usize;
+        let mut labels = [None; 2];
+        let too_many =
+            || Error::invalid(at, format!("{} has too many operands", inst.opcode.name()));
+        let operand_slots = inst
+            .opcode
+            .slots()
+            .iter()
+            .filter(|s| matches!(s, Slot::Dst | Slot::Src));
+        for (operand, slot) in inst.operands().iter().zip(operand_slots) {
+            if *slot == Slot::Dst {
+                dsts += 1;
+                if !(memory_first && dsts == 2) {
+                    let dst = out.next_dst().ok_or_else(too_many)?;
+                    self.dst_into(operand, at, dst)?;
+                    continue;
+                }
+            }
+            let position = out.src().len();
+            let src = out.next_src().ok_or_else(too_many)?;
+            if *slot == Slot::Src && operand.ty == RegisterType::Label {
+                let label = self.label_number(operand, at)?;
+                if let Some(entry) = labels.get_mut(position) {
+                    *entry = Some(label);
+                }
+                *src = ir::Src::new(ir::Reg::Function(0));
+            } else {
+                self.src_into(operand, at, src)?;
+            }
+        }
+        Ok(labels)
     }
 }

@@ -92,25 +92,24 @@ enum Table {
 }
 
 impl Lowerer {
-    /// A source operand.
+    /// A source operand, written into `out` field by field (an operand built elsewhere and
+    /// copied in is read back before its bytes settle: a measurable stall per operand).
     #[inline(always)]
-    pub(super) fn src(&self, op: &Operand, at: u32) -> Result<ir::Src, Error> {
-        let reg = self.reg(op, at)?;
-        let swizzle = match reg {
+    pub(super) fn src_into(&self, op: &Operand, at: u32, out: &mut ir::Src) -> Result<(), Error> {
+        out.reg = self.reg(op, at)?;
+        out.swizzle = match out.reg {
             ir::Reg::Imm32(_) | ir::Reg::Imm64(_) => IDENTITY,
             _ => swizzle(op.components),
         };
-        Ok(ir::Src {
-            reg,
-            swizzle,
-            modifier: modifier(op.modifier),
-        })
+        out.modifier = modifier(op.modifier);
+        Ok(())
     }
 
-    /// A destination operand.
+    /// A destination operand, written into `out` field by field (see [`Lowerer::src_into`]).
     #[inline(always)]
-    pub(super) fn dst(&self, op: &Operand, at: u32) -> Result<ir::Dst, Error> {
-        let reg = self.reg(op, at)?;
+    pub(super) fn dst_into(&self, op: &Operand, at: u32, out: &mut ir::Dst) -> Result<(), Error> {
+        out.reg = self.reg(op, at)?;
+        let reg = out.reg;
         let writable = matches!(
             reg,
             ir::Reg::Null
@@ -139,7 +138,8 @@ impl Lowerer {
                 return Err(Error::invalid(at, "destination with a swizzle"))
             }
         };
-        Ok(ir::Dst { reg, mask })
+        out.mask = mask;
+        Ok(())
     }
 
     /// The register an operand names, resolved against the declarations, and checked to
