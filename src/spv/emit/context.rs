@@ -399,9 +399,7 @@ impl<'a> Emitter<'a> {
             }
         }
         let (vec, width) = self.read_register(span, reg)?;
-        let mut selection = [0u8; 4];
-        selection[..comps.len()].copy_from_slice(comps);
-        let key = (vec, selection, n, ty);
+        let key = (vec, pad(comps), n, ty);
         let serial = self.m.block_serial();
         if let Some(id) = self.temp_values.read(serial, &key) {
             return Ok(Value { id, scalar: ty, n });
@@ -855,13 +853,16 @@ impl<'a> Emitter<'a> {
     }
 }
 
-/// `p` padded with zeros to four entries.
+/// `p` padded with zeros to four entries (built in a register: a byte-wise copy read back as
+/// a word at once stalls).
+#[inline]
 fn pad(p: &[u8]) -> [u8; 4] {
-    let mut out = [0; 4];
-    for (o, &v) in out.iter_mut().zip(p) {
-        *o = v;
-    }
-    out
+    let word = p
+        .iter()
+        .take(4)
+        .enumerate()
+        .fold(0u32, |w, (k, &v)| w | u32::from(v) << (8 * k));
+    word.to_le_bytes()
 }
 
 /// The 32-bit words an immediate operand gives for register components `comps` (a 64-bit
