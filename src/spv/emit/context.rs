@@ -154,14 +154,17 @@ pub(crate) struct Emitter<'a> {
     pub io: super::io::Io,
     /// Samplers and the other objects texture operations share (`texture/mod.rs`).
     pub textures: super::texture::TextureState,
-    /// The value of each `r#` as last loaded or stored in the current block.
+    /// What is known of each `r#` in the current block, and its writes not yet stored.
     pub temp_values: super::values::TempValues,
+    /// The offset of the instruction being emitted (for errors found between instructions).
+    pub span: u32,
     /// Ids asked for at almost every instruction, kept at hand (the module's caches hash).
     pub memo: super::values::Memo,
 }
 
 impl<'a> Emitter<'a> {
     /// The type of `n` components of `s`.
+    #[inline]
     pub fn ty(&mut self, s: Scalar, n: u8) -> Id {
         let slot = (s as usize, usize::from(n.clamp(1, 4)));
         if let Some(id) = self.memo.types[slot.0][slot.1] {
@@ -172,6 +175,8 @@ impl<'a> Emitter<'a> {
         id
     }
 
+    #[cold]
+    #[inline(never)]
     fn new_ty(&mut self, s: Scalar, n: u8) -> Id {
         let scalar = match s {
             Scalar::F32 => self.m.type_f32(),
@@ -188,6 +193,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// A `u32` constant.
+    #[inline]
     pub fn u32_const(&mut self, v: u32) -> Id {
         let Some(slot) = self.memo.small_u32.get_mut(v as usize) else {
             return self.m.constant_u32(v);
@@ -296,11 +302,11 @@ impl<'a> Emitter<'a> {
         mask: u8,
         ty: Scalar,
     ) -> Result<Value, Error> {
-        let src = *inst
+        let src = inst
             .src()
             .get(i)
             .ok_or_else(|| Error::invalid(inst.span, "missing source operand"))?;
-        self.load(inst.span, &src, mask, ty)
+        self.load(inst.span, src, mask, ty)
     }
 
     /// [`Emitter::load_src`] for an operand not taken from an instruction's list.
@@ -343,7 +349,16 @@ impl<'a> Emitter<'a> {
         Ok(self.apply_modifier(v, src.modifier))
     }
 
+    #[inline]
     fn apply_modifier(&mut self, v: Value, modifier: Modifier) -> Value {
+        if modifier == Modifier::None {
+            return v;
+        }
+        self.modified(v, modifier)
+    }
+
+    /// `v` with `modifier` (not `None`) applied.
+    fn modified(&mut self, v: Value, modifier: Modifier) -> Value {
         let ty = self.ty(v.scalar, v.n);
         let float = matches!(v.scalar, Scalar::F32 | Scalar::F64);
         let abs = |e: &mut Self, id: Id| {
@@ -502,16 +517,7 @@ impl<'a> Emitter<'a> {
     fn read_register(&mut self, span: u32, reg: &Reg) -> Result<(Id, u8), Error> {
         let uvec4 = self.ty(Scalar::U32, 4);
         match *reg {
-            Reg::Temp(n) => {
-                let var = self.temp(span, n)?;
-                let serial = self.m.block_serial();
-                if let Some(value) = self.temp_values.get(serial, n) {
-                    return Ok((value, 4));
-                }
-                let value = self.m.load(uvec4, var.id);
-                self.temp_values.set_loaded(serial, n, value);
-                Ok((value, 4))
-            }
+            Reg::Temp(n) => Ok((self.temp_vec(span, n)?, 4)),
             Reg::IndexableTemp { array, index } => {
                 let ptr = self.indexable_ptr(span, array, &index)?;
                 let v = self.m.load(uvec4, ptr.0);
@@ -704,7 +710,7 @@ impl<'a> Emitter<'a> {
     /// the destination mask (a scalar value is replicated). Float values are saturated when the
     /// instruction says `_sat`. F64 values write two words per double (mask `.xy`/`.zw`/`.xyzw`).
     pub fn store_dst(&mut self, inst: &Inst, i: usize, value: Value) -> Result<(), Error> {
-        let dst = *inst
+        let dst = inst
             .dst()
             .get(i)
             .ok_or_else(|| Error::invalid(inst.span, "missing destination operand"))?;
@@ -712,7 +718,7 @@ impl<'a> Emitter<'a> {
         if inst.flags.saturate && matches!(value.scalar, Scalar::F32 | Scalar::F64) {
             value = self.saturate(value);
         }
-        self.store(inst.span, &dst, value)
+        self.store(inst.span, dst, value)
     }
 
     /// `NClamp(v, 0, 1)`: NaN becomes 0.
@@ -741,11 +747,6 @@ impl<'a> Emitter<'a> {
         if matches!(dst.reg, Reg::Null) || dst.mask == 0 {
             return Ok(());
         }
-        let words = if value.scalar == Scalar::F64 {
-            self.f64_to_words(value)
-        } else {
-            self.bitcast(value, Scalar::U32)
-        };
         let mut comps = [0u8; 4];
         let mut count = 0;
         for c in Self::mask_components(dst.mask) {
@@ -753,20 +754,26 @@ impl<'a> Emitter<'a> {
             count += 1;
         }
         let comps = &comps[..count];
+        let words = if value.scalar == Scalar::F64 {
+            self.f64_to_words(value)
+        } else {
+            value
+        };
+        if let Reg::Temp(n) = dst.reg {
+            // Recorded, and stored when the block ends (see `temps.rs`).
+            return self.write_temp(span, n, words, comps);
+        }
+        let words = self.bitcast(words, Scalar::U32);
         let uvec4 = self.ty(Scalar::U32, 4);
-        let (ptr, storage_ok) = match dst.reg {
-            Reg::Temp(n) => (self.temp(span, n)?.id, None),
-            Reg::IndexableTemp { array, index } => {
-                let (p, _ok) = self.indexable_ptr(span, array, &index)?;
-                (p, None)
-            }
+        let ptr = match dst.reg {
+            Reg::IndexableTemp { array, index } => self.indexable_ptr(span, array, &index)?.0,
             Reg::Output(_)
             | Reg::PatchConstant(_)
             | Reg::OutputDepth(_)
             | Reg::OutputCoverage
             | Reg::OutputStencilRef => {
                 self.mark_patch_written(span, &dst.reg, dst.mask)?;
-                (self.output_ptr(span, &dst.reg)?, None)
+                self.output_ptr(span, &dst.reg)?
             }
             _ => {
                 return Err(Error::invalid(
@@ -778,26 +785,11 @@ impl<'a> Emitter<'a> {
                 ))
             }
         };
-        let _: Option<Id> = storage_ok;
-        let temp = match dst.reg {
-            Reg::Temp(n) => Some(n),
-            _ => None,
-        };
-        let serial = self.m.block_serial();
-        let stored = (value.id, value.scalar, value.n);
         if comps.len() == 4 && words.n == 4 {
             self.m.store(ptr, words.id);
-            if let Some(n) = temp {
-                self.temp_values
-                    .set_stored(serial, n, words.id, stored, comps);
-            }
             return Ok(());
         }
-        let known = temp.and_then(|n| self.temp_values.get(serial, n));
-        let old = match known {
-            Some(value) => value,
-            None => self.m.load(uvec4, ptr),
-        };
+        let old = self.m.load(uvec4, ptr);
         let new = if words.n == 1 {
             let mut acc = old;
             for &c in comps {
@@ -819,9 +811,6 @@ impl<'a> Emitter<'a> {
             self.m.vector_shuffle(uvec4, old, words.id, &sel)
         };
         self.m.store(ptr, new);
-        if let Some(n) = temp {
-            self.temp_values.set_stored(serial, n, new, stored, comps);
-        }
         Ok(())
     }
 

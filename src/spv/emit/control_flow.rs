@@ -26,6 +26,19 @@ impl Emitter<'_> {
         }
     }
 
+    /// Returns from the function being emitted. Register writes are stored first when the
+    /// registers outlive it (Private variables that other functions read), and dropped when
+    /// they are its own variables.
+    pub fn end_with_return(&mut self) -> Result<(), Error> {
+        if self.temps_are_local() {
+            self.forget_temp_writes();
+        } else {
+            self.flush_temps()?;
+        }
+        self.m.ret();
+        Ok(())
+    }
+
     /// Branches to `target` when a block is open.
     fn close_to(&mut self, target: Id) {
         if self.m.in_block() {
@@ -53,10 +66,14 @@ impl Emitter<'_> {
     ) -> Result<(), Error> {
         let then = self.m.alloc_id();
         let merge = self.m.alloc_id();
+        self.flush_temps()?;
         self.m.selection_merge(merge, SelectionControl::NONE);
         self.m.branch_conditional(cond, then, merge);
         self.m.label(then);
         body(self)?;
+        if self.m.in_block() {
+            self.flush_temps()?;
+        }
         self.close_to(merge);
         self.m.label(merge);
         Ok(())
@@ -107,6 +124,10 @@ impl Emitter<'_> {
     pub fn control_flow(&mut self, inst: &Inst) -> Result<(), Error> {
         let is_case = matches!(inst.op, Op::Case | Op::Default);
         let after_case = std::mem::replace(&mut self.after_case, is_case);
+        if !matches!(inst.op, Op::Nop | Op::Ret) {
+            // Each of these ends the block, or may (conditionally, or by a call).
+            self.flush_temps()?;
+        }
         match inst.op {
             Op::If => {
                 self.ensure_block();
@@ -215,7 +236,7 @@ impl Emitter<'_> {
             }
             Op::Ret => {
                 if self.m.in_block() {
-                    self.m.ret();
+                    self.end_with_return()?;
                 }
             }
             Op::Retc => {

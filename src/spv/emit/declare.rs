@@ -11,6 +11,12 @@ use crate::spv::Id;
 
 impl Emitter<'_> {
     /// Where `r#` and `x#` live: Private when subroutines share them, else Function.
+    /// Whether the `r#` variables belong to the one function that uses them (they die when it
+    /// returns).
+    pub(super) fn temps_are_local(&self) -> bool {
+        self.register_storage() == StorageClass::Function
+    }
+
     fn register_storage(&self) -> StorageClass {
         if self.ir.functions.len() > 1 {
             StorageClass::Private

@@ -302,10 +302,12 @@ impl Emitter<'_> {
         let then = self.m.alloc_id();
         let skip = self.m.alloc_id();
         let merge = self.m.alloc_id();
+        self.flush_temps()?;
         self.m.selection_merge(merge, SelectionControl::NONE);
         self.m.branch_conditional(cond, then, skip);
         self.m.label(then);
         let value = body(self)?;
+        self.flush_temps()?;
         self.m.branch(merge);
         self.m.label(skip);
         self.m.branch(merge);

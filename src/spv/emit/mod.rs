@@ -18,6 +18,7 @@ mod io;
 mod memory;
 mod resources;
 mod stage;
+mod temps;
 mod texture;
 mod values;
 
@@ -133,6 +134,7 @@ pub fn emit(module: &ir::Module, options: &EmitOptions) -> Result<Vec<u32>, Erro
         io: io::Io::default(),
         textures: texture::TextureState::new(options.sparse_residency),
         temp_values: values::TempValues::default(),
+        span: 0,
         memo: values::Memo::default(),
     };
     e.declare_registers()?;
@@ -282,7 +284,9 @@ impl Emitter<'_> {
         self.dead = None;
         let body = self.ir.body(index);
         for inst in body {
+            self.span = inst.span;
             self.instruction(inst)?;
+            self.check_temp_writes(inst.span)?;
         }
         if !self.frames.is_empty() {
             let span = body.last().map_or(0, |i| i.span);
@@ -292,7 +296,7 @@ impl Emitter<'_> {
             ));
         }
         if self.m.in_block() {
-            self.m.ret();
+            self.end_with_return()?;
         }
         self.m.end_function();
         Ok(())

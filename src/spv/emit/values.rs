@@ -20,14 +20,17 @@ pub struct Memo {
     pub(super) small_u32: [Option<Id>; 16],
 }
 
-/// Store-to-load forwarding for `r#`: within one block (no label, function start or call since,
-/// see [`crate::spv::Module::block_serial`]), a register read after a load or store of it uses the value
-/// already at hand instead of loading it again. Temps are invocation-private and written only
-/// by `Emitter::store`, so the remembered value is the register's content.
+/// What the emitter knows of the `r#` registers within one block (no label, function start or
+/// call since, see [`crate::spv::Module::block_serial`]): their content as values at hand, and
+/// the writes not yet stored.
 ///
-/// Besides the register's `uvec4` content, each component remembers the typed value it was
-/// last stored from ([`Typed`]): reading it back as the same type takes that value directly,
-/// with no shuffle and no bitcast.
+/// Writes are deferred: a write only records, per component, the typed value it came from
+/// ([`Typed`]); the register's `uvec4` content is built from those values when a read needs it
+/// as a whole ([`Emitter::temp_vec`](super::context::Emitter)), and stored to the register's
+/// variable once per block, before the block ends or a call
+/// ([`Emitter::flush_temps`](super::context::Emitter)). A register written several times in a
+/// block is stored once, and a component read back as the type it was written with is the value
+/// itself: no shuffle, no bitcast, no load.
 #[derive(Debug, Default)]
 pub struct TempValues {
     /// Per register: what is known of it, and the block serial it is known in.
@@ -35,24 +38,36 @@ pub struct TempValues {
     /// Recent component reads: ((register value, selection, count, type), result), valid in
     /// the block it was made in (`serial`), direct-mapped by a hash of the key.
     reads: Vec<Option<(u32, ReadKey, Id)>>,
+    /// Registers with writes not yet stored, all made in block `dirty_serial`.
+    dirty: Vec<u32>,
+    /// The block of the writes in `dirty`.
+    dirty_serial: u32,
+    /// Set when a write was recorded in a block while another block's writes were pending:
+    /// those were lost (an emitter bug, reported as an error rather than emitted).
+    lost: bool,
 }
 
 /// What is known of one register in one block.
 #[derive(Clone, Copy, Debug)]
-struct Known {
+pub(super) struct Known {
     /// The block serial.
     serial: u32,
-    /// The register's content (`uvec4`).
-    vec: Id,
-    /// Per component: the typed value it was stored from, when the block stored it.
-    typed: [Option<Typed>; 4],
+    /// A `uvec4` holding the register's content in every component not in `pending`; `None`:
+    /// those components are the variable's content.
+    pub base: Option<Id>,
+    /// Per component: the typed value it was written from, when the block wrote it.
+    pub typed: [Option<Typed>; 4],
+    /// Components written in this block whose content is only in `typed` (not yet in `base`).
+    pub pending: u8,
+    /// Whether the variable lacks writes of this block.
+    dirty: bool,
 }
 
 /// Where a register component's content came from: component `pos` of `value`, a value of
 /// `n` components of `scalar` (a 32-bit type) whose bits the component holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Typed {
-    /// The value stored.
+    /// The value written.
     pub value: Id,
     /// Its component type.
     pub scalar: Scalar,
@@ -70,55 +85,110 @@ type ReadKey = (Id, [u8; 4], u8, Scalar);
 const READ_SLOTS: usize = 64;
 
 impl TempValues {
-    /// The value of `r<n>` known in block `serial`.
-    pub(super) fn get(&self, serial: u32, n: u32) -> Option<Id> {
+    /// What is known of `r<n>` in block `serial`.
+    pub(super) fn known(&self, serial: u32, n: u32) -> Option<Known> {
         match self.values.get(n as usize) {
-            Some(Some(k)) if k.serial == serial => Some(k.vec),
+            Some(Some(k)) if k.serial == serial => Some(*k),
             _ => None,
         }
     }
 
-    /// Remembers `vec`, just loaded, as the content of `r<n>` in block `serial`.
-    pub(super) fn set_loaded(&mut self, serial: u32, n: u32, vec: Id) {
-        *self.entry(n) = Some(Known {
-            serial,
-            vec,
-            typed: [None; 4],
+    /// Remembers `vec` as the whole content of `r<n>` in block `serial` (just loaded, or built
+    /// from the pending writes): nothing is pending any more; the typed sources stay.
+    pub(super) fn set_vec(&mut self, serial: u32, n: u32, vec: Id) {
+        let entry = self.entry(n);
+        *entry = Some(match *entry {
+            Some(k) if k.serial == serial => Known {
+                base: Some(vec),
+                pending: 0,
+                ..k
+            },
+            _ => Known {
+                serial,
+                base: Some(vec),
+                typed: [None; 4],
+                pending: 0,
+                dirty: false,
+            },
         });
     }
 
-    /// Remembers `vec` as the content of `r<n>` in block `serial` after a store of
-    /// `value` (`n` components of `scalar`, or one replicated) into register components
-    /// `comps`. A 64-bit `value` records no typed source.
-    pub(super) fn set_stored(
-        &mut self,
-        serial: u32,
-        n: u32,
-        vec: Id,
-        value: (Id, Scalar, u8),
-        comps: &[u8],
-    ) {
+    /// Records a write in block `serial` of `value` (`n` components of the 32-bit `scalar`,
+    /// or one replicated) into register components `comps` of `r<n>`, to be stored later.
+    pub(super) fn write(&mut self, serial: u32, n: u32, value: (Id, Scalar, u8), comps: &[u8]) {
+        if self.dirty.is_empty() {
+            self.dirty_serial = serial;
+        } else if self.dirty_serial != serial {
+            self.lost = true;
+        }
         let entry = self.entry(n);
-        let mut typed = match entry {
-            Some(k) if k.serial == serial => k.typed,
-            _ => [None; 4],
+        let mut known = match *entry {
+            Some(k) if k.serial == serial => k,
+            _ => Known {
+                serial,
+                base: None,
+                typed: [None; 4],
+                pending: 0,
+                dirty: false,
+            },
         };
         let (id, scalar, count) = value;
         for (k, &c) in comps.iter().enumerate() {
-            let source = (scalar != Scalar::F64).then_some(Typed {
-                value: id,
-                scalar,
-                n: count,
-                pos: if count == 1 { 0 } else { k as u8 },
-            });
-            if let Some(slot) = typed.get_mut(c as usize) {
-                *slot = source;
+            if let Some(slot) = known.typed.get_mut(c as usize) {
+                *slot = Some(Typed {
+                    value: id,
+                    scalar,
+                    n: count,
+                    pos: if count == 1 { 0 } else { k as u8 },
+                });
+                known.pending |= 1 << c;
             }
         }
-        *entry = Some(Known { serial, vec, typed });
+        let newly_dirty = !known.dirty;
+        known.dirty = true;
+        *entry = Some(known);
+        if newly_dirty {
+            self.dirty.push(n);
+        }
     }
 
-    /// The typed value register components `comps` of `r<n>` were all stored from in block
+    /// The registers with writes to store, emptied (the list is handed back with
+    /// [`TempValues::stored`]).
+    pub(super) fn take_dirty(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.dirty)
+    }
+
+    /// Marks the registers of `list` (from [`TempValues::take_dirty`]) stored in block
+    /// `serial`, and keeps the list's allocation.
+    pub(super) fn stored(&mut self, serial: u32, mut list: Vec<u32>) {
+        for &n in &list {
+            if let Some(Some(k)) = self.values.get_mut(n as usize) {
+                if k.serial == serial {
+                    k.dirty = false;
+                }
+            }
+        }
+        list.clear();
+        self.dirty = list;
+    }
+
+    /// Drops the writes not yet stored (their registers die with the invocation or function).
+    pub(super) fn forget_writes(&mut self) {
+        for &n in &self.dirty {
+            if let Some(Some(k)) = self.values.get_mut(n as usize) {
+                k.dirty = false;
+            }
+        }
+        self.dirty.clear();
+    }
+
+    /// Whether writes were lost: recorded in an earlier block than `serial` and never stored,
+    /// or overtaken by a write in another block.
+    pub(super) fn lost_writes(&self, serial: u32) -> bool {
+        self.lost || (!self.dirty.is_empty() && self.dirty_serial != serial)
+    }
+
+    /// The typed value register components `comps` of `r<n>` were all written from in block
     /// `serial` (one value for all), and the position in it of each component.
     pub(super) fn typed(&self, serial: u32, n: u32, comps: &[u8]) -> Option<(Typed, [u8; 4])> {
         let known = match self.values.get(n as usize) {
@@ -176,15 +246,23 @@ impl TempValues {
 mod tests {
     use crate::dxbc::asm::assemble;
 
-    /// `OpLoad`s in the translation of `body` (a compute shader with two temps): each is a load
-    /// of a register, as the program reads nothing else from memory.
+    /// `OpLoad`s in the translation of `body` (see [`count`]): each is a load of a register, as
+    /// the program reads nothing else from memory.
     fn loads(body: &str) -> usize {
         count(body, spirv::Op::Load)
     }
 
-    /// Instructions `op` in the translation of `body` (a compute shader with two temps).
+    /// Instructions `op` in the translation of `body`, run as a subroutine of a compute shader
+    /// with two temps: the registers are Private variables its caller could read after the
+    /// call, so every register the body writes is stored by its return.
     fn count(body: &str, op: spirv::Op) -> usize {
-        let text = format!("cs_5_0\ndcl_thread_group 1, 1, 1\ndcl_temps 2\n{body}ret\n");
+        count_in(&format!("call l0\nret\nlabel l0\n{body}ret\n"), op)
+    }
+
+    /// Instructions `op` in the translation of `program`, the body of a compute shader with
+    /// two temps.
+    fn count_in(program: &str, op: spirv::Op) -> usize {
+        let text = format!("cs_5_0\ndcl_thread_group 1, 1, 1\ndcl_temps 2\n{program}");
         let bytes = assemble(&text).expect("assembles");
         let spirv = crate::translate(&bytes, &crate::Options::default())
             .expect("translates")
@@ -196,6 +274,31 @@ mod tests {
             at += words.max(1);
         }
         n
+    }
+
+    #[test]
+    fn writes_are_stored_once_per_block() {
+        // r0 written three times and r1 once: one store each, at the return.
+        let straight = "mov r0.x, l(1)\nmov r0.y, l(2)\nmov r1.xyzw, l(1, 2, 3, 4)\n\
+                        mov r0.x, l(3)\n";
+        assert_eq!(count(straight, spirv::Op::Store), 2);
+        // The write before the `if` is stored before its branch, the one inside before the
+        // branch to the merge block.
+        let branch = "mov r0.x, l(1)\nif_nz r1.x\nmov r0.x, l(2)\nmov r0.y, l(2)\nendif\n";
+        assert_eq!(count(branch, spirv::Op::Store), 2);
+        // Before a call, the callee reads the registers.
+        let call = "mov r0.x, l(1)\ncall l1\nmov r0.x, l(2)\nret\nlabel l1\n\
+                    iadd r1.x, r0.x, l(1)\n";
+        assert_eq!(
+            count(call, spirv::Op::Store),
+            3,
+            "r0 before the call, r0 and r1 after"
+        );
+        // The entry function's own registers die when it returns: nothing reads these writes.
+        assert_eq!(
+            count_in("mov r0.x, l(1)\nmov r1.x, l(2)\nret\n", spirv::Op::Store),
+            0
+        );
     }
 
     #[test]
