@@ -43,11 +43,20 @@ impl Emitter<'_> {
 
     /// The content of `r<n>` in the current block as a `uvec4`: the value at hand, or the
     /// variable's (loaded) with this block's writes put in.
+    #[inline]
     pub(super) fn temp_vec(&mut self, span: u32, n: u32) -> Result<Id, Error> {
+        match self.temp_values.vec(self.m.block_serial(), n) {
+            Some(vec) => Ok(vec),
+            None => self.build_temp_vec(span, n),
+        }
+    }
+
+    /// [`Emitter::temp_vec`] when the content is not at hand: loaded, and the pending writes
+    /// put in.
+    fn build_temp_vec(&mut self, span: u32, n: u32) -> Result<Id, Error> {
         let var = self.temp(span, n)?;
         let serial = self.m.block_serial();
-        let known = self.temp_values.known(serial, n);
-        let (base, pending, typed) = match known {
+        let (base, pending, typed) = match self.temp_values.known(serial, n) {
             Some(k) => (k.base, k.pending, k.typed),
             None => (None, 0, [None; 4]),
         };

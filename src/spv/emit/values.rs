@@ -86,9 +86,20 @@ const READ_SLOTS: usize = 64;
 
 impl TempValues {
     /// What is known of `r<n>` in block `serial`.
-    pub(super) fn known(&self, serial: u32, n: u32) -> Option<Known> {
+    #[inline]
+    pub(super) fn known(&self, serial: u32, n: u32) -> Option<&Known> {
         match self.values.get(n as usize) {
-            Some(Some(k)) if k.serial == serial => Some(*k),
+            Some(Some(k)) if k.serial == serial => Some(k),
+            _ => None,
+        }
+    }
+
+    /// The whole `uvec4` content of `r<n>` in block `serial`, when it is at hand (nothing
+    /// pending).
+    #[inline]
+    pub(super) fn vec(&self, serial: u32, n: u32) -> Option<Id> {
+        match self.known(serial, n) {
+            Some(k) if k.pending == 0 => k.base,
             _ => None,
         }
     }
