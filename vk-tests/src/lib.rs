@@ -22,6 +22,7 @@
 //! - [`conformance`]: the conformance runner (declarative cases under `fixtures/conformance/`,
 //!   run by `cargo run -p vk-tests -- run fixtures/conformance` and by `cargo test`).
 //! - [`policy`]: how tests behave when Vulkan or `spirv-val` is missing (fail unless told to skip).
+//! - [`watchdog`]: stops a conformance run whose case never finishes, naming the case.
 //!
 //! Test policy: a missing device or tool makes a test FAIL with a message naming `.ci/setup.sh`,
 //! unless `DXBC2SPV_ALLOW_NO_VULKAN=1` / `DXBC2SPV_ALLOW_NO_SPIRV_VAL=1` is set; then the test
@@ -43,6 +44,7 @@ pub mod policy;
 pub mod samples;
 pub mod spirv_val;
 pub mod submit;
+pub mod watchdog;
 
 pub use buffer::Buffer;
 pub use compute::{

@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use vk_tests::conformance::{default_translator, discover, Runner};
 use vk_tests::features::{feature_kind, known_features, FeatureKind};
+use vk_tests::watchdog::Watchdog;
 use vk_tests::Gpu;
 
 const USAGE: &str = "\
@@ -95,7 +96,8 @@ fn run(paths: &[PathBuf], device: Option<String>) -> anyhow::Result<ExitCode> {
     }
     let gpu = open(device.as_deref())?;
     println!("device: {}", gpu.info());
-    let mut runner = Runner::new(gpu, device, default_translator());
+    let mut runner =
+        Runner::new(gpu, device, default_translator()).with_watchdog(Watchdog::from_env());
     let summary = runner.run_all(&files, |report| {
         println!("{report}");
         let _ = std::io::stdout().flush();

@@ -11,6 +11,7 @@ use vk_tests::conformance::{
     default_translator, discover, CompiledShader, DxbcInput, Outcome, Runner,
 };
 use vk_tests::gpu_or_skip;
+use vk_tests::watchdog::Watchdog;
 
 fn conformance_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/conformance")
@@ -26,7 +27,8 @@ fn every_conformance_case_passes() {
         Err(e) => panic!("{e:#}"),
     };
     eprintln!("device: {}", gpu.info());
-    let mut runner = Runner::new(gpu, None, default_translator());
+    let mut runner =
+        Runner::new(gpu, None, default_translator()).with_watchdog(Watchdog::from_env());
     let mut failed = Vec::new();
     let mut expected_failures = Vec::new();
     let summary = runner.run_all(&files, |report| {

@@ -181,6 +181,7 @@ pub struct Runner<'t> {
     opt_in_gpus: Vec<(Vec<String>, Gpu)>,
     selector: Option<String>,
     translator: &'t dyn DxbcTranslator,
+    watchdog: Option<crate::watchdog::Watchdog>,
 }
 
 impl<'t> Runner<'t> {
@@ -192,7 +193,14 @@ impl<'t> Runner<'t> {
             opt_in_gpus: Vec::new(),
             selector,
             translator,
+            watchdog: None,
         }
+    }
+
+    /// Has `watchdog` stop the run when a case never finishes (see [`crate::watchdog`]).
+    pub fn with_watchdog(mut self, watchdog: crate::watchdog::Watchdog) -> Self {
+        self.watchdog = Some(watchdog);
+        self
     }
 
     /// The main device.
@@ -226,9 +234,16 @@ impl<'t> Runner<'t> {
         };
         case.hull_schedules()
             .iter()
-            .map(|&schedule| CaseReport {
-                name: run_name(&file.name, schedule),
-                outcome: self.run_case_with(&case, schedule),
+            .map(|&schedule| {
+                let name = run_name(&file.name, schedule);
+                if let Some(w) = &self.watchdog {
+                    w.begin(&name);
+                }
+                let outcome = self.run_case_with(&case, schedule);
+                if let Some(w) = &self.watchdog {
+                    w.end();
+                }
+                CaseReport { name, outcome }
             })
             .collect()
     }
