@@ -26,45 +26,83 @@ use crate::dxbc::DecodeError;
 use crate::ir::ValidationError;
 
 /// Why a translation failed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+///
+/// Every variant holds a box: an `Error` is two words, so the `Result`s of the translator's
+/// many fallible steps are returned in registers rather than through memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
     /// The bytes are not a well-formed DXBC container or shader program.
-    #[error(transparent)]
-    Decode(#[from] DecodeError),
+    Decode(Box<DecodeError>),
     /// The program decodes, but breaks a rule of the shader model (an undeclared register, an
-    /// `endif` without `if`, an operand of the wrong kind, a count past a D3D limit, ...).
-    #[error("{}{message}", Location(*offset, *instruction))]
-    Invalid {
-        /// Byte offset of the offending instruction or declaration.
-        offset: u32,
-        /// What is wrong.
-        message: String,
-        /// The instruction (fxc mnemonic) or structure at `offset`, once known.
-        instruction: Option<&'static str>,
-    },
-    /// A valid program that uses something this translator cannot (yet) translate.
-    #[error("{}unsupported: {feature}", Location(*offset, *instruction))]
-    Unsupported {
-        /// Byte offset of the instruction or declaration that needs it.
-        offset: u32,
-        /// The feature, named as a user would search for it.
-        feature: String,
-        /// The instruction (fxc mnemonic) or structure at `offset`, once known.
-        instruction: Option<&'static str>,
-    },
-    /// The binding map has no place for a resource the shader declares.
-    #[error("{}binding: {source}", Location(*offset, *instruction))]
-    Binding {
-        /// Byte offset of the declaration.
-        offset: u32,
-        /// The binding map's answer.
-        source: BindingError,
-        /// The declaration's mnemonic, once known.
-        instruction: Option<&'static str>,
-    },
+    /// `endif` without `if`, an operand of the wrong kind, a count past a D3D limit, ...);
+    /// [`Located::what`] is the message.
+    Invalid(Box<Located<String>>),
+    /// A valid program that uses something this translator cannot (yet) translate;
+    /// [`Located::what`] names the feature as a user would search for it.
+    Unsupported(Box<Located<String>>),
+    /// The binding map has no place for a resource the shader declares; [`Located::what`] is
+    /// the map's answer.
+    Binding(Box<Located<BindingError>>),
     /// The back end produced an invalid module (a translator bug, reported rather than emitted).
-    #[error("SPIR-V emission failed: {0}")]
-    Spirv(#[from] crate::spv::Error),
+    Spirv(Box<crate::spv::Error>),
+}
+
+/// Where an [`Error`] is, and what it says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Located<T> {
+    /// Byte offset of the offending instruction or declaration in the DXBC input.
+    pub offset: u32,
+    /// What is wrong (see the variants of [`Error`]).
+    pub what: T,
+    /// The instruction (fxc mnemonic) or structure at `offset`, once known.
+    pub instruction: Option<&'static str>,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Decode(e) => write!(f, "{e}"),
+            Error::Invalid(e) => write!(f, "{}{}", Location(e.offset, e.instruction), e.what),
+            Error::Unsupported(e) => write!(
+                f,
+                "{}unsupported: {}",
+                Location(e.offset, e.instruction),
+                e.what
+            ),
+            Error::Binding(e) => {
+                write!(
+                    f,
+                    "{}binding: {}",
+                    Location(e.offset, e.instruction),
+                    e.what
+                )
+            }
+            Error::Spirv(e) => write!(f, "SPIR-V emission failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Decode(e) => e.source(),
+            Error::Binding(e) => Some(&e.what),
+            Error::Spirv(e) => Some(&**e),
+            Error::Invalid(_) | Error::Unsupported(_) => None,
+        }
+    }
+}
+
+impl From<DecodeError> for Error {
+    fn from(e: DecodeError) -> Error {
+        Error::Decode(Box::new(e))
+    }
+}
+
+impl From<crate::spv::Error> for Error {
+    fn from(e: crate::spv::Error) -> Error {
+        Error::Spirv(Box::new(e))
+    }
 }
 
 /// The `at 0x<offset> (<instruction>): ` prefix of a message.
@@ -91,39 +129,41 @@ pub(crate) fn write_location(
 
 impl Error {
     /// An [`Error::Invalid`] whose instruction is found later from `offset`.
+    #[cold]
     pub fn invalid(offset: u32, message: impl Into<String>) -> Error {
-        Error::Invalid {
+        Error::Invalid(Box::new(Located {
             offset,
-            message: message.into(),
+            what: message.into(),
             instruction: None,
-        }
+        }))
     }
 
     /// An [`Error::Unsupported`] whose instruction is found later from `offset`.
+    #[cold]
     pub fn unsupported(offset: u32, feature: impl Into<String>) -> Error {
-        Error::Unsupported {
+        Error::Unsupported(Box::new(Located {
             offset,
-            feature: feature.into(),
+            what: feature.into(),
             instruction: None,
-        }
+        }))
     }
 
     /// An [`Error::Binding`] whose instruction is found later from `offset`.
+    #[cold]
     pub fn binding(offset: u32, source: BindingError) -> Error {
-        Error::Binding {
+        Error::Binding(Box::new(Located {
             offset,
-            source,
+            what: source,
             instruction: None,
-        }
+        }))
     }
 
     /// The byte offset in the DXBC input the error points at, when it has one.
     pub fn offset(&self) -> Option<u32> {
         match self {
             Error::Decode(e) => Some(e.offset),
-            Error::Invalid { offset, .. }
-            | Error::Unsupported { offset, .. }
-            | Error::Binding { offset, .. } => Some(*offset),
+            Error::Invalid(e) | Error::Unsupported(e) => Some(e.offset),
+            Error::Binding(e) => Some(e.offset),
             Error::Spirv(_) => None,
         }
     }
@@ -133,9 +173,8 @@ impl Error {
     pub fn instruction(&self) -> Option<&'static str> {
         match self {
             Error::Decode(e) => e.context,
-            Error::Invalid { instruction, .. }
-            | Error::Unsupported { instruction, .. }
-            | Error::Binding { instruction, .. } => *instruction,
+            Error::Invalid(e) | Error::Unsupported(e) => e.instruction,
+            Error::Binding(e) => e.instruction,
             Error::Spirv(_) => None,
         }
     }
@@ -146,10 +185,11 @@ impl Error {
             Error::Decode(e) => {
                 e.context.get_or_insert(name);
             }
-            Error::Invalid { instruction, .. }
-            | Error::Unsupported { instruction, .. }
-            | Error::Binding { instruction, .. } => {
-                instruction.get_or_insert(name);
+            Error::Invalid(e) | Error::Unsupported(e) => {
+                e.instruction.get_or_insert(name);
+            }
+            Error::Binding(e) => {
+                e.instruction.get_or_insert(name);
             }
             Error::Spirv(_) => {}
         }

@@ -34,7 +34,7 @@ pub mod passes;
 mod pipeline;
 pub mod spv;
 
-pub use error::Error;
+pub use error::{Error, Located};
 pub use pipeline::{
     translate, translate_to_ir, BoundResource, DomainModes, FloatControls, HullSchedule, Options,
     ShaderInfo, StreamOutput, StreamOutputEntry, Target, Translation, ENTRY_POINT,

@@ -95,7 +95,8 @@ fn check_corpus(stages: &[Stage], label: &str, base: &Options) {
                     reason(format!("spirv-val: {why}"), path);
                 }
             },
-            Err(Error::Unsupported { feature, .. }) => {
+            Err(Error::Unsupported(e)) => {
+                let feature = e.what;
                 if !may_be_unsupported(&feature) {
                     failures.push(format!("{}: unsupported {feature}", path.display()));
                     reason(format!("unsupported {feature}"), path);

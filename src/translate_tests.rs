@@ -89,8 +89,8 @@ fn corpus_compute_shaders_translate_and_validate() {
                 Some(false) => failures.push(format!("{}: spirv-val rejected it", path.display())),
                 None => {}
             },
-            Err(Error::Unsupported { feature, .. }) => {
-                *unsupported.entry(feature).or_default() += 1;
+            Err(Error::Unsupported(e)) => {
+                *unsupported.entry(e.what).or_default() += 1;
             }
             Err(e) => failures.push(format!("{}: {e}", path.display())),
         }

@@ -5,12 +5,18 @@
 
 use std::fmt;
 
-/// An error found while decoding DXBC bytes, with the byte offset where it was found.
+/// An error found while decoding DXBC bytes, with the byte offset where it was found: a box
+/// of [`DecodeErrorDetail`] (its fields read through the box), one word, so that the decoder's
+/// many `Result`s are returned in registers.
 ///
 /// Displays as `at 0x<offset> (<context>): <kind>`, the shape of every located error of the
 /// crate (see [`crate::Error`]); without a context, `at 0x<offset>: <kind>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DecodeError {
+pub struct DecodeError(Box<DecodeErrorDetail>);
+
+/// What a [`DecodeError`] says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeErrorDetail {
     /// Absolute byte offset into the container (or the buffer handed to the decoder).
     pub offset: u32,
     /// What went wrong.
@@ -19,14 +25,34 @@ pub struct DecodeError {
     pub context: Option<&'static str>,
 }
 
+impl std::ops::Deref for DecodeError {
+    type Target = DecodeErrorDetail;
+    fn deref(&self) -> &DecodeErrorDetail {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for DecodeError {
+    fn deref_mut(&mut self) -> &mut DecodeErrorDetail {
+        &mut self.0
+    }
+}
+
 impl DecodeError {
     /// An error of `kind` at `offset`, without context.
+    #[cold]
     pub fn new(offset: u32, kind: DecodeErrorKind) -> Self {
-        Self {
+        Self(Box::new(DecodeErrorDetail {
             offset,
             kind,
             context: None,
-        }
+        }))
+    }
+
+    /// The same error, found at `offset` instead.
+    pub fn at(mut self, offset: u32) -> Self {
+        self.0.offset = offset;
+        self
     }
 
     /// The same error, naming the instruction or structure it was found in.

@@ -106,21 +106,21 @@ fn size(what: &'static str, declared: u64, actual: u64) -> DecodeErrorKind {
 #[test]
 fn empty_and_short_headers() {
     let e = container_error(&[]);
-    assert_eq!((e.offset, e.kind), (0, eof(4, 0)));
+    assert_eq!((e.offset, e.kind.clone()), (0, eof(4, 0)));
     assert_eq!(e.context, Some("container header"));
 
     let good = container(&[(b"STAT", &[0; 4])]);
     // Magic only, then part of the checksum.
     let e = container_error(&good[..12]);
-    assert_eq!((e.offset, e.kind), (4, eof(16, 8)));
+    assert_eq!((e.offset, e.kind.clone()), (4, eof(16, 8)));
     // Up to the version: the total size is missing.
     let e = container_error(&good[..24]);
-    assert_eq!((e.offset, e.kind), (24, eof(4, 0)));
+    assert_eq!((e.offset, e.kind.clone()), (24, eof(4, 0)));
     // 31 bytes that declare 31: the chunk count is cut.
     let mut short = good[..31].to_vec();
     set_u32(&mut short, 24, 31);
     let e = container_error(&short);
-    assert_eq!((e.offset, e.kind), (28, eof(4, 3)));
+    assert_eq!((e.offset, e.kind.clone()), (28, eof(4, 3)));
 }
 
 #[test]
@@ -129,7 +129,7 @@ fn bad_magic_version_and_checksum() {
     bad[3] = b'D';
     let e = container_error(&bad);
     assert_eq!(
-        (e.offset, e.kind),
+        (e.offset, e.kind.clone()),
         (0, DecodeErrorKind::BadMagic { found: *b"DXBD" })
     );
 
@@ -140,7 +140,7 @@ fn bad_magic_version_and_checksum() {
         what: "container version",
         value: 2,
     };
-    assert_eq!((e.offset, e.kind), (20, kind));
+    assert_eq!((e.offset, e.kind.clone()), (20, kind));
 
     let mut bad = container(&[(b"STAT", &[0; 4])]);
     *bad.last_mut().unwrap() ^= 1;
@@ -158,13 +158,19 @@ fn total_size_larger_or_smaller_than_the_data() {
         let mut bad = good.clone();
         set_u32(&mut bad, 24, declared as u32);
         let e = container_error(&bad);
-        assert_eq!((e.offset, e.kind), (24, size("container", declared, len)));
+        assert_eq!(
+            (e.offset, e.kind.clone()),
+            (24, size("container", declared, len))
+        );
     }
     // Trailing bytes beyond a correct declared size.
     let mut longer = good.clone();
     longer.extend_from_slice(&[0; 4]);
     let e = container_error(&longer);
-    assert_eq!((e.offset, e.kind), (24, size("container", len, len + 4)));
+    assert_eq!(
+        (e.offset, e.kind.clone()),
+        (24, size("container", len, len + 4))
+    );
 }
 
 #[test]
@@ -177,7 +183,7 @@ fn huge_chunk_count_is_refused_before_allocating() {
         set_u32(&mut bad, 28, count);
         let e = container_error(&bad);
         let kind = limit("chunk count", u64::from(count), after_header / 12);
-        assert_eq!((e.offset, e.kind), (HEADER_SIZE as u32, kind));
+        assert_eq!((e.offset, e.kind.clone()), (HEADER_SIZE as u32, kind));
     }
 }
 
@@ -189,20 +195,23 @@ fn chunk_offsets_outside_the_container() {
     let mut bad = good.clone();
     set_u32(&mut bad, 32, 10_000);
     let e = container_error(&bad);
-    assert_eq!((e.offset, e.kind), (32, limit("chunk offset", 10_000, len)));
+    assert_eq!(
+        (e.offset, e.kind.clone()),
+        (32, limit("chunk offset", 10_000, len))
+    );
     // Into the header or the chunk table.
     for offset in [0, 8, 35] {
         let mut bad = good.clone();
         set_u32(&mut bad, 32, offset);
         let e = container_error(&bad);
         let kind = DecodeErrorKind::Malformed("chunk offset points into the container header");
-        assert_eq!((e.offset, e.kind), (32, kind));
+        assert_eq!((e.offset, e.kind.clone()), (32, kind));
     }
     // The chunk header itself cut by the end of the data.
     let mut bad = good.clone();
     set_u32(&mut bad, 32, len as u32 - 6);
     let e = container_error(&bad);
-    assert_eq!((e.offset, e.kind), (len as u32 - 2, eof(4, 2)));
+    assert_eq!((e.offset, e.kind.clone()), (len as u32 - 2, eof(4, 2)));
 }
 
 #[test]
@@ -212,7 +221,10 @@ fn chunk_size_past_the_end() {
         let mut bad = good.clone();
         set_u32(&mut bad, 40, declared);
         let e = container_error(&bad);
-        assert_eq!((e.offset, e.kind), (44, eof(u64::from(declared), 4)));
+        assert_eq!(
+            (e.offset, e.kind.clone()),
+            (44, eof(u64::from(declared), 4))
+        );
     }
 }
 
@@ -248,12 +260,12 @@ fn containers_without_a_program() {
     let none = container(&[(b"STAT", &[0; 4])]);
     let e = disasm::disassemble(&none, &options).unwrap_err();
     assert_eq!(
-        (e.offset, e.kind),
+        (e.offset, e.kind.clone()),
         (0, DecodeErrorKind::MissingChunk("SHDR or SHEX"))
     );
     let dxil = container(&[(b"DXIL", &[0; 4])]);
     let e = disasm::disassemble(&dxil, &options).unwrap_err();
-    assert_eq!((e.offset, e.kind), (0, DecodeErrorKind::Dxil));
+    assert_eq!((e.offset, e.kind.clone()), (0, DecodeErrorKind::Dxil));
 }
 
 // ---------------------------------------------------------------- program header
@@ -267,7 +279,7 @@ fn program_length_zero_one_and_huge() {
         let chunk = c.shader_chunk().unwrap();
         let e = Program::parse(chunk.data, chunk.offset).unwrap_err();
         let kind = size("program length", u64::from(length) * 4, 12);
-        assert_eq!((e.offset, e.kind), (48, kind));
+        assert_eq!((e.offset, e.kind.clone()), (48, kind));
         check(&bad);
     }
     // A chunk too short for the length token.
@@ -275,7 +287,7 @@ fn program_length_zero_one_and_huge() {
     let c = Container::parse(&bad, &LAX).unwrap();
     let chunk = c.shader_chunk().unwrap();
     let e = Program::parse(chunk.data, chunk.offset).unwrap_err();
-    assert_eq!((e.offset, e.kind), (48, eof(4, 0)));
+    assert_eq!((e.offset, e.kind.clone()), (48, eof(4, 0)));
     // A length shorter than the chunk: the rest of the chunk is not part of the program.
     let mut short = program(&[0x0100_003e, 0xffff_ffff]);
     set_u32(&mut short, 48, 3);
@@ -296,7 +308,7 @@ fn program_type_and_version() {
         let chunk = c.shader_chunk().unwrap();
         let e = Program::parse(chunk.data, chunk.offset).unwrap_err();
         let kind = DecodeErrorKind::InvalidValue { what, value };
-        assert_eq!((e.offset, e.kind), (44, kind), "{version:#x}");
+        assert_eq!((e.offset, e.kind.clone()), (44, kind), "{version:#x}");
     }
 }
 
@@ -307,7 +319,10 @@ fn instruction_length_zero() {
     // `mov` with a zero length field.
     let e = decode_error(&program(&[0x0000_0036, 0x0010_0012, 0]));
     let kind = DecodeErrorKind::Malformed("instruction length is 0");
-    assert_eq!((e.offset, e.kind, e.context), (BODY, kind, Some("mov")));
+    assert_eq!(
+        (e.offset, e.kind.clone(), e.context),
+        (BODY, kind, Some("mov"))
+    );
     // After a good instruction, the offset is the bad one's.
     let e = decode_error(&program(&[0x0100_003e, 0x0000_003e]));
     assert_eq!(e.offset, BODY + 4);
@@ -317,10 +332,16 @@ fn instruction_length_zero() {
 fn instruction_length_past_the_end() {
     // `mov` claiming 5 dwords with 3 left.
     let e = decode_error(&program(&[0x0500_0036, 0x0010_0012, 0]));
-    assert_eq!((e.offset, e.kind), (BODY, size("instruction", 20, 12)));
+    assert_eq!(
+        (e.offset, e.kind.clone()),
+        (BODY, size("instruction", 20, 12))
+    );
     // The length field's maximum, 127 dwords.
     let e = decode_error(&program(&[0x7f00_0036]));
-    assert_eq!((e.offset, e.kind), (BODY, size("instruction", 508, 4)));
+    assert_eq!(
+        (e.offset, e.kind.clone()),
+        (BODY, size("instruction", 508, 4))
+    );
 }
 
 #[test]
@@ -328,7 +349,7 @@ fn instruction_shorter_than_its_operands() {
     // `mov r0.x, r1.x` with a length of 3: the source operand is outside the instruction
     // even though the program continues.
     let e = decode_error(&program(&[0x0300_0036, 0x0010_0012, 0, 0x0010_000a, 1]));
-    assert_eq!((e.offset, e.kind), (BODY + 12, eof(4, 0)));
+    assert_eq!((e.offset, e.kind.clone()), (BODY + 12, eof(4, 0)));
 }
 
 #[test]
@@ -339,13 +360,13 @@ fn custom_data_lengths() {
         let e = decode_error(&program(&[0x0000_1835, length, 0]));
         let kind = size("custom data block", u64::from(length) * 4, 12);
         assert_eq!(
-            (e.offset, e.kind, e.context),
+            (e.offset, e.kind.clone(), e.context),
             (BODY, kind, Some("customdata"))
         );
     }
     // The length dword itself missing.
     let e = decode_error(&program(&[0x0000_1835]));
-    assert_eq!((e.offset, e.kind), (BODY + 4, eof(4, 0)));
+    assert_eq!((e.offset, e.kind.clone()), (BODY + 4, eof(4, 0)));
     // An empty immediate constant buffer is fine.
     assert_eq!(
         listing(&program(&[0x0000_1835, 2])),
@@ -358,7 +379,7 @@ fn unknown_and_reserved_opcodes() {
     for opcode in [0xebu32, 0x6b, 0x7ff] {
         let e = decode_error(&program(&[0x0100_003e, 0x0100_0000 | opcode]));
         let kind = DecodeErrorKind::UnknownOpcode(opcode);
-        assert_eq!((e.offset, e.kind), (BODY + 4, kind));
+        assert_eq!((e.offset, e.kind.clone()), (BODY + 4, kind));
     }
 }
 
@@ -368,7 +389,7 @@ fn variable_length_declaration_too_short() {
     for length in [0u32, 1] {
         let e = decode_error(&program(&[0x8000_0091, length, 0]));
         let kind = DecodeErrorKind::Malformed("instruction length too small");
-        assert_eq!((e.offset, e.kind), (BODY, kind));
+        assert_eq!((e.offset, e.kind.clone()), (BODY, kind));
     }
 }
 
@@ -381,7 +402,7 @@ fn invalid_register_type() {
         value: 0xff,
     };
     assert_eq!(
-        (e.offset, e.kind, e.context),
+        (e.offset, e.kind.clone(), e.context),
         (BODY + 12, kind, Some("mov"))
     );
     // The first undefined number (43) also fails, inside a relative index.
@@ -397,7 +418,7 @@ fn invalid_register_type() {
         what: "register type",
         value: 43,
     };
-    assert_eq!((e.offset, e.kind), (BODY + 16, kind));
+    assert_eq!((e.offset, e.kind.clone()), (BODY + 16, kind));
 }
 
 #[test]
@@ -408,7 +429,7 @@ fn invalid_component_selection_mode() {
         what: "component selection mode",
         value: 3,
     };
-    assert_eq!((e.offset, e.kind), (BODY + 12, kind));
+    assert_eq!((e.offset, e.kind.clone()), (BODY + 12, kind));
 }
 
 #[test]
@@ -425,7 +446,7 @@ fn nested_relative_addressing() {
         0, // r0[relative].x
     ]));
     let kind = DecodeErrorKind::Malformed("nested relative addressing");
-    assert_eq!((e.offset, e.kind), (BODY + 20, kind));
+    assert_eq!((e.offset, e.kind.clone()), (BODY + 20, kind));
     // A relative register with three indices.
     let e = decode_error(&program(&[
         0x0800_0036,
@@ -438,7 +459,7 @@ fn nested_relative_addressing() {
         0,
     ]));
     let kind = DecodeErrorKind::Malformed("relative index register with more than two indices");
-    assert_eq!((e.offset, e.kind), (BODY + 16, kind));
+    assert_eq!((e.offset, e.kind.clone()), (BODY + 16, kind));
 }
 
 #[test]
@@ -449,7 +470,7 @@ fn invalid_index_representation() {
         what: "index representation",
         value: 5,
     };
-    assert_eq!((e.offset, e.kind), (BODY + 12, kind));
+    assert_eq!((e.offset, e.kind.clone()), (BODY + 12, kind));
 }
 
 #[test]
@@ -457,7 +478,7 @@ fn extended_opcode_chain_runs_past_the_instruction() {
     // Two dwords: the opcode token and one extended token that says another follows.
     let e = decode_error(&program(&[0x8200_0045, 0x8000_0001, 0x0100_003e]));
     assert_eq!(
-        (e.offset, e.kind, e.context),
+        (e.offset, e.kind.clone(), e.context),
         (BODY + 8, eof(4, 0), Some("sample"))
     );
 }
@@ -474,7 +495,7 @@ fn extended_operand_chain_runs_past_the_instruction() {
         0x8000_0001,
         0x0100_003e,
     ]));
-    assert_eq!((e.offset, e.kind), (BODY + 24, eof(4, 0)));
+    assert_eq!((e.offset, e.kind.clone()), (BODY + 24, eof(4, 0)));
 }
 
 #[test]
@@ -516,13 +537,13 @@ fn immediates_with_indices_or_n_components() {
     let e = decode_error(&program(&[0x0500_0036, 0x0010_0012, 0, 0x0010_4001, 0]));
     let kind = DecodeErrorKind::Malformed("immediate operand with indices");
     assert_eq!(
-        (e.offset, e.kind),
+        (e.offset, e.kind.clone()),
         (BODY + 12, kind),
         "at the operand token"
     );
     let e = decode_error(&program(&[0x0500_0036, 0x0010_0012, 0, 0x0000_4003, 0]));
     let kind = DecodeErrorKind::Malformed("N-component immediate");
-    assert_eq!((e.offset, e.kind), (BODY + 12, kind));
+    assert_eq!((e.offset, e.kind.clone()), (BODY + 12, kind));
 }
 
 #[test]
@@ -571,7 +592,7 @@ fn three_dimensional_operands_with_relative_indices() {
         ],
     );
     let e = decode_error(&cut);
-    assert_eq!((e.offset, e.kind), (BODY + 48, eof(4, 0)));
+    assert_eq!((e.offset, e.kind.clone()), (BODY + 48, eof(4, 0)));
     // Index representation bits on a zero-dimensional operand are ignored.
     set_u32(&mut cut, BODY as usize + 12, 0x36c0_800a);
     check(&cut);
@@ -594,13 +615,19 @@ fn huge_signature_element_count() {
     let e = c.input_signature().unwrap().unwrap_err();
     // The count is checked against the bytes from the element table's start (33 left).
     let kind = limit("signature elements", u64::from(u32::MAX), 1);
-    assert_eq!((e.offset, e.kind, e.context), (44 + 8, kind, Some("ISGN")));
+    assert_eq!(
+        (e.offset, e.kind.clone(), e.context),
+        (44 + 8, kind, Some("ISGN"))
+    );
     check(&bytes);
     // The same bytes as a 32-byte-element `ISG1`: two elements no longer fit.
     let bytes = container(&[(b"ISG1", &signature_payload(2))]);
     let c = Container::parse(&bytes, &LAX).unwrap();
     let e = c.input_signature().unwrap().unwrap_err();
-    assert_eq!((e.offset, e.kind), (52, limit("signature elements", 2, 1)));
+    assert_eq!(
+        (e.offset, e.kind.clone()),
+        (52, limit("signature elements", 2, 1))
+    );
 }
 
 #[test]
@@ -619,7 +646,7 @@ fn signature_name_outside_the_chunk() {
     let c = Container::parse(&bytes, &LAX).unwrap();
     let e = c.input_signature().unwrap().unwrap_err();
     assert_eq!(
-        (e.offset, e.kind),
+        (e.offset, e.kind.clone()),
         (44 + 32, DecodeErrorKind::InvalidString)
     );
 }
@@ -639,7 +666,10 @@ fn short_sfi0() {
     let bytes = container(&[(b"SFI0", &[1, 0, 0, 0, 0])]);
     let c = Container::parse(&bytes, &LAX).unwrap();
     let e = c.feature_info().unwrap().unwrap_err();
-    assert_eq!((e.offset, e.kind, e.context), (48, eof(4, 1), Some("SFI0")));
+    assert_eq!(
+        (e.offset, e.kind.clone(), e.context),
+        (48, eof(4, 1), Some("SFI0"))
+    );
     let e = FeatureFlags::parse(&c.chunks[0]).unwrap_err();
     assert_eq!(e.offset, 48);
 }
@@ -677,7 +707,7 @@ fn rdef_cyclic_type_is_a_depth_error() {
     let e = c.resource_definitions().unwrap().unwrap_err();
     let depth = u64::from(MAX_TYPE_DEPTH);
     assert_eq!(
-        (e.offset, e.kind),
+        (e.offset, e.kind.clone()),
         (44 + 100, limit("type nesting depth", depth, depth))
     );
     assert_eq!(e.context, Some("RDEF"));
@@ -701,7 +731,7 @@ fn rdef_deep_type_chain_is_a_depth_error() {
     let depth = u64::from(MAX_TYPE_DEPTH);
     let at = 44 + 100 + 28 * MAX_TYPE_DEPTH;
     assert_eq!(
-        (e.offset, e.kind),
+        (e.offset, e.kind.clone()),
         (at, limit("type nesting depth", depth, depth))
     );
 }
@@ -739,7 +769,7 @@ fn rdef_counts_and_offsets() {
     let e = c.resource_definitions().unwrap().unwrap_err();
     let left = (payload.len() - 28) as u64 / 24;
     assert_eq!(
-        (e.offset, e.kind),
+        (e.offset, e.kind.clone()),
         (
             44 + 28,
             limit("constant buffers", u64::from(u32::MAX), left)
@@ -754,7 +784,10 @@ fn rdef_counts_and_offsets() {
     let c = Container::parse(&bytes, &LAX).unwrap();
     let e = c.resource_definitions().unwrap().unwrap_err();
     let at = 44 + payload.len() as u32 - 1;
-    assert_eq!((e.offset, e.kind), (at, DecodeErrorKind::InvalidString));
+    assert_eq!(
+        (e.offset, e.kind.clone()),
+        (at, DecodeErrorKind::InvalidString)
+    );
 }
 
 // ---------------------------------------------------------------- amplification

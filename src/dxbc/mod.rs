@@ -6,7 +6,7 @@
 pub mod error;
 pub mod reader;
 
-pub use error::{DecodeError, DecodeErrorKind};
+pub use error::{DecodeError, DecodeErrorDetail, DecodeErrorKind};
 pub use reader::Reader;
 pub mod instruction;
 pub mod opcodes;

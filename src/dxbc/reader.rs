@@ -175,9 +175,7 @@ impl<'a> Reader<'a> {
     pub fn table_ref(&mut self, table: &Reader<'a>) -> Result<Reader<'a>> {
         let field = self.offset();
         let pos = self.read_u32()?;
-        table
-            .at(pos)
-            .map_err(|e| DecodeError { offset: field, ..e })
+        table.at(pos).map_err(|e| e.at(field))
     }
 
     /// Reads a dword holding the offset of a string in `table` and returns the string; an offset
@@ -185,9 +183,7 @@ impl<'a> Reader<'a> {
     pub fn string_ref(&mut self, table: &Reader<'a>) -> Result<&'a str> {
         let field = self.offset();
         let pos = self.read_u32()?;
-        table
-            .at(pos)
-            .map_err(|e| DecodeError { offset: field, ..e })?;
+        table.at(pos).map_err(|e| e.at(field))?;
         table.cstr_at(pos)
     }
 

@@ -360,7 +360,7 @@ fn counted_table<'a>(r: &mut Reader<'a>, whole: &Reader<'a>) -> Result<(Reader<'
 
 /// `e`, reported at `offset`.
 fn at(e: DecodeError, offset: u32) -> DecodeError {
-    DecodeError { offset, ..e }
+    e.at(offset)
 }
 
 fn parse_parameter<'a>(

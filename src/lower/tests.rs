@@ -143,8 +143,8 @@ fn corpus_compute_shaders_lower() {
         };
         match result {
             Ok(_) => ok += 1,
-            Err(Error::Unsupported { feature, .. }) => unsupported
-                .entry(feature)
+            Err(Error::Unsupported(e)) => unsupported
+                .entry(e.what)
                 .or_default()
                 .push(path.display().to_string()),
             Err(e) => failures.push(format!("{}: {e}", path.display())),
@@ -419,8 +419,8 @@ fn assert_invalid_at(text: &str, inst: usize, needle: &str) {
 
 fn assert_unsupported(text: &str, feature_needle: &str) {
     match error(text) {
-        Error::Unsupported { feature, .. } => {
-            assert!(feature.contains(feature_needle), "{feature}")
+        Error::Unsupported(e) => {
+            assert!(e.what.contains(feature_needle), "{}", e.what)
         }
         e => panic!("not Unsupported: {e}"),
     }

@@ -70,10 +70,10 @@ mod tests {
             Bindings::Table(TableBindings::new(Vec::new(), Vec::new()).expect("empty table"));
         let e = assign_bindings(&mut m, &empty).unwrap_err();
         match e {
-            Error::Binding { offset, source, .. } => {
-                assert_eq!(offset, m.cbuffers[0].span);
+            Error::Binding(e) => {
+                assert_eq!(e.offset, m.cbuffers[0].span);
                 assert_eq!(
-                    source,
+                    e.what,
                     BindingError::Unmapped {
                         range: RegisterRange::single(ResourceKind::ConstantBuffer, 0, 1)
                     }

@@ -370,8 +370,8 @@ ret
             ..Options::default()
         };
         match translate(&bytes, &options) {
-            Err(Error::Invalid { message, .. }) => {
-                assert!(message.contains("past its 8 elements"), "{message}")
+            Err(Error::Invalid(e)) => {
+                assert!(e.what.contains("past its 8 elements"), "{}", e.what)
             }
             other => panic!("{other:?}"),
         }

@@ -444,7 +444,7 @@ fn malformed_double_masks_are_errors() {
         let (_, srcs) = op.arity();
         let sr: Vec<Src> = (0..srcs as u32).map(|i| s(3 + i, XYZW)).collect();
         match translate(vec![inst(op, &[r(0, mask)], &sr)]) {
-            Err(Error::Invalid { offset, .. }) => assert_eq!(offset, 0x40),
+            Err(Error::Invalid(e)) => assert_eq!(e.offset, 0x40),
             other => panic!("{op:?} with mask {mask:#x}: expected an error, got {other:?}"),
         }
     }

@@ -564,7 +564,7 @@ fn refusals() {
         vec![],
         vec![inst(Op::StoreRaw, &[dst(t(0), 1)], &[imm(0), imm(0)])],
     );
-    assert!(matches!(emit_err(&m), Error::Invalid { offset: 0x40, .. }));
+    assert!(matches!(emit_err(&m), Error::Invalid(e) if e.offset == 0x40));
     // `bufinfo` on a texture UAV.
     let tex = ResourceShape::Typed {
         dim: Dimension::Texture2D,
@@ -576,7 +576,7 @@ fn refusals() {
         vec![],
         vec![inst(Op::Bufinfo, &[dst(Reg::Temp(0), 1)], &[src(u(0))])],
     );
-    assert!(matches!(emit_err(&m), Error::Invalid { offset: 0x40, .. }));
+    assert!(matches!(emit_err(&m), Error::Invalid(e) if e.offset == 0x40));
     // A constant index past the binding's array.
     let mut d = decl(true, 0, ResourceShape::Raw);
     d.range = RegisterRange::new(ResourceKind::UnorderedAccess, 0, 0, Count::Bounded(4));
@@ -596,12 +596,8 @@ fn refusals() {
         vec![inst(Op::StoreRaw, &[dst(element, 1)], &[imm(0), imm(0)])],
     );
     match emit_err(&m) {
-        Error::Invalid {
-            offset: 0x40,
-            message,
-            ..
-        } => {
-            assert!(message.contains("outside its range"), "{message}")
+        Error::Invalid(e) if e.offset == 0x40 => {
+            assert!(e.what.contains("outside its range"), "{}", e.what)
         }
         e => panic!("{e}"),
     }
@@ -615,7 +611,7 @@ fn refusals() {
             &[src(u(0))],
         )],
     );
-    assert!(matches!(emit_err(&m), Error::Invalid { offset: 0x40, .. }));
+    assert!(matches!(emit_err(&m), Error::Invalid(e) if e.offset == 0x40));
     // A structured access to raw shared memory.
     let g = Tgsm {
         register: 0,
@@ -632,5 +628,5 @@ fn refusals() {
             &[imm(0), imm(0), src(Reg::Tgsm(0))],
         )],
     );
-    assert!(matches!(emit_err(&m), Error::Invalid { offset: 0x40, .. }));
+    assert!(matches!(emit_err(&m), Error::Invalid(e) if e.offset == 0x40));
 }

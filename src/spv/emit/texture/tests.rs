@@ -455,11 +455,9 @@ fn texture_operations_outside_their_rules_are_invalid() {
             vec![i],
         );
         match emit_err(&m) {
-            Error::Invalid {
-                offset, message, ..
-            } => {
-                assert_eq!(offset, 0x40);
-                assert!(message.contains(needle), "{message}");
+            Error::Invalid(e) => {
+                assert_eq!(e.offset, 0x40);
+                assert!(e.what.contains(needle), "{}", e.what);
             }
             e => panic!("{needle}: not Invalid: {e}"),
         }
@@ -474,7 +472,7 @@ fn untyped_returns_and_impossible_uavs_are_refused() {
         vec![],
     );
     match emit_err(&m) {
-        Error::Unsupported { feature, .. } => assert!(feature.contains("mixed"), "{feature}"),
+        Error::Unsupported(e) => assert!(e.what.contains("mixed"), "{}", e.what),
         e => panic!("{e}"),
     }
     // D3D has no cube or multisampled UAVs.

@@ -139,7 +139,7 @@ fn corpus_graphics_texture_operations_emit_valid_spirv() {
             Ok(m) => m,
             Err(e) => {
                 let key = match e {
-                    Error::Unsupported { feature, .. } => format!("lowering: {feature}"),
+                    Error::Unsupported(e) => format!("lowering: {}", e.what),
                     e => format!(
                         "lowering error: {}",
                         e.to_string().split(" at ").next().unwrap_or("")
@@ -182,8 +182,8 @@ fn corpus_graphics_texture_operations_emit_valid_spirv() {
                     None => {}
                 }
             }
-            Err(Error::Unsupported { feature, .. }) => {
-                *unsupported.entry(feature).or_default() += 1;
+            Err(Error::Unsupported(e)) => {
+                *unsupported.entry(e.what).or_default() += 1;
             }
             Err(e) => failures.push(format!("{}: {e}", path.display())),
         }

@@ -293,11 +293,9 @@ fn loads_outside_their_rules_are_invalid() {
     for (dim, i, needle) in cases {
         let m = module(vec![tex(false, 0, dim, ReturnType::Float)], vec![], vec![i]);
         match emit_err(&m) {
-            Error::Invalid {
-                offset, message, ..
-            } => {
-                assert_eq!(offset, 0x40);
-                assert!(message.contains(needle), "{message}");
+            Error::Invalid(e) => {
+                assert_eq!(e.offset, 0x40);
+                assert!(e.what.contains(needle), "{}", e.what);
             }
             e => panic!("{needle}: not Invalid: {e}"),
         }
