@@ -17,12 +17,14 @@ pub enum RelFile {
 pub struct Rel {
     /// Register file.
     pub file: RelFile,
-    /// Register number (`r#`, `v#`) or position in [`Module::indexable_temps`] (`x#`).
+    /// Register number (`r#`, `v#`) or position in [`Module::indexable_temps`] (`x#`): D3D's
+    /// limits (4096 temps, 32 inputs) keep it far below 2^16, and a 16-bit field keeps the
+    /// operands, and with them every [`Inst`](super::Inst), small.
     ///
     /// [`Module::indexable_temps`]: super::Module::indexable_temps
-    pub register: u32,
-    /// Element of an indexable temp (immediate).
-    pub element: u32,
+    pub register: u16,
+    /// Element of an indexable temp (immediate; below 4096 in D3D).
+    pub element: u16,
     /// The component read (0 = x).
     pub component: u8,
 }

@@ -174,12 +174,12 @@ fn check_operands(module: &Module, inst: &Inst) -> Result<(), ValidationError> {
 
 fn check_rel(module: &Module, rel: &Rel) -> Result<(), String> {
     match rel.file {
-        RelFile::Temp if rel.register >= module.temps => {
+        RelFile::Temp if u32::from(rel.register) >= module.temps => {
             Err(format!("r{} past dcl_temps {}", rel.register, module.temps))
         }
         RelFile::IndexableTemp => match module.indexable_temps.get(rel.register as usize) {
             None => Err(format!("indexable temp #{} is not declared", rel.register)),
-            Some(x) if rel.element >= x.len => Err(format!(
+            Some(x) if u32::from(rel.element) >= x.len => Err(format!(
                 "x{}[{}] past its {} elements",
                 x.register, rel.element, x.len
             )),

@@ -346,10 +346,20 @@ impl Lowerer {
                 ))
             }
         };
+        // D3D's limits keep both far below 2^16 (validation checks them against the
+        // declarations); a larger number cannot name anything declared.
+        let narrow = |n: u32| {
+            u16::try_from(n).map_err(|_| {
+                Error::invalid(
+                    at,
+                    format!("{n} relative index register number exceeds the limit 65535"),
+                )
+            })
+        };
         Ok(ir::Rel {
             file,
-            register,
-            element,
+            register: narrow(register)?,
+            element: narrow(element)?,
             component: r.component & 3,
         })
     }

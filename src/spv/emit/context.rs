@@ -621,12 +621,12 @@ impl<'a> Emitter<'a> {
             return Ok(self.u32_const(index.imm));
         };
         let reg = match rel.file {
-            RelFile::Temp => Reg::Temp(rel.register),
+            RelFile::Temp => Reg::Temp(u32::from(rel.register)),
             RelFile::IndexableTemp => Reg::IndexableTemp {
-                array: rel.register,
-                index: Index::imm(rel.element),
+                array: u32::from(rel.register),
+                index: Index::imm(u32::from(rel.element)),
             },
-            RelFile::Input => Reg::Input(Index::imm(rel.register)),
+            RelFile::Input => Reg::Input(Index::imm(u32::from(rel.register))),
         };
         let v = self.read_components(span, &reg, &[rel.component & 3], Scalar::U32)?;
         if index.imm == 0 {
