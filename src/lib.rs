@@ -32,6 +32,7 @@ mod locate;
 pub mod lower;
 pub mod passes;
 mod pipeline;
+mod scratch;
 pub mod spv;
 
 pub use error::{Error, Located};

@@ -7,6 +7,7 @@ use crate::dxbc::disasm::shader_program;
 use crate::error::Error;
 pub use crate::ir::HullSchedule;
 use crate::ir::{self, ResourceShape, Stage};
+use crate::scratch::Scratch;
 use crate::spv::emit::{self, DescriptorType, EmitOptions};
 use crate::spv::Version;
 use crate::{lower, passes};
@@ -242,15 +243,37 @@ const _: () = {
 ///
 /// Errors name the byte offset and the instruction or structure they are about
 /// (`at 0x1a4 (dcl_temps): 70000 temps exceeds the limit 4096`; see [`Error`]). The function
-/// keeps no state between calls: any number of threads may call it at once.
+/// keeps no state between calls (only buffers for reuse, per thread and bounded: see
+/// `scratch.rs`): any number of threads may call it at once.
 pub fn translate(bytes: &[u8], options: &Options) -> Result<Translation, Error> {
-    let module = translate_to_ir(bytes, options)?;
-    emit_with_info(&module, options).map_err(|e| name_instruction(e, bytes))
+    let mut scratch = Scratch::take();
+    let translation = translate_in(bytes, options, &mut scratch);
+    scratch.give_back();
+    translation
+}
+
+/// [`translate`] with the IR arena and the SPIR-V module of `scratch`, left there for the next.
+fn translate_in(
+    bytes: &[u8],
+    options: &Options,
+    scratch: &mut Scratch,
+) -> Result<Translation, Error> {
+    let arena = std::mem::take(&mut scratch.insts);
+    let mut module =
+        decode_and_lower(bytes, options, arena).map_err(|e| name_instruction(e, bytes))?;
+    let translation = emit_with_info(&module, options, &mut scratch.module)
+        .map_err(|e| name_instruction(e, bytes));
+    scratch.insts = std::mem::take(&mut module.insts);
+    translation
 }
 
 /// The back end and the reflection of a module that passed [`ir::validate`].
-fn emit_with_info(module: &ir::Module, options: &Options) -> Result<Translation, Error> {
-    let spirv = emit::emit(
+fn emit_with_info(
+    module: &ir::Module,
+    options: &Options,
+    scratch: &mut Option<crate::spv::Module>,
+) -> Result<Translation, Error> {
+    let spirv = emit::emit_reusing(
         module,
         &EmitOptions {
             version: options.target.spirv_version(),
@@ -261,6 +284,7 @@ fn emit_with_info(module: &ir::Module, options: &Options) -> Result<Translation,
             geometry_point_size: options.geometry_point_size,
             domain_modes: options.domain_modes,
         },
+        scratch,
     )?;
     Ok(Translation {
         spirv,
@@ -286,11 +310,15 @@ fn name_instruction(error: Error, bytes: &[u8]) -> Error {
 /// The stages up to the IR the back end receives (decoded, lowered, passes run, validated).
 /// Errors name their instruction as [`translate`]'s do.
 pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Error> {
-    decode_and_lower(bytes, options).map_err(|e| name_instruction(e, bytes))
+    decode_and_lower(bytes, options, Vec::new()).map_err(|e| name_instruction(e, bytes))
 }
 
-/// [`translate_to_ir`] before the instruction of an error is named.
-fn decode_and_lower(bytes: &[u8], options: &Options) -> Result<ir::Module, Error> {
+/// [`translate_to_ir`] before the instruction of an error is named, building the IR in `arena`.
+fn decode_and_lower(
+    bytes: &[u8],
+    options: &Options,
+    arena: Vec<ir::Inst>,
+) -> Result<ir::Module, Error> {
     let container = Container::parse(
         bytes,
         &ParseOptions {
@@ -317,7 +345,7 @@ fn decode_and_lower(bytes: &[u8], options: &Options) -> Result<ir::Module, Error
         output: output.as_ref(),
         patch_constant: patch_constant.as_ref(),
     };
-    let mut module = lower::lower_with_signatures(&program, signatures)?;
+    let mut module = lower::lower_reusing(&program, signatures, arena)?;
     if let Some(so) = &options.stream_output {
         if !matches!(
             module.stage,

@@ -82,6 +82,16 @@ pub fn lower_with_signatures(
     program: &Program<'_>,
     signatures: Signatures<'_, '_>,
 ) -> Result<ir::Module, Error> {
+    lower_reusing(program, signatures, Vec::new())
+}
+
+/// [`lower_with_signatures`], building the module's instructions in `insts` (emptied first):
+/// the arena of an earlier module, so that translating many shaders reuses one allocation.
+pub fn lower_reusing(
+    program: &Program<'_>,
+    signatures: Signatures<'_, '_>,
+    mut insts: Vec<ir::Inst>,
+) -> Result<ir::Module, Error> {
     let at = program.body_offset();
     let stage = match program.version.stage {
         DxbcStage::Compute => ir::Stage::Compute,
@@ -95,7 +105,18 @@ pub fn lower_with_signatures(
             return Err(Error::unsupported(version_at, "shader libraries (lib_*)"));
         }
     };
+    // Most instructions lower to one IR instruction: size the arena once. Those that lower to
+    // one take two dwords at least, which bounds the reservation by the input.
+    let mut instructions = program.instructions();
+    let most = program.body().len() / 8;
+    let capacity = instructions.count_by_length().min(most) + 8;
+    insts.clear();
+    if insts.capacity() < capacity {
+        // Not `reserve`: that would copy the old allocation, none of it in use.
+        insts = Vec::with_capacity(capacity);
+    }
     let mut lowerer = Lowerer::new(program.version, stage, at);
+    lowerer.module.insts = insts;
     if let Some(sig) = signatures.input {
         lowerer.module.input_signature = io::signature(sig);
     }
@@ -105,14 +126,6 @@ pub fn lower_with_signatures(
     if let Some(sig) = signatures.patch_constant {
         lowerer.module.patch_constant_signature = io::signature(sig);
     }
-    // Most instructions lower to one IR instruction: size the arena once. Those that lower to
-    // one take two dwords at least, which bounds the reservation by the input.
-    let mut instructions = program.instructions();
-    let most = program.body().len() / 8;
-    lowerer
-        .module
-        .insts
-        .reserve(instructions.count_by_length().min(most) + 8);
     let mut inst = Instruction::empty();
     while let Some(decoded) = instructions.next_into(&mut inst) {
         decoded?;

@@ -32,6 +32,13 @@ pub(super) struct ConstantCache {
 }
 
 impl ConstantCache {
+    /// The bytes the cache holds allocated.
+    pub(super) fn allocated_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.scalars.capacity() * (size_of::<((u32, u64), Id)>() + 1)
+            + self.map.capacity() * (size_of::<(ConstantKey, Id)>() + 1)
+    }
+
     /// Empty, with room for `n` scalar constants.
     pub(super) fn with_capacity(n: usize) -> ConstantCache {
         ConstantCache {

@@ -140,6 +140,37 @@ impl Module {
         self.block_serial = self.block_serial.wrapping_add(1);
     }
 
+    /// Makes room for at least `words` more words of function code (see
+    /// [`Module::with_code_capacity`]).
+    pub fn reserve_code(&mut self, words: usize) {
+        let code = &mut self.function_definitions.0;
+        if code.is_empty() && code.capacity() < words {
+            // Not `reserve`: that would copy the old allocation, all of it unused.
+            *code = Vec::with_capacity(words);
+        } else {
+            code.reserve(words);
+        }
+    }
+
+    /// The bytes the module's sections and caches hold allocated, used or not: what keeping
+    /// it for reuse costs.
+    pub fn allocated_bytes(&self) -> usize {
+        let sections = [
+            &self.extensions,
+            &self.ext_inst_imports,
+            &self.entry_points,
+            &self.execution_modes,
+            &self.debug_sources,
+            &self.debug_names,
+            &self.annotations,
+            &self.globals,
+            &self.function_declarations,
+            &self.function_definitions,
+        ];
+        let words: usize = sections.iter().map(|s| s.0.capacity()).sum();
+        words * 4 + self.types.allocated_bytes() + self.constants.allocated_bytes()
+    }
+
     /// The module's SPIR-V version.
     pub fn version(&self) -> Version {
         self.version

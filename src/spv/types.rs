@@ -84,6 +84,16 @@ pub(super) struct TypeCache {
 }
 
 impl TypeCache {
+    /// The bytes the cache holds allocated.
+    pub(super) fn allocated_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.map.capacity() * (size_of::<(TypeKey, Id)>() + 1)
+            + self.images.capacity() * size_of::<(ImageType, Id)>()
+            + self.functions.capacity() * size_of::<FunctionType>()
+            + self.params.capacity() * size_of::<Id>()
+            + self.shared.capacity() * size_of::<u64>()
+    }
+
     /// Empty, with room for `n` composite types.
     pub(super) fn with_capacity(n: usize) -> TypeCache {
         TypeCache {

@@ -107,12 +107,32 @@ pub fn descriptor_type(decl: &ir::ResourceDecl) -> DescriptorType {
 
 /// Writes `module` as a SPIR-V module.
 pub fn emit(module: &ir::Module, options: &EmitOptions) -> Result<Vec<u32>, Error> {
+    emit_reusing(module, options, &mut None)
+}
+
+/// [`emit`], building the module in `scratch`: a [`Module`] an earlier call left there
+/// (cleared first, its allocations kept) or a new one, left there for the next call. A
+/// translator working through many shaders on one thread so allocates its code sections
+/// once instead of once per shader.
+pub fn emit_reusing(
+    module: &ir::Module,
+    options: &EmitOptions,
+    scratch: &mut Option<Module>,
+) -> Result<Vec<u32>, Error> {
     let stage = module
         .stage
         .ok_or_else(|| Error::invalid(0, "module without a stage"))?;
     // About 60 words per IR instruction (ALU instructions load, convert, compute and store
     // 4-component registers), bounded by the IR, which is bounded by the input.
-    let mut m = Module::with_code_capacity(options.version, 256 + module.insts.len() * 64);
+    let code = 256 + module.insts.len() * 64;
+    let mut m = match scratch.take() {
+        Some(mut m) => {
+            m.clear(options.version);
+            m.reserve_code(code);
+            m
+        }
+        None => Module::with_code_capacity(options.version, code),
+    };
     m.set_emit_names(options.debug_names);
     m.capability(Capability::Shader);
     m.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
@@ -137,40 +157,53 @@ pub fn emit(module: &ir::Module, options: &EmitOptions) -> Result<Vec<u32>, Erro
         span: 0,
         memo: values::Memo::default(),
     };
-    e.declare_registers()?;
-    e.declare_builtins()?;
-    e.declare_io()?;
-    e.declare_resources()?;
-    let void = e.m.type_void();
-    let fn_ty = e.m.type_function(void, &[]);
-    for _ in &module.functions {
-        let id = e.m.alloc_id();
-        e.functions.push(id);
-    }
-    for index in 0..module.functions.len() {
-        e.function(index, fn_ty)?;
-    }
-    let main = match stage {
-        Stage::Compute => e.functions[0],
-        Stage::Hull => e.hull_main(fn_ty)?,
-        _ => e.wrapper(fn_ty),
-    };
-    let model = match stage {
-        Stage::Vertex => ExecutionModel::Vertex,
-        Stage::Pixel => ExecutionModel::Fragment,
-        Stage::Geometry => ExecutionModel::Geometry,
-        Stage::Hull => ExecutionModel::TessellationControl,
-        Stage::Domain => ExecutionModel::TessellationEvaluation,
-        Stage::Compute => ExecutionModel::GLCompute,
-    };
-    let interface: Vec<_> = e.m.interface_variables().collect();
-    e.m.entry_point(model, main, crate::ENTRY_POINT, &interface);
-    e.execution_modes(stage, main)?;
-    e.float_modes(main, &options.float_controls);
-    Ok(e.m.finish()?)
+    let spirv = e.module(stage).and_then(|()| {
+        let mut out = Vec::new();
+        e.m.write_into(&mut out)?;
+        Ok(out)
+    });
+    *scratch = Some(e.m);
+    spirv
 }
 
 impl Emitter<'_> {
+    /// Everything of the module, up to [`Module::write_into`].
+    fn module(&mut self, stage: Stage) -> Result<(), Error> {
+        self.declare_registers()?;
+        self.declare_builtins()?;
+        self.declare_io()?;
+        self.declare_resources()?;
+        let void = self.m.type_void();
+        let fn_ty = self.m.type_function(void, &[]);
+        for _ in &self.ir.functions {
+            let id = self.m.alloc_id();
+            self.functions.push(id);
+        }
+        for index in 0..self.ir.functions.len() {
+            self.function(index, fn_ty)?;
+        }
+        let main = match stage {
+            Stage::Compute => self.functions[0],
+            Stage::Hull => self.hull_main(fn_ty)?,
+            _ => self.wrapper(fn_ty),
+        };
+        let model = match stage {
+            Stage::Vertex => ExecutionModel::Vertex,
+            Stage::Pixel => ExecutionModel::Fragment,
+            Stage::Geometry => ExecutionModel::Geometry,
+            Stage::Hull => ExecutionModel::TessellationControl,
+            Stage::Domain => ExecutionModel::TessellationEvaluation,
+            Stage::Compute => ExecutionModel::GLCompute,
+        };
+        let interface: Vec<_> = self.m.interface_variables().collect();
+        self.m
+            .entry_point(model, main, crate::ENTRY_POINT, &interface);
+        self.execution_modes(stage, main)?;
+        let float_controls = self.options.float_controls;
+        self.float_modes(main, &float_controls);
+        Ok(())
+    }
+
     /// The entry point of a graphics stage: copy the inputs in, run the shader, copy the
     /// outputs out (geometry shaders copy at each `emit`).
     fn wrapper(&mut self, fn_ty: crate::spv::Id) -> crate::spv::Id {
