@@ -310,7 +310,8 @@ impl Operand {
         }
         op.index_count = dims as u8;
         for i in 0..dims {
-            op.indices[i as usize] = decode_index(r, token.index_representation(i), offset)?;
+            let repr = token.index_representation(i);
+            decode_index_into(r, repr, offset, &mut op.indices[i as usize])?;
         }
         Ok(())
     }
@@ -357,44 +358,26 @@ fn read_extensions(r: &mut Reader<'_>) -> Result<ExtOperandToken> {
     Ok(first)
 }
 
-fn decode_index(r: &mut Reader<'_>, repr: u32, token_offset: u32) -> Result<Index> {
+/// Decodes one index into `out`, field by field: building an [`Index`] and copying it would
+/// go through memory in pieces the processor cannot forward (this is the decoder's hottest
+/// loop).
+fn decode_index_into(
+    r: &mut Reader<'_>,
+    repr: u32,
+    token_offset: u32,
+    out: &mut Index,
+) -> Result<()> {
     let read_imm64 = |r: &mut Reader<'_>| -> Result<u64> {
         let hi = r.read_u32()? as u64;
         let lo = r.read_u32()? as u64;
         Ok((hi << 32) | lo)
     };
-    Ok(match repr {
-        0 => Index {
-            repr: IndexRepr::Imm32,
-            imm: r.read_u32()? as u64,
-            rel: None,
-        },
-        1 => Index {
-            repr: IndexRepr::Imm64,
-            imm: read_imm64(r)?,
-            rel: None,
-        },
-        2 => Index {
-            repr: IndexRepr::Relative,
-            imm: 0,
-            rel: Some(decode_relative(r)?),
-        },
-        3 => {
-            let imm = r.read_u32()? as u64;
-            Index {
-                repr: IndexRepr::Imm32Relative,
-                imm,
-                rel: Some(decode_relative(r)?),
-            }
-        }
-        4 => {
-            let imm = read_imm64(r)?;
-            Index {
-                repr: IndexRepr::Imm64Relative,
-                imm,
-                rel: Some(decode_relative(r)?),
-            }
-        }
+    let (repr, imm, relative) = match repr {
+        0 => (IndexRepr::Imm32, r.read_u32()? as u64, false),
+        1 => (IndexRepr::Imm64, read_imm64(r)?, false),
+        2 => (IndexRepr::Relative, 0, true),
+        3 => (IndexRepr::Imm32Relative, r.read_u32()? as u64, true),
+        4 => (IndexRepr::Imm64Relative, read_imm64(r)?, true),
         value => {
             return Err(super::DecodeError::new(
                 token_offset,
@@ -404,7 +387,15 @@ fn decode_index(r: &mut Reader<'_>, repr: u32, token_offset: u32) -> Result<Inde
                 },
             ))
         }
-    })
+    };
+    out.repr = repr;
+    out.imm = imm;
+    out.rel = if relative {
+        Some(decode_relative(r)?)
+    } else {
+        None
+    };
+    Ok(())
 }
 
 /// Decodes the register of a relative index: a scalar operand with at most two immediate

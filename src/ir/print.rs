@@ -241,7 +241,7 @@ fn write_index(s: &mut String, i: &Index) {
         register,
         element,
         component,
-    }) = i.rel
+    }) = i.rel()
     {
         match file {
             RelFile::Temp => {
@@ -257,7 +257,7 @@ fn write_index(s: &mut String, i: &Index) {
         let _ = write!(s, ".{} + ", XYZW[(component & 3) as usize]);
     }
     let _ = write!(s, "{}", i.imm);
-    if i.nonuniform {
+    if i.nonuniform() {
         s.push_str(" nonuniform");
     }
     s.push(']');

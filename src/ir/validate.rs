@@ -191,7 +191,7 @@ fn check_rel(module: &Module, rel: &Rel) -> Result<(), String> {
 }
 
 fn check_index(module: &Module, index: &Index, len: Option<u32>, what: &str) -> Result<(), String> {
-    match (&index.rel, len) {
+    match (&index.rel(), len) {
         (Some(rel), _) => check_rel(module, rel),
         (None, Some(len)) if index.imm >= len => Err(format!(
             "{what} index {} past its {len} element{}",

@@ -300,15 +300,12 @@ impl Lowerer {
     fn index(&self, index: &DxbcIndex, at: u32) -> Result<ir::Index, Error> {
         let imm = u32::try_from(index.imm)
             .map_err(|_| Error::invalid(at, "register index over 32 bits"))?;
-        let rel = match &index.rel {
-            Some(r) => Some(self.rel(r, at)?),
-            None => None,
-        };
-        Ok(ir::Index {
-            imm,
-            rel,
-            nonuniform: false,
-        })
+        match &index.rel {
+            None => Ok(ir::Index::imm(imm)),
+            // `rel` checked the limits `relative` packs to.
+            Some(r) => ir::Index::relative(imm, self.rel(r, at)?)
+                .ok_or_else(|| Error::invalid(at, "relative index past the IR's limits")),
+        }
     }
 
     /// The register part of a relative index.
@@ -346,20 +343,19 @@ impl Lowerer {
                 ))
             }
         };
-        // D3D's limits keep both far below 2^16 (validation checks them against the
-        // declarations); a larger number cannot name anything declared.
-        let narrow = |n: u32| {
-            u16::try_from(n).map_err(|_| {
-                Error::invalid(
-                    at,
-                    format!("{n} relative index register number exceeds the limit 65535"),
-                )
-            })
+        // D3D's limits keep the register far below 2^15 and the element below 2^12 (validation
+        // checks both against the declarations); a larger number cannot name anything declared.
+        let narrow = |n: u32, limit: u32, what: &str| match u16::try_from(n) {
+            Ok(n16) if n < limit => Ok(n16),
+            _ => Err(Error::invalid(
+                at,
+                format!("{n} relative index {what} exceeds the limit {}", limit - 1),
+            )),
         };
         Ok(ir::Rel {
             file,
-            register: narrow(register)?,
-            element: narrow(element)?,
+            register: narrow(register, ir::Rel::REGISTER_LIMIT, "register number")?,
+            element: narrow(element, ir::Rel::ELEMENT_LIMIT, "element")?,
             component: r.component & 3,
         })
     }
@@ -413,7 +409,7 @@ impl Lowerer {
         }
         .unwrap_or(0);
         let mut element = self.index(absolute, at)?;
-        element.imm = match element.rel {
+        element.imm = match element.rel() {
             Some(_) => element.imm.wrapping_sub(first),
             None => element.imm.checked_sub(first).ok_or_else(|| {
                 Error::invalid(
@@ -425,7 +421,7 @@ impl Lowerer {
                 )
             })?,
         };
-        element.nonuniform = op.nonuniform;
+        element.set_nonuniform(op.nonuniform);
         Ok((decl, element, idx.get(2)))
     }
 }

@@ -617,7 +617,7 @@ impl<'a> Emitter<'a> {
 
     /// Evaluates an index to a `u32` id.
     pub fn index_value(&mut self, span: u32, index: &Index) -> Result<Id, Error> {
-        let Some(rel) = index.rel else {
+        let Some(rel) = index.rel() else {
             return Ok(self.u32_const(index.imm));
         };
         let reg = match rel.file {
@@ -645,7 +645,7 @@ impl<'a> Emitter<'a> {
         index: &Index,
         len: u32,
     ) -> Result<(Id, Option<Id>), Error> {
-        if index.rel.is_none() {
+        if !index.is_relative() {
             if index.imm >= len {
                 // A constant index past the end reads zeros (D3D10+ out-of-range rule).
                 let last = self.u32_const(len.saturating_sub(1));
@@ -689,7 +689,7 @@ impl<'a> Emitter<'a> {
             .copied()
             .ok_or_else(|| Error::invalid(span, "undeclared indexable temp"))?;
         let var = self.indexable[array as usize];
-        let (idx, ok) = if index.rel.is_none() && index.imm < decl.len {
+        let (idx, ok) = if !index.is_relative() && index.imm < decl.len {
             (self.u32_const(index.imm), None)
         } else {
             let raw = self.index_value(span, index)?;

@@ -182,7 +182,7 @@ impl Emitter<'_> {
                 nonuniform: false,
             });
         };
-        let (dynamic, nonuniform) = (element.rel.is_some(), element.nonuniform);
+        let (dynamic, nonuniform) = (element.is_relative(), element.nonuniform());
         let idx = match element.constant() {
             Some(e) => {
                 if let Some(n) = array.range.bounded() {

@@ -22,16 +22,13 @@ use crate::{translate_to_ir, Options};
 
 /// `reg` with stage registers replaced by `r0`.
 fn strip_reg(reg: Reg) -> Reg {
-    let index = |i: Index| match i.rel {
-        Some(mut rel) if rel.file == RelFile::Input => {
+    let index = |mut i: Index| {
+        if let Some(mut rel) = i.rel().filter(|r| r.file == RelFile::Input) {
             rel.file = RelFile::Temp;
             rel.register = 0;
-            Index {
-                rel: Some(rel),
-                ..i
-            }
+            i.set_rel(Some(rel));
         }
-        _ => i,
+        i
     };
     match reg {
         Reg::Input(_)
