@@ -40,6 +40,7 @@ pub use pipeline::{
     translate, translate_to_ir, BoundResource, DomainModes, FloatControls, HullSchedule, Options,
     ShaderInfo, StreamOutput, StreamOutputEntry, Target, Translation, ENTRY_POINT,
 };
+pub use scratch::release_thread_buffers;
 
 #[cfg(test)]
 mod hostile_translate_tests;
