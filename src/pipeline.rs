@@ -261,8 +261,8 @@ fn translate_in(
     let arena = std::mem::take(&mut scratch.insts);
     let mut module =
         decode_and_lower(bytes, options, arena).map_err(|e| name_instruction(e, bytes))?;
-    let translation = emit_with_info(&module, options, &mut scratch.module)
-        .map_err(|e| name_instruction(e, bytes));
+    let translation =
+        emit_with_info(&module, options, &mut scratch.emit).map_err(|e| name_instruction(e, bytes));
     scratch.insts = std::mem::take(&mut module.insts);
     translation
 }
@@ -271,7 +271,7 @@ fn translate_in(
 fn emit_with_info(
     module: &ir::Module,
     options: &Options,
-    scratch: &mut Option<crate::spv::Module>,
+    scratch: &mut emit::Scratch,
 ) -> Result<Translation, Error> {
     let spirv = emit::emit_reusing(
         module,

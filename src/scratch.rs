@@ -24,15 +24,16 @@ pub const KEEP_BYTES: usize = 4 << 20;
 pub struct Scratch {
     /// The IR instruction arena ([`ir::Module::insts`]), empty.
     pub insts: Vec<ir::Inst>,
-    /// The SPIR-V module of the last translation, cleared by the next.
-    pub module: Option<spv::Module>,
+    /// The back end's buffers: the SPIR-V module of the last translation and the emitter's
+    /// tables, emptied by the next.
+    pub emit: spv::emit::Scratch,
 }
 
 thread_local! {
     static SCRATCH: Cell<Scratch> = const {
         Cell::new(Scratch {
             insts: Vec::new(),
-            module: None,
+            emit: spv::emit::Scratch::EMPTY,
         })
     };
 }
@@ -59,12 +60,8 @@ impl Scratch {
         if self.insts.capacity() * size_of::<ir::Inst>() > KEEP_BYTES {
             self.insts = Vec::new();
         }
-        if self
-            .module
-            .as_ref()
-            .is_some_and(|m| m.allocated_bytes() > KEEP_BYTES)
-        {
-            self.module = None;
+        if self.emit.allocated_bytes() > KEEP_BYTES {
+            self.emit = spv::emit::Scratch::default();
         }
         // A thread being torn down has no scratch to keep: the buffers are freed here.
         let _ = SCRATCH.try_with(|cell| cell.set(self));
@@ -73,8 +70,7 @@ impl Scratch {
     /// The bytes this scratch holds allocated.
     #[cfg(test)]
     pub fn allocated_bytes(&self) -> usize {
-        self.insts.capacity() * size_of::<ir::Inst>()
-            + self.module.as_ref().map_or(0, spv::Module::allocated_bytes)
+        self.insts.capacity() * size_of::<ir::Inst>() + self.emit.allocated_bytes()
     }
 }
 
@@ -151,7 +147,7 @@ mod tests {
     fn a_thread_keeps_small_buffers_and_frees_large_ones() {
         let mut scratch = Scratch::take();
         scratch.insts = Vec::with_capacity(16);
-        scratch.module = Some(spv::Module::new(spv::Version::V1_3));
+        scratch.emit = spv::emit::Scratch::with_module(spv::Module::new(spv::Version::V1_3));
         let kept = scratch.allocated_bytes();
         assert!(kept > 0 && kept < KEEP_BYTES);
         scratch.give_back();
@@ -168,7 +164,10 @@ mod tests {
             after.insts.capacity() == 0,
             "an arena over the limit is freed"
         );
-        assert!(after.module.is_some(), "the module under the limit is kept");
+        assert!(
+            after.emit.allocated_bytes() > 0,
+            "the module under the limit is kept"
+        );
         after.give_back();
         release_thread_buffers();
         assert_eq!(

@@ -107,17 +107,58 @@ pub fn descriptor_type(decl: &ir::ResourceDecl) -> DescriptorType {
 
 /// Writes `module` as a SPIR-V module.
 pub fn emit(module: &ir::Module, options: &EmitOptions) -> Result<Vec<u32>, Error> {
-    emit_reusing(module, options, &mut None)
+    emit_reusing(module, options, &mut Scratch::default())
 }
 
-/// [`emit`], building the module in `scratch`: a [`Module`] an earlier call left there
-/// (cleared first, its allocations kept) or a new one, left there for the next call. A
-/// translator working through many shaders on one thread so allocates its code sections
-/// once instead of once per shader.
+/// The buffers of one emission that the next can reuse: the SPIR-V module under construction
+/// and the emitter's tables, emptied before use (see [`emit_reusing`]).
+#[derive(Debug, Default)]
+pub struct Scratch {
+    module: Option<Module>,
+    temp_values: values::TempValues,
+    temps: Vec<context::Var>,
+    functions: Vec<crate::spv::Id>,
+    frames: Vec<context::Frame>,
+}
+
+impl Scratch {
+    /// No buffers.
+    pub const EMPTY: Scratch = Scratch {
+        module: None,
+        temp_values: values::TempValues::EMPTY,
+        temps: Vec::new(),
+        functions: Vec::new(),
+        frames: Vec::new(),
+    };
+
+    /// A scratch holding `module` (tests of what is kept).
+    #[cfg(test)]
+    pub(crate) fn with_module(module: Module) -> Scratch {
+        Scratch {
+            module: Some(module),
+            ..Scratch::default()
+        }
+    }
+
+    /// The bytes the scratch holds allocated: what keeping it costs.
+    pub fn allocated_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.module.as_ref().map_or(0, Module::allocated_bytes)
+            + self.temp_values.allocated_bytes()
+            + self.temps.capacity() * size_of::<context::Var>()
+            + self.functions.capacity() * size_of::<crate::spv::Id>()
+            + self.frames.capacity() * size_of::<context::Frame>()
+    }
+}
+
+/// [`emit`], building in `scratch`: what an earlier call left there (emptied first, its
+/// allocations kept) or new buffers, left there for the next call. A translator working
+/// through many shaders on one thread so allocates its code sections and tables once instead
+/// of once per shader.
 pub fn emit_reusing(
     module: &ir::Module,
     options: &EmitOptions,
-    scratch: &mut Option<Module>,
+    scratch: &mut Scratch,
 ) -> Result<Vec<u32>, Error> {
     let stage = module
         .stage
@@ -125,7 +166,7 @@ pub fn emit_reusing(
     // About 60 words per IR instruction (ALU instructions load, convert, compute and store
     // 4-component registers), bounded by the IR, which is bounded by the input.
     let code = 256 + module.insts.len() * 64;
-    let mut m = match scratch.take() {
+    let mut m = match scratch.module.take() {
         Some(mut m) => {
             m.clear(options.version);
             m.reserve_code(code);
@@ -140,30 +181,42 @@ pub fn emit_reusing(
         ir: module,
         m,
         options: *options,
-        temps: Vec::new(),
+        temps: take_empty(&mut scratch.temps),
         indexable: Vec::new(),
         icb: None,
         cbuffers: Vec::new(),
         resources: Vec::new(),
         tgsm: Vec::new(),
         builtins: [None; 4],
-        functions: Vec::new(),
-        frames: Vec::new(),
+        functions: take_empty(&mut scratch.functions),
+        frames: take_empty(&mut scratch.frames),
         after_case: false,
         dead: None,
         io: io::Io::default(),
         textures: texture::TextureState::new(options.sparse_residency),
-        temp_values: values::TempValues::default(),
+        temp_values: std::mem::take(&mut scratch.temp_values),
         span: 0,
         memo: values::Memo::default(),
     };
+    e.temp_values.reset(module.temps as usize);
     let spirv = e.module(stage).and_then(|()| {
         let mut out = Vec::new();
         e.m.write_into(&mut out)?;
         Ok(out)
     });
-    *scratch = Some(e.m);
+    scratch.module = Some(e.m);
+    scratch.temp_values = e.temp_values;
+    scratch.temps = e.temps;
+    scratch.functions = e.functions;
+    scratch.frames = e.frames;
     spirv
+}
+
+/// The vector in `v`, emptied, leaving an empty one (no allocation) in its place.
+fn take_empty<T>(v: &mut Vec<T>) -> Vec<T> {
+    let mut v = std::mem::take(v);
+    v.clear();
+    v
 }
 
 impl Emitter<'_> {

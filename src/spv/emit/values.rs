@@ -85,6 +85,33 @@ type ReadKey = (Id, [u8; 4], u8, Scalar);
 const READ_SLOTS: usize = 64;
 
 impl TempValues {
+    /// Nothing known.
+    pub(super) const EMPTY: TempValues = TempValues {
+        values: Vec::new(),
+        reads: Vec::new(),
+        dirty: Vec::new(),
+        dirty_serial: 0,
+        lost: false,
+    };
+
+    /// Forgets everything, for a new module with `temps` registers, keeping the allocations.
+    pub(super) fn reset(&mut self, temps: usize) {
+        self.values.clear();
+        self.values.resize(temps, None);
+        self.reads.fill(None);
+        self.dirty.clear();
+        self.dirty_serial = 0;
+        self.lost = false;
+    }
+
+    /// The bytes held allocated.
+    pub(super) fn allocated_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.values.capacity() * size_of::<Option<Known>>()
+            + self.reads.capacity() * size_of::<Option<(u32, ReadKey, Id)>>()
+            + self.dirty.capacity() * size_of::<u32>()
+    }
+
     /// What is known of `r<n>` in block `serial`.
     #[inline]
     pub(super) fn known(&self, serial: u32, n: u32) -> Option<&Known> {

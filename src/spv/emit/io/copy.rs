@@ -20,20 +20,18 @@ impl Emitter<'_> {
         } else {
             self.ty(link.scalar, link.width)
         };
-        let mut idx = Vec::with_capacity(2);
-        if let Some(v) = vertex {
-            idx.push(v);
-        }
-        match link.kind {
-            LinkKind::ArrayElement(n) => idx.push(self.u32_const(n)),
-            LinkKind::MaskArray => idx.push(self.u32_const(0)),
-            _ => {}
-        }
-        if idx.is_empty() {
-            return (link.var, value_ty);
-        }
+        let element = match link.kind {
+            LinkKind::ArrayElement(n) => Some(self.u32_const(n)),
+            LinkKind::MaskArray => Some(self.u32_const(0)),
+            _ => None,
+        };
+        let (idx, len) = match (vertex, element) {
+            (None, None) => return (link.var, value_ty),
+            (Some(v), Some(e)) => ([v, e], 2),
+            (Some(one), None) | (None, Some(one)) => ([one, one], 1),
+        };
         let ptr_ty = self.m.type_pointer(storage, value_ty);
-        (self.m.access_chain(ptr_ty, link.var, &idx), value_ty)
+        (self.m.access_chain(ptr_ty, link.var, &idx[..len]), value_ty)
     }
 
     /// Reads an input link's value as `u32` words, one per variable component.
@@ -113,28 +111,26 @@ impl Emitter<'_> {
         storage: StorageClass,
         vertices: u32,
     ) {
-        let vertices: Vec<Option<u32>> = if vertices > 0 {
-            (0..vertices).map(Some).collect()
-        } else {
-            vec![None]
-        };
+        // `None`: the variables are not arrayed (one pass, no vertex index).
+        let vertices = (0..vertices.max(1)).map(move |v| (vertices > 0).then_some(v));
         let u = self.ty(Scalar::U32, 1);
         let ptr_u = self.m.type_pointer(StorageClass::Private, u);
         for link in links {
             let Home::Register(register) = link.home else {
                 continue;
             };
-            for &vertex in &vertices {
+            for vertex in vertices.clone() {
                 let vertex_id = vertex.map(|v| self.u32_const(v));
                 let words = self.read_link_from(link, storage, vertex_id);
                 if link.first == 0 && link.mask == 0xf && words.n == 4 {
                     // The whole register at once.
                     let uvec4 = self.ty(Scalar::U32, 4);
                     let ptr_v = self.m.type_pointer(StorageClass::Private, uvec4);
-                    let mut idx = Vec::with_capacity(2);
-                    idx.extend(vertex_id);
-                    idx.push(self.u32_const(register));
-                    let p = self.m.access_chain(ptr_v, file, &idx);
+                    let reg = self.u32_const(register);
+                    let p = match vertex_id {
+                        Some(v) => self.m.access_chain(ptr_v, file, &[v, reg]),
+                        None => self.m.access_chain(ptr_v, file, &[reg]),
+                    };
                     self.m.store(p, words.id);
                     continue;
                 }
@@ -147,11 +143,12 @@ impl Emitter<'_> {
                         continue;
                     }
                     let word = self.extract(words, k);
-                    let mut idx = Vec::with_capacity(3);
-                    idx.extend(vertex_id);
-                    idx.push(self.u32_const(register));
-                    idx.push(self.u32_const(u32::from(c)));
-                    let p = self.m.access_chain(ptr_u, file, &idx);
+                    let reg = self.u32_const(register);
+                    let comp = self.u32_const(u32::from(c));
+                    let p = match vertex_id {
+                        Some(v) => self.m.access_chain(ptr_u, file, &[v, reg, comp]),
+                        None => self.m.access_chain(ptr_u, file, &[reg, comp]),
+                    };
                     self.m.store(p, word.id);
                 }
             }
