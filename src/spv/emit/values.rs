@@ -134,21 +134,21 @@ impl TempValues {
     /// Remembers `vec` as the whole content of `r<n>` in block `serial` (just loaded, or built
     /// from the pending writes): nothing is pending any more; the typed sources stay.
     pub(super) fn set_vec(&mut self, serial: u32, n: u32, vec: Id) {
-        let entry = self.entry(n);
-        *entry = Some(match *entry {
-            Some(k) if k.serial == serial => Known {
-                base: Some(vec),
-                pending: 0,
-                ..k
-            },
-            _ => Known {
-                serial,
-                base: Some(vec),
-                typed: [None; 4],
-                pending: 0,
-                dirty: false,
-            },
-        });
+        match self.entry(n) {
+            Some(k) if k.serial == serial => {
+                k.base = Some(vec);
+                k.pending = 0;
+            }
+            entry => {
+                *entry = Some(Known {
+                    serial,
+                    base: Some(vec),
+                    typed: [None; 4],
+                    pending: 0,
+                    dirty: false,
+                })
+            }
+        }
     }
 
     /// Records a write in block `serial` of `value` (`n` components of the 32-bit `scalar`,
@@ -159,16 +159,20 @@ impl TempValues {
         } else if self.dirty_serial != serial {
             self.lost = true;
         }
+        // Updated in place: a copy out and back would go through memory in pieces the
+        // processor cannot forward (this runs at every register write).
         let entry = self.entry(n);
-        let mut known = match *entry {
-            Some(k) if k.serial == serial => k,
-            _ => Known {
+        if !matches!(entry, Some(k) if k.serial == serial) {
+            *entry = Some(Known {
                 serial,
                 base: None,
                 typed: [None; 4],
                 pending: 0,
                 dirty: false,
-            },
+            });
+        }
+        let Some(known) = entry.as_mut() else {
+            return;
         };
         let (id, scalar, count) = value;
         for (k, &c) in comps.iter().enumerate() {
@@ -184,7 +188,6 @@ impl TempValues {
         }
         let newly_dirty = !known.dirty;
         known.dirty = true;
-        *entry = Some(known);
         if newly_dirty {
             self.dirty.push(n);
         }
