@@ -69,14 +69,32 @@ impl Emitter<'_> {
         self.flush_temps()?;
         self.m.selection_merge(merge, SelectionControl::NONE);
         self.m.branch_conditional(cond, then, merge);
-        self.m.label(then);
+        let then_serial = self.enter_dominated(then);
+        let writes = self.temp_values.writes();
         body(self)?;
         if self.m.in_block() {
             self.flush_temps()?;
         }
+        // Whether the body stayed in its one block and wrote no register: then the merge,
+        // reached from the header or that block, sees the registers as the header left them.
+        let unchanged = self.m.block_serial() == then_serial && self.temp_values.writes() == writes;
         self.close_to(merge);
         self.m.label(merge);
+        if unchanged {
+            self.temp_values.pass_on(then_serial, self.m.block_serial());
+        }
         Ok(())
+    }
+
+    /// Starts block `label`, which the current block dominates with nothing between them (the
+    /// first block of a selection): it knows the registers as the current block left them.
+    /// Returns the new block's serial.
+    pub(super) fn enter_dominated(&mut self, label: Id) -> u32 {
+        let parent = self.m.block_serial();
+        self.m.label(label);
+        let child = self.m.block_serial();
+        self.temp_values.inherit(parent, child);
+        child
     }
 
     /// The merge block a `break` goes to, now marked reached.
@@ -137,7 +155,7 @@ impl Emitter<'_> {
                 let merge = self.m.alloc_id();
                 self.m.selection_merge(merge, SelectionControl::NONE);
                 self.m.branch_conditional(cond, then, else_label);
-                self.m.label(then);
+                self.enter_dominated(then);
                 self.frames.push(Frame::If {
                     else_label,
                     merge,
