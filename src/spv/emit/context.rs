@@ -59,6 +59,11 @@ pub(crate) enum Frame {
         has_else: bool,
         /// A branch reaches the merge block (the `then` part fell through to `else`).
         reached: bool,
+        /// What the block before the `if` knew of the registers, for the `else` part and the
+        /// merge block, which it dominates.
+        lineage: super::values::Lineage,
+        /// Calls made before the `if` (a call in a part hides what it writes).
+        calls: u32,
     },
     /// `loop`.
     Loop {

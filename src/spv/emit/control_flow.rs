@@ -153,14 +153,19 @@ impl Emitter<'_> {
                 let then = self.m.alloc_id();
                 let else_label = self.m.alloc_id();
                 let merge = self.m.alloc_id();
+                let lineage = self.temp_values.lineage(self.m.block_serial());
+                let calls = self.temp_values.calls();
                 self.m.selection_merge(merge, SelectionControl::NONE);
                 self.m.branch_conditional(cond, then, else_label);
-                self.enter_dominated(then);
+                self.m.label(then);
+                self.temp_values.adopt(&lineage, self.m.block_serial());
                 self.frames.push(Frame::If {
                     else_label,
                     merge,
                     has_else: false,
                     reached: false,
+                    lineage,
+                    calls,
                 });
             }
             Op::Else => {
@@ -170,15 +175,20 @@ impl Emitter<'_> {
                     merge,
                     has_else,
                     reached,
+                    lineage,
+                    ..
                 }) = self.frames.last_mut()
                 else {
                     return Err(Error::invalid(inst.span, "else without if"));
                 };
                 *has_else = true;
                 *reached |= in_block;
-                let (else_label, merge) = (*else_label, *merge);
+                let (else_label, merge, lineage) = (*else_label, *merge, *lineage);
                 self.close_to(merge);
+                // Reached from the block before the `if` alone: what the first part did is in
+                // records made its blocks', which this one does not see.
                 self.m.label(else_label);
+                self.temp_values.adopt(&lineage, self.m.block_serial());
             }
             Op::EndIf => {
                 let Some(Frame::If {
@@ -186,6 +196,8 @@ impl Emitter<'_> {
                     merge,
                     has_else,
                     reached,
+                    lineage,
+                    calls,
                 }) = self.frames.pop()
                 else {
                     return Err(Error::invalid(inst.span, "endif without if"));
@@ -198,6 +210,12 @@ impl Emitter<'_> {
                     self.m.branch(merge);
                 }
                 self.place_merge(merge, reached);
+                // The block before the `if` dominates the merge; a register either part wrote
+                // (or read) has a record of that part's blocks, which the merge does not see.
+                // A call in a part may have written any register: then nothing carries.
+                if self.temp_values.calls() == calls {
+                    self.temp_values.adopt(&lineage, self.m.block_serial());
+                }
             }
             Op::Loop => {
                 let header = self.m.alloc_id();
@@ -317,6 +335,7 @@ impl Emitter<'_> {
             .get(f as usize)
             .ok_or_else(|| Error::invalid(inst.span, "call to an unknown label"))?;
         let void = self.m.type_void();
+        self.temp_values.note_call();
         self.m.function_call(void, id, &[]);
         Ok(())
     }

@@ -52,6 +52,16 @@ pub struct TempValues {
     chain_for: u32,
     /// Register writes recorded so far (to tell whether a part of a construct wrote any).
     writes: u32,
+    /// Calls made so far (a callee writes registers this record does not see).
+    calls: u32,
+}
+
+/// The blocks whose register knowledge a block sees: itself and those it inherits from (see
+/// [`TempValues::lineage`]), to hand on to blocks it dominates.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lineage {
+    blocks: [u32; MAX_CHAIN],
+    len: u8,
 }
 
 /// The most blocks a block inherits knowledge from: deeper nesting, or longer runs of
@@ -106,6 +116,7 @@ impl TempValues {
         chain: Vec::new(),
         chain_for: 0,
         writes: 0,
+        calls: 0,
     };
 
     /// Forgets everything, for a new module with `temps` registers, keeping the allocations.
@@ -119,6 +130,7 @@ impl TempValues {
         self.chain.clear();
         self.chain_for = 0;
         self.writes = 0;
+        self.calls = 0;
     }
 
     /// Whether block `serial` sees what was known in block `at`: its own, or one it inherits.
@@ -131,14 +143,52 @@ impl TempValues {
     /// `parent` dominates `child` and no instruction runs between them (the first block of an
     /// `if`). Valid until another block starts without inheriting.
     pub(super) fn inherit(&mut self, parent: u32, child: u32) {
-        if self.chain_for != parent {
-            self.chain.clear();
+        let lineage = self.lineage(parent);
+        self.adopt(&lineage, child);
+    }
+
+    /// What block `serial` sees: itself and what it inherits (the oldest dropped past
+    /// [`MAX_CHAIN`]).
+    pub(super) fn lineage(&self, serial: u32) -> Lineage {
+        let inherited: &[u32] = if self.chain_for == serial {
+            &self.chain
+        } else {
+            &[]
+        };
+        let skip = (inherited.len() + 1).saturating_sub(MAX_CHAIN);
+        let mut lineage = Lineage {
+            blocks: [0; MAX_CHAIN],
+            len: 0,
+        };
+        for (slot, &b) in lineage
+            .blocks
+            .iter_mut()
+            .zip(inherited.iter().skip(skip).chain([serial].iter()))
+        {
+            *slot = b;
+            lineage.len += 1;
         }
-        if self.chain.len() == MAX_CHAIN {
-            self.chain.remove(0);
-        }
-        self.chain.push(parent);
+        lineage
+    }
+
+    /// Block `child` sees what `lineage` names: the blocks it came from dominate it, and no
+    /// register changed on any way from them to `child` but those whose records were since
+    /// made other blocks' (written or read there).
+    pub(super) fn adopt(&mut self, lineage: &Lineage, child: u32) {
+        self.chain.clear();
+        self.chain
+            .extend_from_slice(&lineage.blocks[..usize::from(lineage.len)]);
         self.chain_for = child;
+    }
+
+    /// Records a call: the callee may write any register.
+    pub(super) fn note_call(&mut self) {
+        self.calls = self.calls.wrapping_add(1);
+    }
+
+    /// Calls recorded so far.
+    pub(super) fn calls(&self) -> u32 {
+        self.calls
     }
 
     /// Block `to` inherits what block `from` inherited, not what `from` learnt itself: `from`
@@ -445,30 +495,34 @@ mod tests {
 
     #[test]
     fn forwarding_follows_dominance() {
-        // r0 is known in the entry block. The first block of the `if` is reached only from
-        // it and sees r0 as it left it; the block after `endif` is reached from the `if` body
-        // too, and loads r0 again.
-        let branches = "mov r0.xyzw, l(1, 2, 3, 4)\nif_nz r0.x\nmov r1.xyzw, r0.xyzw\nendif\n\
-                        mov r1.xyzw, r0.xyzw\n";
-        assert_eq!(loads(branches), 1);
+        // r0 is known in the entry block, which dominates both parts of the `if` and the block
+        // after `endif`, and no part writes r0: nothing loads it.
+        let branches = "mov r0.xyzw, l(1, 2, 3, 4)\nif_nz r0.x\nmov r1.xyzw, r0.xyzw\nelse\n\
+                        mov r1.xyzw, r0.zwxy\nendif\nmov r1.xyzw, r0.xyzw\n";
+        assert_eq!(loads(branches), 0);
         // The loop header is reached from the back edge: the body loads r0 once, for the
         // `breakc`, and the block after the `breakc` (reached from that one alone, which wrote
         // no register) reads it from there.
         let looped = "mov r0.xyzw, l(0, 0, 0, 0)\nloop\nbreakc_nz r0.x\n\
                       iadd r0.x, r0.x, l(1)\nendloop\n";
         assert_eq!(loads(looped), 1);
-        // The `else` block is not reached from the first part: it loads r0 again.
-        let two_parts = "mov r0.xyzw, l(1, 2, 3, 4)\nif_nz r0.x\nmov r1.xyzw, r0.xyzw\nelse\n\
-                         mov r1.xyzw, r0.zwxy\nendif\n";
-        assert_eq!(loads(two_parts), 1);
-        // A register the first part writes is not taken from before the `if`, even inside it.
+        // A register the first part writes: its record becomes that part's, which neither the
+        // `else` part nor the block after `endif` sees; both load it.
         let rewritten = "mov r0.xyzw, l(1, 2, 3, 4)\nif_nz r0.x\nmov r0.x, l(5)\n\
-                         iadd r1.xyzw, r0.xxxx, r0.yyyy\nendif\nmov r1.xyzw, r0.xyzw\n";
-        assert_eq!(loads(rewritten), 1, "only after endif");
+                         iadd r1.xyzw, r0.xxxx, r0.yyyy\nelse\nmov r1.xyzw, r0.xyzw\nendif\n\
+                         mov r1.xyzw, r0.xyzw\n";
+        assert_eq!(loads(rewritten), 2, "in the else part and after endif");
     }
 
     #[test]
     fn a_call_ends_what_a_selection_passes_on() {
+        // A call in the first part of an `if` may write r0: the block after `endif` loads it
+        // again; the `else` part, not reached through the call, does not.
+        let program = "mov r0.xyzw, l(1, 2, 3, 4)\nif_nz r1.x\ncall l0\nelse\n\
+                       mov r1.xyzw, r0.xyzw\nendif\nmov r1.xyzw, r0.xyzw\nret\n\
+                       label l0\nmov r0.xyzw, l(7, 7, 7, 7)\nret\n";
+        // r1.x for the condition, r0 after `endif`.
+        assert_eq!(count_in(program, spirv::Op::Load), 2);
         // `callc` runs a subroutine that may write every register: after it, r0 is loaded
         // again although the entry block knew it.
         let program = "mov r0.xyzw, l(1, 2, 3, 4)\ncallc_nz r1.x, l0\nmov r1.xyzw, r0.xyzw\nret\n\
