@@ -75,6 +75,9 @@ pub(crate) enum Frame {
         merge: Id,
         /// A `break` reaches the merge block.
         reached: bool,
+        /// What the block before the loop knew of the registers the loop does not write, for
+        /// the merge block; `None` when the loop calls a subroutine.
+        lineage: Option<super::values::Lineage>,
     },
     /// `switch`: one label per case block.
     Switch {
@@ -163,6 +166,11 @@ pub(crate) struct Emitter<'a> {
     pub temp_values: super::values::TempValues,
     /// The offset of the instruction being emitted (for errors found between instructions).
     pub span: u32,
+    /// The body of the function being emitted, and the position in it of the instruction
+    /// being emitted (a `loop` looks ahead for the registers it writes).
+    pub body: &'a [ir::Inst],
+    /// See [`Emitter::body`].
+    pub position: usize,
     /// Ids asked for at almost every instruction, kept at hand (the module's caches hash).
     pub memo: super::values::Memo,
 }

@@ -86,6 +86,30 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// At a `loop` (the instruction at [`Emitter::position`]): forgets the records of the
+    /// registers the loop writes, and returns whether the others hold what they hold now all
+    /// through the loop: `false` when it calls a subroutine (which may write any), or its end
+    /// is missing.
+    fn forget_loop_writes(&mut self) -> bool {
+        let rest = self.body.get(self.position + 1..).unwrap_or(&[]);
+        let mut depth = 0usize;
+        for inst in rest {
+            match inst.op {
+                Op::Loop => depth += 1,
+                Op::EndLoop if depth == 0 => return true,
+                Op::EndLoop => depth -= 1,
+                Op::Call | Op::Callc => return false,
+                _ => {}
+            }
+            for d in inst.dst() {
+                if let crate::ir::Reg::Temp(n) = d.reg {
+                    self.temp_values.forget(n);
+                }
+            }
+        }
+        false
+    }
+
     /// Starts block `label`, which the current block dominates with nothing between them (the
     /// first block of a selection): it knows the registers as the current block left them.
     /// Returns the new block's serial.
@@ -222,16 +246,28 @@ impl Emitter<'_> {
                 let body = self.m.alloc_id();
                 let continue_target = self.m.alloc_id();
                 let merge = self.m.alloc_id();
+                // The registers the loop does not write hold, all through it and after it,
+                // what they held before it: the header (and so the body and the merge) starts
+                // from that, the records of the others forgotten.
+                let lineage = if self.forget_loop_writes() {
+                    Some(self.temp_values.lineage(self.m.block_serial()))
+                } else {
+                    None
+                };
                 self.close_to(header);
                 self.m.label(header);
+                if let Some(lineage) = &lineage {
+                    self.temp_values.adopt(lineage, self.m.block_serial());
+                }
                 self.m.loop_merge(merge, continue_target, LoopControl::NONE);
                 self.m.branch(body);
-                self.m.label(body);
+                self.enter_dominated(body);
                 self.frames.push(Frame::Loop {
                     header,
                     continue_target,
                     merge,
                     reached: false,
+                    lineage,
                 });
             }
             Op::EndLoop => {
@@ -240,6 +276,7 @@ impl Emitter<'_> {
                     continue_target,
                     merge,
                     reached,
+                    lineage,
                 }) = self.frames.pop()
                 else {
                     return Err(Error::invalid(inst.span, "endloop without loop"));
@@ -248,6 +285,9 @@ impl Emitter<'_> {
                 self.m.label(continue_target);
                 self.m.branch(header);
                 self.place_merge(merge, reached);
+                if let Some(lineage) = &lineage {
+                    self.temp_values.adopt(lineage, self.m.block_serial());
+                }
             }
             Op::Break => {
                 let target = self.innermost_break(inst.span)?;

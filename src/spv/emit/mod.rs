@@ -196,6 +196,8 @@ pub fn emit_reusing(
         textures: texture::TextureState::new(options.sparse_residency),
         temp_values: std::mem::take(&mut scratch.temp_values),
         span: 0,
+        body: &[],
+        position: 0,
         memo: values::Memo::default(),
     };
     e.temp_values.reset(module.temps as usize);
@@ -369,8 +371,10 @@ impl Emitter<'_> {
         self.after_case = false;
         self.dead = None;
         let body = self.ir.body(index);
-        for inst in body {
+        self.body = body;
+        for (position, inst) in body.iter().enumerate() {
             self.span = inst.span;
+            self.position = position;
             self.instruction(inst)?;
             self.check_temp_writes(inst.span)?;
         }

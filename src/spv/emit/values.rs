@@ -181,6 +181,13 @@ impl TempValues {
         self.chain_for = child;
     }
 
+    /// Forgets what is known of `r<n>` (its writes were stored).
+    pub(super) fn forget(&mut self, n: u32) {
+        if let Some(entry) = self.values.get_mut(n as usize) {
+            *entry = None;
+        }
+    }
+
     /// Records a call: the callee may write any register.
     pub(super) fn note_call(&mut self) {
         self.calls = self.calls.wrapping_add(1);
@@ -506,6 +513,20 @@ mod tests {
         let looped = "mov r0.xyzw, l(0, 0, 0, 0)\nloop\nbreakc_nz r0.x\n\
                       iadd r0.x, r0.x, l(1)\nendloop\n";
         assert_eq!(loads(looped), 1);
+        // A register the loop does not write (r1) is known all through it and after it: only
+        // r0, which the loop writes, is loaded, in the body and for the partial write after.
+        let invariant = "mov r1.xyzw, l(5, 5, 5, 5)\nmov r0.xyzw, l(0, 0, 0, 0)\nloop\n\
+                         uge r0.y, r0.x, r1.x\nbreakc_nz r0.y\niadd r0.x, r0.x, r1.y\n\
+                         endloop\niadd r0.z, r1.x, r1.w\n";
+        assert_eq!(loads(invariant), 2);
+        // A loop that calls a subroutine (which may write r1) reloads everything.
+        let calling = "mov r1.xyzw, l(5, 5, 5, 5)\nloop\nbreakc_nz r1.x\ncall l1\nendloop\n\
+                       mov r0.xyzw, r1.xyzw\nret\nlabel l1\nmov r1.x, l(0)\n";
+        assert_eq!(
+            loads(calling),
+            3,
+            "r1 in the body and after the loop; r1 in l1"
+        );
         // A register the first part writes: its record becomes that part's, which neither the
         // `else` part nor the block after `endif` sees; both load it.
         let rewritten = "mov r0.xyzw, l(1, 2, 3, 4)\nif_nz r0.x\nmov r0.x, l(5)\n\
