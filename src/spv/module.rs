@@ -152,10 +152,10 @@ impl Module {
         }
     }
 
-    /// The bytes the module's sections and caches hold allocated, used or not: what keeping
-    /// it for reuse costs.
-    pub fn allocated_bytes(&self) -> usize {
-        let sections = [
+    /// The word sections after the capabilities, in the module's logical order (spec §2.4),
+    /// the memory model written between the imports and the entry points.
+    fn sections(&self) -> [&Words; 10] {
+        [
             &self.extensions,
             &self.ext_inst_imports,
             &self.entry_points,
@@ -166,8 +166,13 @@ impl Module {
             &self.globals,
             &self.function_declarations,
             &self.function_definitions,
-        ];
-        let words: usize = sections.iter().map(|s| s.0.capacity()).sum();
+        ]
+    }
+
+    /// The bytes the module's sections and caches hold allocated, used or not: what keeping
+    /// it for reuse costs.
+    pub fn allocated_bytes(&self) -> usize {
+        let words: usize = self.sections().iter().map(|s| s.0.capacity()).sum();
         words * 4 + self.types.allocated_bytes() + self.constants.allocated_bytes()
     }
 
@@ -530,18 +535,7 @@ impl Module {
         if let Some(function) = self.func.open_function() {
             return Err(Error::UnfinishedFunction { function });
         }
-        let sections = [
-            &self.extensions,
-            &self.ext_inst_imports,
-            &self.entry_points,
-            &self.execution_modes,
-            &self.debug_sources,
-            &self.debug_names,
-            &self.annotations,
-            &self.globals,
-            &self.function_declarations,
-            &self.function_definitions,
-        ];
+        let sections = self.sections();
         let body: usize = sections.iter().map(|s| s.len()).sum();
         out.reserve(5 + 2 * self.capabilities.len() + 3 + body);
         out.extend_from_slice(&[spirv::MAGIC_NUMBER, self.version.word(), 0, self.next_id, 0]);
