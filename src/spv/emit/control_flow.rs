@@ -181,8 +181,7 @@ impl Emitter<'_> {
                 let calls = self.temp_values.calls();
                 self.m.selection_merge(merge, SelectionControl::NONE);
                 self.m.branch_conditional(cond, then, else_label);
-                self.m.label(then);
-                self.temp_values.adopt(&lineage, self.m.block_serial());
+                self.enter_dominated(then);
                 self.frames.push(Frame::If {
                     else_label,
                     merge,

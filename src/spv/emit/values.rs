@@ -271,9 +271,9 @@ impl TempValues {
         } else if self.dirty_serial != serial {
             self.lost = true;
         }
+        self.writes = self.writes.wrapping_add(1);
         // Updated in place: a copy out and back would go through memory in pieces the
         // processor cannot forward (this runs at every register write).
-        self.writes = self.writes.wrapping_add(1);
         let seen =
             matches!(self.values.get(n as usize), Some(Some(k)) if self.sees(serial, k.serial));
         let entry = self.entry(n);
