@@ -18,6 +18,13 @@ use crate::error::Error;
 use crate::ir::{Inst, Op, Test};
 use crate::spv::Id;
 
+/// The start of a selection's one part: its block and the register writes recorded before it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Part {
+    serial: u32,
+    writes: u32,
+}
+
 impl Emitter<'_> {
     /// Opens a new (unreachable) block when the previous one was terminated.
     pub fn ensure_block(&mut self) {
@@ -69,21 +76,39 @@ impl Emitter<'_> {
         self.flush_temps()?;
         self.m.selection_merge(merge, SelectionControl::NONE);
         self.m.branch_conditional(cond, then, merge);
-        let then_serial = self.enter_dominated(then);
-        let writes = self.temp_values.writes();
+        let part = self.enter_part(then);
         body(self)?;
         if self.m.in_block() {
             self.flush_temps()?;
         }
-        // Whether the body stayed in its one block and wrote no register: then the merge,
-        // reached from the header or that block, sees the registers as the header left them.
-        let unchanged = self.m.block_serial() == then_serial && self.temp_values.writes() == writes;
+        let unchanged = self.part_unchanged(part);
         self.close_to(merge);
         self.m.label(merge);
-        if unchanged {
-            self.temp_values.pass_on(then_serial, self.m.block_serial());
-        }
+        self.pass_on_if(unchanged, part);
         Ok(())
+    }
+
+    /// Starts block `label`, the one part of a small selection (see [`Emitter::enter_dominated`]).
+    pub(super) fn enter_part(&mut self, label: Id) -> Part {
+        Part {
+            serial: self.enter_dominated(label),
+            writes: self.temp_values.writes(),
+        }
+    }
+
+    /// Whether `part` stayed in its one block and wrote no register: then the selection's
+    /// merge, reached from the header or that block, sees the registers as the header left
+    /// them.
+    pub(super) fn part_unchanged(&self, part: Part) -> bool {
+        self.m.block_serial() == part.serial && self.temp_values.writes() == part.writes
+    }
+
+    /// In the merge block just started: sees what the header saw, when `unchanged` (from
+    /// [`Emitter::part_unchanged`]).
+    pub(super) fn pass_on_if(&mut self, unchanged: bool, part: Part) {
+        if unchanged {
+            self.temp_values.pass_on(part.serial, self.m.block_serial());
+        }
     }
 
     /// At a `loop` (the instruction at [`Emitter::position`]): forgets the records of the

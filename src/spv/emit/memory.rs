@@ -305,20 +305,15 @@ impl Emitter<'_> {
         self.flush_temps()?;
         self.m.selection_merge(merge, SelectionControl::NONE);
         self.m.branch_conditional(cond, then, skip);
-        let then_serial = self.enter_dominated(then);
-        let writes = self.temp_values.writes();
+        let part = self.enter_part(then);
         let value = body(self)?;
         self.flush_temps()?;
-        // The body stayed in its one block (the phi names it) and, writing no register,
-        // leaves the merge seeing the registers as the header left them.
-        let unchanged = self.m.block_serial() == then_serial && self.temp_values.writes() == writes;
+        let unchanged = self.part_unchanged(part);
         self.m.branch(merge);
         self.m.label(skip);
         self.m.branch(merge);
         self.m.label(merge);
-        if unchanged {
-            self.temp_values.pass_on(then_serial, self.m.block_serial());
-        }
+        self.pass_on_if(unchanged, part);
         Ok(self.m.phi(ty, &[(value, then), (default, skip)]))
     }
 }
