@@ -21,9 +21,9 @@ use std::path::{Path, PathBuf};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use dxbc2spv::bindings::{Bindings, TableBindings};
-use dxbc2spv::dxbc::asm::assemble;
-use dxbc2spv::dxbc::container::{Container, ParseOptions};
-use dxbc2spv::dxbc::disasm::shader_program;
+use dxbc2spv::front::dxbc::container::{Container, ParseOptions};
+use dxbc2spv::text::dxbc::asm::assemble;
+use dxbc2spv::text::dxbc::disasm::shader_program;
 use dxbc2spv::{translate, translate_to_ir, Error, Options};
 
 /// One shader of the set, ready to translate.
@@ -101,7 +101,7 @@ fn fixture(name: String, bytes: Vec<u8>) -> Fixture {
 fn own_ranges(bytes: &[u8]) -> Bindings {
     let container = Container::parse(bytes, &ParseOptions::default()).expect("container parses");
     let program = shader_program(&container).expect("program parses");
-    let module = dxbc2spv::lower::lower(&program).expect("program lowers");
+    let module = dxbc2spv::front::dxbc::lower::lower(&program).expect("program lowers");
     let table = TableBindings::one_binding_per_range(0, module.register_ranges());
     Bindings::Table(table.expect("ranges bind"))
 }

@@ -9,7 +9,7 @@
 //! ```
 //!
 //! where `<instruction>` is fxc's mnemonic of the instruction whose bytes hold the offset
-//! ([`Opcode::name`](crate::dxbc::Opcode::name)), or the structure for offsets outside the
+//! ([`Opcode::name`](crate::front::dxbc::Opcode::name)), or the structure for offsets outside the
 //! program (`container header`, `chunk table`, `ISGN`, `SHEX`, ...); the parenthesis is left out
 //! when neither is known. `<message>` says what is wrong with the input for
 //! [`Error::Decode`] and [`Error::Invalid`]; [`Error::Unsupported`] starts it with
@@ -22,7 +22,7 @@
 use std::fmt;
 
 use crate::bindings::BindingError;
-use crate::dxbc::DecodeError;
+use crate::front::dxbc::DecodeError;
 use crate::ir::ValidationError;
 
 /// Why a translation failed.
@@ -207,7 +207,7 @@ impl From<ValidationError> for Error {
 mod tests {
     use super::*;
     use crate::bindings::{RegisterRange, ResourceKind};
-    use crate::dxbc::DecodeErrorKind;
+    use crate::front::dxbc::DecodeErrorKind;
 
     #[test]
     fn messages_start_with_offset_and_instruction() {

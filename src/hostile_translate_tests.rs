@@ -7,8 +7,8 @@
 
 use std::fmt::Write;
 
-use crate::dxbc::container::{Container, ParseOptions};
 use crate::error::Error;
+use crate::front::dxbc::container::{Container, ParseOptions};
 use crate::test_support::{build_container, signature_chunk};
 use crate::{translate, Options, Translation};
 
@@ -25,7 +25,7 @@ const CS_BODY: u32 = 24;
 fn assemble(head: &str, body: impl FnOnce(&mut String)) -> (Vec<u8>, u32) {
     let mut text = String::from(head);
     body(&mut text);
-    let bytes = crate::dxbc::asm::assemble(&text).expect("assembles");
+    let bytes = crate::text::dxbc::asm::assemble(&text).expect("assembles");
     assert!(bytes.len() < MIB, "input of {} bytes", bytes.len());
     let container = Container::parse(&bytes, &ParseOptions::default()).expect("container");
     let first = container.shader_chunk().expect("program").offset + 8;

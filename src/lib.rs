@@ -22,18 +22,19 @@
 )]
 
 /// Resource bindings: D3D register ranges → Vulkan descriptor set, binding and array offset.
+pub mod back;
 pub mod bindings;
-pub mod dxbc;
 mod error;
+pub mod front;
 /// Fuzz entry points (never panic on input), a seeded PRNG and a token-aware DXBC mutator.
 pub mod fuzzing;
 pub mod ir;
 mod locate;
-pub mod lower;
 pub mod passes;
 mod pipeline;
 mod scratch;
 pub mod spv;
+pub mod text;
 
 pub use error::{Error, Located};
 pub use pipeline::{

@@ -4,14 +4,14 @@
 //! Contract: [`name_at`] never fails and never panics, whatever the bytes. It names the 32-byte
 //! header `container header` and the chunk table `chunk table`. Inside the program chunk
 //! (`SHEX`/`SHDR`) it names the instruction whose dwords (opcode token to last dword) contain the
-//! offset by fxc's mnemonic ([`Opcode::name`](crate::dxbc::Opcode::name)), and the chunk header,
+//! offset by fxc's mnemonic ([`Opcode::name`](crate::front::dxbc::Opcode::name)), and the chunk header,
 //! the version and length tokens and anything past the last decodable instruction by the chunk's
 //! code. Other chunks are named by their code when the crate knows it (`ISGN`, `RDEF`, ...), else
 //! `chunk`. Offsets past the end, or in bytes that do not parse as a container, have no name.
 //! It decodes the program again, which only the (rare) error path pays for.
 
-use crate::dxbc::container::{Container, ParseOptions, HEADER_SIZE};
-use crate::dxbc::program::Program;
+use crate::front::dxbc::container::{Container, ParseOptions, HEADER_SIZE};
+use crate::front::dxbc::program::Program;
 
 /// The instruction or structure at byte `offset` of `bytes`, if any is found.
 pub(crate) fn name_at(bytes: &[u8], offset: u32) -> Option<&'static str> {
@@ -70,7 +70,7 @@ mod tests {
     /// `vs_5_0`: `dcl_temps 2` (2 dwords), `mov r0.x, l(1.0)` (5 dwords), `ret` (1 dword); the
     /// assembler writes the program chunk last.
     fn sample() -> Vec<u8> {
-        crate::dxbc::asm::assemble("vs_5_0\ndcl_temps 2\nmov r0.x, l(1.0)\nret\n")
+        crate::text::dxbc::asm::assemble("vs_5_0\ndcl_temps 2\nmov r0.x, l(1.0)\nret\n")
             .expect("assembles")
     }
 

@@ -6,7 +6,7 @@
 //! - every `src/<name>.asm` rebuilds (our assembler, then the `// @` directives) to exactly the
 //!   committed `<name>.dxbc` (`BLESS=1` rewrites the `.dxbc` files instead of comparing);
 //! - every `[translate]` entry fails [`crate::translate`] with default options, and every
-//!   `[disassemble]` entry fails [`crate::dxbc::disasm::disassemble`] (comment header on), with
+//!   `[disassemble]` entry fails [`crate::text::dxbc::disasm::disassemble`] (comment header on), with
 //!   exactly the expected `Display` text, which starts `at 0x<offset>` inside the file;
 //! - the folder holds at least 50 cases.
 //!
@@ -22,7 +22,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::dxbc::container::{Container, ParseOptions};
+use crate::front::dxbc::container::{Container, ParseOptions};
 use crate::test_support::fixtures_dir;
 
 /// Which API a case goes through.
@@ -150,7 +150,7 @@ fn anchors(bytes: &[u8]) -> Result<BTreeMap<String, u64>, String> {
 
 /// Assembles a case's source and applies its directives.
 fn build(source: &str) -> Result<Vec<u8>, String> {
-    let mut bytes = crate::dxbc::asm::assemble(source).map_err(|e| e.to_string())?;
+    let mut bytes = crate::text::dxbc::asm::assemble(source).map_err(|e| e.to_string())?;
     let anchors = anchors(&bytes)?;
     let (mut fix_size, mut keep_checksum) = (false, false);
     for line in source.lines() {
@@ -178,7 +178,7 @@ fn build(source: &str) -> Result<Vec<u8>, String> {
         bytes[24..28].copy_from_slice(&len.to_le_bytes());
     }
     if !keep_checksum && bytes.len() >= 20 {
-        let sum = crate::dxbc::checksum::compute(&bytes);
+        let sum = crate::front::dxbc::checksum::compute(&bytes);
         bytes[4..20].copy_from_slice(&sum);
     }
     Ok(bytes)
@@ -197,10 +197,12 @@ fn run(bytes: &[u8], api: Api) -> Result<String, String> {
                 Ok(e.to_string())
             }
         },
-        Api::Disassemble => match crate::dxbc::disasm::disassemble(bytes, &Default::default()) {
-            Ok(_) => Err("disassembled".into()),
-            Err(e) => Ok(e.to_string()),
-        },
+        Api::Disassemble => {
+            match crate::text::dxbc::disasm::disassemble(bytes, &Default::default()) {
+                Ok(_) => Err("disassembled".into()),
+                Err(e) => Ok(e.to_string()),
+            }
+        }
     }
 }
 
@@ -314,7 +316,7 @@ fn manifest_and_directive_syntax() {
 
     let text =
         "// @patch body 0x12345678\n// @keep-checksum\ncs_5_0\ndcl_thread_group 1, 1, 1\nret\n";
-    let plain = crate::dxbc::asm::assemble(text).expect("assembles");
+    let plain = crate::text::dxbc::asm::assemble(text).expect("assembles");
     let patched = build(text).expect("builds");
     let body = anchors_of(&plain, "body");
     assert_eq!(&patched[body..body + 4], &[0x78, 0x56, 0x34, 0x12]);

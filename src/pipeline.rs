@@ -1,16 +1,17 @@
 //! The one place that orders the stages: container → program → IR → passes → SPIR-V, plus the
 //! reflection the caller needs to bind the result.
 
+use crate::back::spirv::{self as emit, DescriptorType, EmitOptions};
 use crate::bindings::{BindingTarget, Bindings, Count, RegisterRange, ResourceKind};
-use crate::dxbc::container::{Container, FourCc, ParseOptions};
-use crate::dxbc::disasm::shader_program;
 use crate::error::Error;
+use crate::front::dxbc::container::{Container, FourCc, ParseOptions};
+use crate::front::dxbc::lower;
 pub use crate::ir::HullSchedule;
 use crate::ir::{self, ResourceShape, Stage};
+use crate::passes;
 use crate::scratch::Scratch;
-use crate::spv::emit::{self, DescriptorType, EmitOptions};
 use crate::spv::Version;
-use crate::{lower, passes};
+use crate::text::dxbc::disasm::shader_program;
 
 /// The Vulkan version the SPIR-V is written for; it decides the SPIR-V version.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -438,7 +439,7 @@ mod tests {
     #[test]
     fn stream_output_errors_say_where_they_come_from() {
         let vs = "vs_5_0\ndcl_output_siv o0.xyzw, position\nmov o0.xyzw, l(0, 0, 0, 0)\nret\n";
-        let bytes = crate::dxbc::asm::assemble(vs).expect("assembles");
+        let bytes = crate::text::dxbc::asm::assemble(vs).expect("assembles");
         let e = translate(&bytes, &stream_output("COLOR")).expect_err("no COLOR output");
         assert_eq!(
             (e.offset(), e.instruction()),
@@ -449,7 +450,7 @@ mod tests {
             .starts_with("at 0x0 (Options::stream_output): stream output: "));
 
         let ps = "ps_5_0\nret\n";
-        let bytes = crate::dxbc::asm::assemble(ps).expect("assembles");
+        let bytes = crate::text::dxbc::asm::assemble(ps).expect("assembles");
         let e = translate(&bytes, &stream_output("SV_Position")).expect_err("pixel shader");
         let c = Container::parse(&bytes, &ParseOptions::default()).expect("container");
         let version_token = c.shader_chunk().expect("program").offset;
@@ -465,9 +466,10 @@ mod tests {
     /// `translate_to_ir` names the instruction too.
     #[test]
     fn lowering_errors_name_their_instruction() {
-        let bytes =
-            crate::dxbc::asm::assemble("cs_5_0\ndcl_temps 70000\ndcl_thread_group 1, 1, 1\nret\n")
-                .expect("assembles");
+        let bytes = crate::text::dxbc::asm::assemble(
+            "cs_5_0\ndcl_temps 70000\ndcl_thread_group 1, 1, 1\nret\n",
+        )
+        .expect("assembles");
         let e = translate_to_ir(&bytes, &Options::default()).expect_err("too many temps");
         assert_eq!(e.instruction(), Some("dcl_temps"));
         assert!(

@@ -12,7 +12,7 @@
 use std::cell::Cell;
 use std::mem::size_of;
 
-use crate::{ir, spv};
+use crate::ir;
 
 /// The most bytes of each buffer a thread keeps between translations (8 MiB in all): room for
 /// the IR and the SPIR-V of all but the very largest shaders of real games (the 99th percentile
@@ -26,14 +26,14 @@ pub struct Scratch {
     pub insts: Vec<ir::Inst>,
     /// The back end's buffers: the SPIR-V module of the last translation and the emitter's
     /// tables, emptied by the next.
-    pub emit: spv::emit::Scratch,
+    pub emit: crate::back::spirv::Scratch,
 }
 
 thread_local! {
     static SCRATCH: Cell<Scratch> = const {
         Cell::new(Scratch {
             insts: Vec::new(),
-            emit: spv::emit::Scratch::EMPTY,
+            emit: crate::back::spirv::Scratch::EMPTY,
         })
     };
 }
@@ -61,7 +61,7 @@ impl Scratch {
             self.insts = Vec::new();
         }
         if self.emit.allocated_bytes() > KEEP_BYTES {
-            self.emit = spv::emit::Scratch::default();
+            self.emit = crate::back::spirv::Scratch::default();
         }
         // A thread being torn down has no scratch to keep: the buffers are freed here.
         let _ = SCRATCH.try_with(|cell| cell.set(self));
@@ -147,7 +147,9 @@ mod tests {
     fn a_thread_keeps_small_buffers_and_frees_large_ones() {
         let mut scratch = Scratch::take();
         scratch.insts = Vec::with_capacity(16);
-        scratch.emit = spv::emit::Scratch::with_module(spv::Module::new(spv::Version::V1_3));
+        scratch.emit = crate::back::spirv::Scratch::with_module(crate::spv::Module::new(
+            crate::spv::Version::V1_3,
+        ));
         let kept = scratch.allocated_bytes();
         assert!(kept > 0 && kept < KEEP_BYTES);
         scratch.give_back();

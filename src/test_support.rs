@@ -136,7 +136,7 @@ pub fn build_container(chunks: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
     }
     let len = out.len() as u32;
     out[24..28].copy_from_slice(&len.to_le_bytes());
-    let sum = crate::dxbc::checksum::compute(&out);
+    let sum = crate::front::dxbc::checksum::compute(&out);
     out[4..20].copy_from_slice(&sum);
     out
 }

@@ -75,7 +75,7 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
     }
     for p in files_with(&fixtures.join("asm"), "asm") {
         let text = std::fs::read_to_string(&p).unwrap_or_default();
-        if let Ok(bytes) = crate::dxbc::asm::assemble(&text) {
+        if let Ok(bytes) = crate::text::dxbc::asm::assemble(&text) {
             out.push((p.display().to_string(), bytes));
         }
     }

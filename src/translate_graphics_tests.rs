@@ -4,11 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::dxbc::container::{Container, ParseOptions};
-use crate::dxbc::disasm::shader_program;
-use crate::dxbc::Stage;
+use crate::front::dxbc::container::{Container, ParseOptions};
+use crate::front::dxbc::Stage;
 use crate::spv::tests::tools;
 use crate::test_support::corpus_blobs;
+use crate::text::dxbc::disasm::shader_program;
 use crate::translate_tests::translate_bound;
 use crate::{Error, HullSchedule, Options, Target};
 

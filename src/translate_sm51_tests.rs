@@ -7,12 +7,13 @@
 use std::collections::BTreeMap;
 
 use crate::bindings::{Bindings, Count, TableBindings, TableEntry};
-use crate::dxbc::container::{Container, ParseOptions};
-use crate::dxbc::disasm::shader_program;
+use crate::front::dxbc::container::{Container, ParseOptions};
+use crate::front::dxbc::lower;
 use crate::spv::tests::tools;
 use crate::test_support::corpus_blobs;
+use crate::text::dxbc::disasm::shader_program;
 use crate::translate_tests::own_bindings;
-use crate::{lower, translate, Error, Options, Target};
+use crate::{translate, Error, Options, Target};
 
 /// The SM5.1 blobs of the corpus.
 fn sm51_blobs() -> Vec<(std::path::PathBuf, Vec<u8>)> {

@@ -4,12 +4,13 @@
 use std::collections::BTreeMap;
 
 use crate::bindings::{Bindings, TableBindings};
-use crate::dxbc::container::{Container, ParseOptions};
-use crate::dxbc::disasm::shader_program;
-use crate::dxbc::Stage;
+use crate::front::dxbc::container::{Container, ParseOptions};
+use crate::front::dxbc::lower;
+use crate::front::dxbc::Stage;
 use crate::spv::tests::tools;
 use crate::test_support::corpus_blobs;
-use crate::{lower, translate, Error, Options, Target};
+use crate::text::dxbc::disasm::shader_program;
+use crate::{translate, Error, Options, Target};
 
 /// A binding map with one binding per declared range (and per possible UAV counter), in set 0:
 /// what a D3D12-style runtime derives from the shader's own reflection. Used for shaders whose

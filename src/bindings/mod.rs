@@ -23,7 +23,7 @@
 //! [`TableBindings::one_binding_per_range`]). This module knows nothing of DXBC tokens or SPIR-V;
 //! only the root-signature conversion reads the front end's parsed [`RootSignature`].
 //!
-//! [`RootSignature`]: crate::dxbc::rts0::RootSignature
+//! [`RootSignature`]: crate::front::dxbc::rts0::RootSignature
 //! [`BindingMap`]: crate::bindings::BindingMap
 //! [`BindingMap::map`]: crate::bindings::BindingMap::map
 //! [`BindingTarget`]: crate::bindings::BindingTarget

@@ -21,7 +21,7 @@
 
 use super::table::{RootConstantsEntry, TableBindings, TableEntry};
 use super::{BindingError, Count, PushConstants, RegisterRange, ResourceKind};
-use crate::dxbc::rts0::{
+use crate::front::dxbc::rts0::{
     DescriptorRange, DescriptorTable, ParameterKind, RangeType, RootSignature, ShaderVisibility,
 };
 

@@ -272,28 +272,27 @@ impl BindingMap for TableBindings {
             if covers(end, range.end()) || end != Some(u64::from(next.range.first)) {
                 break;
             }
-            let continues = match (last.target, next.target) {
-                (
-                    SlotTarget::Descriptor {
-                        set,
-                        binding,
-                        array_offset,
-                    },
-                    SlotTarget::Descriptor {
-                        set: s,
-                        binding: b,
-                        array_offset: o,
-                    },
-                ) => {
-                    (set, binding) == (s, b)
-                        && last
-                            .range
-                            .count
-                            .bounded()
-                            .is_some_and(|n| u64::from(array_offset) + u64::from(n) == o.into())
-                }
-                _ => false,
-            };
+            let continues =
+                match (last.target, next.target) {
+                    (
+                        SlotTarget::Descriptor {
+                            set,
+                            binding,
+                            array_offset,
+                        },
+                        SlotTarget::Descriptor {
+                            set: s,
+                            binding: b,
+                            array_offset: o,
+                        },
+                    ) => {
+                        (set, binding) == (s, b)
+                            && last.range.count.bounded().is_some_and(|n| {
+                                u64::from(array_offset) + u64::from(n) == u64::from(o)
+                            })
+                    }
+                    _ => false,
+                };
             if !continues {
                 break;
             }

@@ -3,8 +3,8 @@
 //! in the corpus.
 
 use super::*;
-use crate::dxbc::container::{Container, ParseOptions};
-use crate::dxbc::rts0::{
+use crate::front::dxbc::container::{Container, ParseOptions};
+use crate::front::dxbc::rts0::{
     AddressMode, BorderColor, ComparisonFunc, DescriptorRange, DescriptorTable, Filter,
     ParameterKind, RangeType, RootConstants, RootDescriptor, RootParameter, RootSignature,
     RootSignatureFlags, ShaderVisibility, StaticSampler, Version,

@@ -1,6 +1,6 @@
 //! The assembler's fuzz contract: what [`assemble`] asserts over one input text.
 //!
-//! Contract: the fxc-syntax assembler ([`crate::dxbc::asm`]) never panics on any text, and
+//! Contract: the fxc-syntax assembler ([`crate::text::dxbc::asm`]) never panics on any text, and
 //! whatever it accepts is a well-formed container: it parses (checksum verified), its program
 //! decodes to the end without an error, its listing is produced, and the program's lossless
 //! listing assembles to a program whose listing is the same text (a fixpoint: the assembler
@@ -9,9 +9,9 @@
 //! failure of any of these is a bug in the assembler, the decoder or the disassembler, and the
 //! assertion names which.
 
-use crate::dxbc::asm::{assemble as assemble_text, assemble_program};
-use crate::dxbc::container::{Container, ParseOptions};
-use crate::dxbc::disasm::{shader_program, write_program, Dialect, Flavor};
+use crate::front::dxbc::container::{Container, ParseOptions};
+use crate::text::dxbc::asm::{assemble as assemble_text, assemble_program};
+use crate::text::dxbc::disasm::{shader_program, write_program, Dialect, Flavor};
 
 /// Assembles `data` (when it is UTF-8) and checks the result as the module doc says. Errors of
 /// the assembler are fine; a panic is a bug.
@@ -44,7 +44,7 @@ pub fn assemble(data: &[u8]) {
     let (_, words) = assemble_program(&listing)
         .unwrap_or_else(|e| panic!("lossless listing does not assemble: {e}\n{listing}"));
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let again = crate::dxbc::program::Program::parse(&bytes, 0)
+    let again = crate::front::dxbc::program::Program::parse(&bytes, 0)
         .unwrap_or_else(|e| panic!("reassembled program does not parse: {e}"));
     let mut relisted = String::new();
     write_program(&mut relisted, &again, lossless)
@@ -68,7 +68,7 @@ fn first_difference(
     a: &[u32],
     b: &[u32],
     version_token: u32,
-    version: crate::dxbc::program::ShaderVersion,
+    version: crate::front::dxbc::program::ShaderVersion,
 ) -> String {
     let (mut i, mut j) = (0usize, 0usize);
     while i < a.len() && j < b.len() {
@@ -85,11 +85,11 @@ fn first_difference(
                     dialect: Dialect::Fxc10_1,
                     lossless: true,
                 };
-                match crate::dxbc::program::Program::parse(&bytes, 0) {
+                match crate::front::dxbc::program::Program::parse(&bytes, 0) {
                     Ok(p) => match p.instructions().next() {
-                        Some(Ok(inst)) => {
-                            crate::dxbc::disasm::write_instruction(&mut out, &inst, version, flavor)
-                        }
+                        Some(Ok(inst)) => crate::text::dxbc::disasm::write_instruction(
+                            &mut out, &inst, version, flavor,
+                        ),
                         _ => out.push('?'),
                     },
                     Err(_) => out.push('?'),

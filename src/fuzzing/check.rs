@@ -7,15 +7,15 @@
 //! an error, the listing and its header agreeing with decoding, and a listing at most
 //! [`LISTING_BYTES_PER_DWORD`] bytes per input dword. [`Outcome`] says how far the input got.
 
-use crate::dxbc::container::{Container, FourCc, ParseOptions, HEADER_SIZE};
-use crate::dxbc::disasm::{self, Dialect};
-use crate::dxbc::error::DecodeError;
-use crate::dxbc::opcodes::MAX_OPERANDS;
-use crate::dxbc::program::Program;
-use crate::dxbc::rdef::{ResourceDefinitions, Type, MAX_TYPE_DEPTH, MAX_TYPE_NODES};
-use crate::dxbc::sfi0::FeatureFlags;
-use crate::dxbc::signature::{Layout, Signature};
-use crate::dxbc::{checksum, Chunk};
+use crate::front::dxbc::container::{Container, FourCc, ParseOptions, HEADER_SIZE};
+use crate::front::dxbc::error::DecodeError;
+use crate::front::dxbc::opcodes::MAX_OPERANDS;
+use crate::front::dxbc::program::Program;
+use crate::front::dxbc::rdef::{ResourceDefinitions, Type, MAX_TYPE_DEPTH, MAX_TYPE_NODES};
+use crate::front::dxbc::sfi0::FeatureFlags;
+use crate::front::dxbc::signature::{Layout, Signature};
+use crate::front::dxbc::{checksum, Chunk};
+use crate::text::dxbc::disasm::{self, Dialect};
 
 /// The most listing bytes one input dword may produce (a 64-bit immediate prints up to ~320
 /// characters for two dwords; `dcl_globalFlags` with every flag ~250 for one).

@@ -58,7 +58,7 @@ pub use mutate::{build_container, mutate, mutate_in_place, seed_container, words
 pub use mutate_text::mutate_text;
 
 use crate::bindings::{Bindings, TableBindings};
-use crate::dxbc::container::{Container, ParseOptions};
+use crate::front::dxbc::container::{Container, ParseOptions};
 
 /// Translates `data` to SPIR-V with the default options (checksum not verified, so mutated
 /// inputs reach the later stages). Errors are fine; a panic is a bug, and so is a success whose
@@ -104,11 +104,11 @@ pub fn generated_options(container: &[u8]) -> crate::Options {
     let Ok(parsed) = Container::parse(container, &parse) else {
         return options;
     };
-    let Ok(program) = crate::dxbc::disasm::shader_program(&parsed) else {
+    let Ok(program) = crate::text::dxbc::disasm::shader_program(&parsed) else {
         return options;
     };
     if program.version.is_sm51() {
-        let ranges = crate::lower::lower(&program).map(|m| m.register_ranges());
+        let ranges = crate::front::dxbc::lower::lower(&program).map(|m| m.register_ranges());
         let table = ranges
             .ok()
             .and_then(|r| TableBindings::one_binding_per_range(0, r).ok());

@@ -8,8 +8,8 @@
 //! never panics, whatever `data` holds. [`Rng`] fixes every choice by its seed.
 //! [`build_container`] and [`seed_container`] build valid containers (right size and checksum).
 
-use crate::dxbc::checksum;
-use crate::dxbc::container::{FourCc, HEADER_SIZE};
+use crate::front::dxbc::checksum;
+use crate::front::dxbc::container::{FourCc, HEADER_SIZE};
 
 /// A small, fast, seeded PRNG (SplitMix64). Not for cryptography.
 #[derive(Clone, Debug)]
@@ -71,7 +71,7 @@ impl Rng {
 }
 
 /// A chunk as the mutator sees it: found by a tolerant scan, not by
-/// [`crate::dxbc::container::Container::parse`].
+/// [`crate::front::dxbc::container::Container::parse`].
 #[derive(Clone, Copy, Debug)]
 pub(super) struct ChunkSpan {
     /// Byte offset of the chunk's table entry.

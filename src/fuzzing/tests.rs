@@ -4,11 +4,11 @@
 
 use super::mutate::{resize, scan, write_u32, FOURCCS};
 use super::{build_container, check, mutate, seed_container, Outcome, Rng};
-use crate::dxbc::container::{Container, ParseOptions};
-use crate::dxbc::disasm;
-use crate::dxbc::program::Program;
+use crate::front::dxbc::container::{Container, ParseOptions};
+use crate::front::dxbc::program::Program;
 use crate::spv::tests::tools;
 use crate::test_support;
+use crate::text::dxbc::disasm;
 
 const DEFAULT_SEED: u64 = 0xd8bc_2590_f022_0001;
 /// Mutated corpus inputs per run.
@@ -353,7 +353,7 @@ fn smoke_translate_mutated_tessellation_shaders() {
     let mut blobs = corpus_programs(|p| {
         matches!(
             p.version.stage,
-            crate::dxbc::Stage::Hull | crate::dxbc::Stage::Domain
+            crate::front::dxbc::Stage::Hull | crate::front::dxbc::Stage::Domain
         )
     });
     for asm in ["hs_tri.asm", "ds_tri.asm"] {
@@ -361,7 +361,7 @@ fn smoke_translate_mutated_tessellation_shaders() {
             .join("fixtures/asm")
             .join(asm);
         let text = std::fs::read_to_string(&path).expect("fixture listing");
-        blobs.push(crate::dxbc::asm::assemble(&text).expect("fixture assembles"));
+        blobs.push(crate::text::dxbc::asm::assemble(&text).expect("fixture assembles"));
     }
     let options: Vec<crate::Options> = [crate::HullSchedule::Serial, crate::HullSchedule::Parallel]
         .into_iter()
@@ -415,7 +415,7 @@ fn smoke_translate_mutated_corpus_sample() {
         .into_iter()
         .map(|b| {
             let bindings = crate::translate_tests::own_bindings(&b).unwrap_or_default();
-            let sm51 = crate::dxbc::container::Container::parse(
+            let sm51 = crate::front::dxbc::container::Container::parse(
                 &b,
                 &ParseOptions {
                     verify_checksum: false,
@@ -486,7 +486,7 @@ fn smoke_assemble_mutated_listings() {
             what: format!("assemble, seed {seed:#x} iteration {i}"),
             input: text.as_bytes(),
         };
-        if crate::dxbc::asm::assemble(&text).is_ok() {
+        if crate::text::dxbc::asm::assemble(&text).is_ok() {
             accepted += 1;
         }
         super::assemble(text.as_bytes());

@@ -46,15 +46,15 @@ pub fn run(
 pub(crate) mod test_util {
     //! Shared by the passes' unit tests: lower an fxc-syntax listing without running passes.
 
-    use crate::dxbc::container::{Container, ParseOptions};
-    use crate::dxbc::disasm::shader_program;
+    use crate::front::dxbc::container::{Container, ParseOptions};
     use crate::ir::Module;
+    use crate::text::dxbc::disasm::shader_program;
 
     /// Assembles, decodes and lowers `text` (no passes).
     pub fn lowered(text: &str) -> Module {
-        let bytes = crate::dxbc::asm::assemble(text).expect("assembles");
+        let bytes = crate::text::dxbc::asm::assemble(text).expect("assembles");
         let container = Container::parse(&bytes, &ParseOptions::default()).expect("container");
         let program = shader_program(&container).expect("program");
-        crate::lower::lower(&program).expect("lowers")
+        crate::front::dxbc::lower::lower(&program).expect("lowers")
     }
 }

@@ -34,7 +34,6 @@ use std::num::NonZeroU32;
 use spirv::{Decoration, Op};
 
 mod constants;
-pub mod emit;
 mod function;
 mod hash;
 mod module;

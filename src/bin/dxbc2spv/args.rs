@@ -4,7 +4,7 @@ use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use dxbc2spv::dxbc::disasm::Dialect;
+use dxbc2spv::text::dxbc::disasm::Dialect;
 
 /// Direct3D shader bytecode (DXBC, Shader Model 4.0-5.1) to Vulkan SPIR-V translator.
 #[derive(Debug, Parser)]

@@ -6,9 +6,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use clap::Parser;
-use dxbc2spv::dxbc::disasm::Dialect;
-use dxbc2spv::dxbc::encode::write_container;
-use dxbc2spv::dxbc::FourCc;
+use dxbc2spv::front::dxbc::FourCc;
+use dxbc2spv::text::dxbc::disasm::Dialect;
+use dxbc2spv::text::dxbc::encode::write_container;
 
 use crate::args::{Cli, Command};
 use crate::commands::{self, Status};

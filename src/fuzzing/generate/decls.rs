@@ -12,12 +12,12 @@
 
 use super::registry::{Binding, Cbuffer, IndexableTemp, Resource, Sampler, Shape};
 use super::{Gen, TEMPS};
-use crate::dxbc::encode::token::{self as tok, controls};
-use crate::dxbc::encode::{reg, OperandBuild, ProgramBuilder};
-use crate::dxbc::opcodes::Opcode;
-use crate::dxbc::operand::{Components, Operand, RegisterType as R};
-use crate::dxbc::program::Stage;
-use crate::dxbc::reflect::{ResourceDimension as Dim, ReturnType};
+use crate::front::dxbc::opcodes::Opcode;
+use crate::front::dxbc::operand::{Components, Operand, RegisterType as R};
+use crate::front::dxbc::program::Stage;
+use crate::front::dxbc::reflect::{ResourceDimension as Dim, ReturnType};
+use crate::text::dxbc::encode::token::{self as tok, controls};
+use crate::text::dxbc::encode::{reg, OperandBuild, ProgramBuilder};
 
 use Opcode as O;
 

@@ -13,10 +13,10 @@
 use super::registry::Io;
 use super::stages::{tess_factors, CONTROL_POINT_OUTPUTS};
 use super::{Gen, Phase};
-use crate::dxbc::encode::ProgramBuilder;
-use crate::dxbc::opcodes::Opcode;
-use crate::dxbc::operand::RegisterType as R;
-use crate::dxbc::reflect::SystemName as N;
+use crate::front::dxbc::opcodes::Opcode;
+use crate::front::dxbc::operand::RegisterType as R;
+use crate::front::dxbc::reflect::SystemName as N;
+use crate::text::dxbc::encode::ProgramBuilder;
 
 use Opcode as O;
 

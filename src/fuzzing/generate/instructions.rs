@@ -13,12 +13,12 @@ use super::kinds::{allowed, is_conditional, kinds, translatable, Kind};
 use super::registry::Shape;
 use super::targets::{Plan, Target};
 use super::Gen;
-use crate::dxbc::encode::token::{self as tok, controls};
-use crate::dxbc::encode::{imm32, ProgramBuilder};
-use crate::dxbc::opcodes::{Class, NumType, Opcode, Slot};
-use crate::dxbc::operand::{Components, RegisterType as R};
-use crate::dxbc::program::Stage;
-use crate::dxbc::reflect::ResourceDimension as Dim;
+use crate::front::dxbc::opcodes::{Class, NumType, Opcode, Slot};
+use crate::front::dxbc::operand::{Components, RegisterType as R};
+use crate::front::dxbc::program::Stage;
+use crate::front::dxbc::reflect::ResourceDimension as Dim;
+use crate::text::dxbc::encode::token::{self as tok, controls};
+use crate::text::dxbc::encode::{imm32, ProgramBuilder};
 
 use Opcode as O;
 
@@ -341,7 +341,7 @@ impl Gen<'_> {
         for i in 0..self.subroutines {
             self.current_label = Some(i);
             self.op(b, O::Label, 0);
-            b.src(crate::dxbc::encode::reg(R::Label, &[i]));
+            b.src(crate::text::dxbc::encode::reg(R::Label, &[i]));
             let mut budget = budget;
             self.block(b, &ops, 1, false, &mut budget);
             self.op(b, O::Ret, 0);

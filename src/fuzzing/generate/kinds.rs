@@ -1,7 +1,7 @@
 //! Operand kinds of every opcode, and which opcodes a stage and model allow.
 
-use crate::dxbc::opcodes::{Class, NumType, Opcode, Slot};
-use crate::dxbc::program::{ShaderVersion, Stage};
+use crate::front::dxbc::opcodes::{Class, NumType, Opcode, Slot};
+use crate::front::dxbc::program::{ShaderVersion, Stage};
 
 use Opcode as O;
 

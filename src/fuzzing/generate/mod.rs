@@ -36,9 +36,9 @@ mod values;
 
 use self::registry::{IndexableTemp, Io, Registry};
 use super::Rng;
-use crate::dxbc::encode::ProgramBuilder;
-use crate::dxbc::opcodes::Opcode;
-use crate::dxbc::program::{ShaderVersion, Stage};
+use crate::front::dxbc::opcodes::Opcode;
+use crate::front::dxbc::program::{ShaderVersion, Stage};
+use crate::text::dxbc::encode::ProgramBuilder;
 
 /// What the generated programs satisfy besides being encodable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -192,7 +192,7 @@ pub fn versions() -> Vec<ShaderVersion> {
 /// A container around one random program: the version picked by `rng` among every stage and
 /// model (hull and domain shaders from 5.0), the profile translatable nine times out of ten,
 /// about `budget` instructions, signatures and `RDEF` derived from the declarations
-/// ([`crate::dxbc::asm::container_of_program`]). `None` only when the container cannot be
+/// ([`crate::text::dxbc::asm::container_of_program`]). `None` only when the container cannot be
 /// written (a generator bug the caller reports).
 pub fn generate_container(rng: &mut Rng, budget: u32) -> Option<Vec<u8>> {
     let versions = versions();
@@ -205,5 +205,5 @@ pub fn generate_container(rng: &mut Rng, budget: u32) -> Option<Vec<u8>> {
         Profile::Encodable
     };
     let words = generate_program(rng, v, profile, lossless, budget, &mut coverage);
-    crate::dxbc::asm::container_of_program(&words).ok()
+    crate::text::dxbc::asm::container_of_program(&words).ok()
 }

@@ -13,10 +13,12 @@ use super::kinds::{doubles, Kind};
 use super::registry::{Binding, IoRegister};
 use super::targets::{Plan, Target};
 use super::{Gen, Phase, Profile, INPUTS, TEMPS};
-use crate::dxbc::encode::{imm32, reg, relative, OperandBuild};
-use crate::dxbc::opcodes::{Class, NumType, Opcode, Slot};
-use crate::dxbc::operand::{Components, Modifier, Operand, RegisterType as R, RelativeRegister};
-use crate::dxbc::program::Stage;
+use crate::front::dxbc::opcodes::{Class, NumType, Opcode, Slot};
+use crate::front::dxbc::operand::{
+    Components, Modifier, Operand, RegisterType as R, RelativeRegister,
+};
+use crate::front::dxbc::program::Stage;
+use crate::text::dxbc::encode::{imm32, reg, relative, OperandBuild};
 
 use Opcode as O;
 

@@ -8,8 +8,8 @@
 //! and system registers (a hull shader starts a new one at each phase). The declaration code
 //! fills both in every profile; only the translatable profile reads them back to pick operands.
 
-use crate::dxbc::operand::RegisterType as R;
-use crate::dxbc::reflect::{ResourceDimension as Dim, ReturnType};
+use crate::front::dxbc::operand::RegisterType as R;
+use crate::front::dxbc::reflect::{ResourceDimension as Dim, ReturnType};
 
 /// A declared binding as operands name it.
 #[derive(Clone, Copy, Debug)]

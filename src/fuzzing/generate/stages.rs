@@ -14,12 +14,12 @@
 
 use super::registry::IoRegister;
 use super::Gen;
-use crate::dxbc::encode::token::controls;
-use crate::dxbc::encode::{reg, ProgramBuilder};
-use crate::dxbc::opcodes::Opcode;
-use crate::dxbc::operand::{Components, Operand, RegisterType as R};
-use crate::dxbc::program::Stage;
-use crate::dxbc::reflect::{InputPrimitive, Interpolation as I, SystemName as N};
+use crate::front::dxbc::opcodes::Opcode;
+use crate::front::dxbc::operand::{Components, Operand, RegisterType as R};
+use crate::front::dxbc::program::Stage;
+use crate::front::dxbc::reflect::{InputPrimitive, Interpolation as I, SystemName as N};
+use crate::text::dxbc::encode::token::controls;
+use crate::text::dxbc::encode::{reg, ProgramBuilder};
 
 use Opcode as O;
 

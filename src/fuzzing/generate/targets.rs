@@ -12,9 +12,9 @@
 
 use super::registry::{Resource, Shape};
 use super::{Gen, Profile};
-use crate::dxbc::opcodes::{Class, Opcode};
-use crate::dxbc::program::Stage;
-use crate::dxbc::reflect::ResourceDimension as Dim;
+use crate::front::dxbc::opcodes::{Class, Opcode};
+use crate::front::dxbc::program::Stage;
+use crate::front::dxbc::reflect::ResourceDimension as Dim;
 
 use Opcode as O;
 

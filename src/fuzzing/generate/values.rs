@@ -7,8 +7,8 @@
 //! flags enable it.
 
 use super::{Gen, Profile};
-use crate::dxbc::opcodes::{NumType, Opcode};
-use crate::dxbc::operand::{Components, Operand, RegisterType as R};
+use crate::front::dxbc::opcodes::{NumType, Opcode};
+use crate::front::dxbc::operand::{Components, Operand, RegisterType as R};
 
 impl Gen<'_> {
     /// A float whose `%f` spelling is exact in every dialect (k/4).

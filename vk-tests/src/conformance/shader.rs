@@ -437,7 +437,7 @@ pub fn compile(
             case_file,
             first_line,
         } => {
-            let dxbc = dxbc2spv::dxbc::asm::assemble(text).map_err(|e| {
+            let dxbc = dxbc2spv::text::dxbc::asm::assemble(text).map_err(|e| {
                 anyhow!(
                     "{}:{}:{}: fxc assembly: {}",
                     case_file.display(),
@@ -451,7 +451,7 @@ pub fn compile(
         ShaderSource::AsmFile(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("reading {}", path.display()))?;
-            let dxbc = dxbc2spv::dxbc::asm::assemble(&text)
+            let dxbc = dxbc2spv::text::dxbc::asm::assemble(&text)
                 .map_err(|e| anyhow!("{}:{e}: fxc assembly", path.display()))?;
             (dxbc, path)
         }
@@ -628,7 +628,7 @@ mod tests {
 /// declarations.
 #[cfg(test)]
 mod signature_tests {
-    use dxbc2spv::dxbc::container::{Container, ParseOptions};
+    use dxbc2spv::front::dxbc::container::{Container, ParseOptions};
 
     /// The vertex shader of the documentation's example.
     const VS: &str = "\
@@ -687,18 +687,19 @@ ret
 
     /// The rows of the input and the output signature.
     fn signatures(text: &str) -> (Vec<Row>, Vec<Row>) {
-        let bytes = dxbc2spv::dxbc::asm::assemble(text).unwrap_or_else(|e| panic!("{e}"));
+        let bytes = dxbc2spv::text::dxbc::asm::assemble(text).unwrap_or_else(|e| panic!("{e}"));
         let c =
             Container::parse(&bytes, &ParseOptions::default()).unwrap_or_else(|e| panic!("{e}"));
-        let list =
-            |s: Option<dxbc2spv::dxbc::error::Result<dxbc2spv::dxbc::signature::Signature<'_>>>| {
-                s.unwrap_or_else(|| panic!("no signature chunk"))
-                    .unwrap_or_else(|e| panic!("{e}"))
-                    .elements
-                    .iter()
-                    .map(|e| (e.name.to_owned(), e.semantic_index, e.register))
-                    .collect::<Vec<_>>()
-            };
+        let list = |s: Option<
+            dxbc2spv::front::dxbc::error::Result<dxbc2spv::front::dxbc::signature::Signature<'_>>,
+        >| {
+            s.unwrap_or_else(|| panic!("no signature chunk"))
+                .unwrap_or_else(|e| panic!("{e}"))
+                .elements
+                .iter()
+                .map(|e| (e.name.to_owned(), e.semantic_index, e.register))
+                .collect::<Vec<_>>()
+        };
         (list(c.input_signature()), list(c.output_signature()))
     }
 

@@ -7,12 +7,12 @@
 
 use anyhow::{anyhow, bail, Context, Result};
 
+use dxbc2spv::back::spirv::DescriptorType;
 use dxbc2spv::bindings::{
     BindingTarget as VkTarget, Bindings, D3d11Bindings, RegisterRange, ResourceKind, TableBindings,
     TableEntry,
 };
 use dxbc2spv::ir::{Dimension, ResourceShape};
-use dxbc2spv::spv::emit::DescriptorType;
 use dxbc2spv::{FloatControls, Options, Target};
 
 use super::shader::{

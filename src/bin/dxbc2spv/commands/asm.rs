@@ -4,7 +4,7 @@ use std::fs;
 use std::io;
 
 use anyhow::Context;
-use dxbc2spv::dxbc::asm::assemble;
+use dxbc2spv::text::dxbc::asm::assemble;
 
 use super::Console;
 use crate::args::AsmArgs;

@@ -14,10 +14,11 @@ use std::io;
 use std::time::Instant;
 
 use dxbc2spv::bindings::{Bindings, TableBindings};
-use dxbc2spv::dxbc::container::{Container, ParseOptions};
-use dxbc2spv::dxbc::disasm::shader_program;
-use dxbc2spv::dxbc::Stage;
-use dxbc2spv::{lower, release_thread_buffers, translate, Error, Options, Translation};
+use dxbc2spv::front::dxbc::container::{Container, ParseOptions};
+use dxbc2spv::front::dxbc::lower;
+use dxbc2spv::front::dxbc::Stage;
+use dxbc2spv::text::dxbc::disasm::shader_program;
+use dxbc2spv::{release_thread_buffers, translate, Error, Options, Translation};
 
 use super::stage::stage_of;
 use super::Console;

@@ -5,7 +5,7 @@ use std::io;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use dxbc2spv::dxbc::disasm::{self, disassemble};
+use dxbc2spv::text::dxbc::disasm::{self, disassemble};
 
 use super::Console;
 use crate::args::DisasmArgs;

@@ -4,11 +4,11 @@ use std::fmt::Write as _;
 use std::io;
 
 use anyhow::Result;
-use dxbc2spv::dxbc::checksum;
-use dxbc2spv::dxbc::rts0::{ParameterKind, RootSignature, ShaderVisibility, StaticSampler};
-use dxbc2spv::dxbc::sfi0::FeatureFlags;
-use dxbc2spv::dxbc::signature::Signature;
-use dxbc2spv::dxbc::{Container, ParseOptions, Program};
+use dxbc2spv::front::dxbc::checksum;
+use dxbc2spv::front::dxbc::rts0::{ParameterKind, RootSignature, ShaderVisibility, StaticSampler};
+use dxbc2spv::front::dxbc::sfi0::FeatureFlags;
+use dxbc2spv::front::dxbc::signature::Signature;
+use dxbc2spv::front::dxbc::{Container, ParseOptions, Program};
 
 use super::json::string as json_str;
 use super::Console;
@@ -512,8 +512,8 @@ fn hex(bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use dxbc2spv::dxbc::encode::write_container;
-    use dxbc2spv::dxbc::FourCc;
+    use dxbc2spv::front::dxbc::FourCc;
+    use dxbc2spv::text::dxbc::encode::write_container;
 
     use super::Summary;
 

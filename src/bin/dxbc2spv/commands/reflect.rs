@@ -5,12 +5,12 @@ use std::fmt::Write as _;
 use std::io;
 
 use anyhow::Result;
-use dxbc2spv::dxbc::names::COMPONENTS;
-use dxbc2spv::dxbc::reflect::{
+use dxbc2spv::front::dxbc::names::COMPONENTS;
+use dxbc2spv::front::dxbc::reflect::{
     Geometry, IndexRange, IndexableTemp, IoDeclaration, Phase, Reflection, Resource, ResourceKind,
     SignatureElement, Stream, Tessellation, Tgsm, TgsmKind, UavFlags,
 };
-use dxbc2spv::dxbc::{Container, ParseOptions};
+use dxbc2spv::front::dxbc::{Container, ParseOptions};
 
 use super::json::push_string as json_str;
 use super::Console;

@@ -4,9 +4,9 @@
 //! (not the checksum, not the instructions), so any container whose `SHDR`/`SHEX` chunk starts
 //! with a valid version token has a stage. Bytes that are not such a container have none.
 
-use dxbc2spv::dxbc::container::{Container, ParseOptions};
-use dxbc2spv::dxbc::disasm::shader_program;
-use dxbc2spv::dxbc::Stage;
+use dxbc2spv::front::dxbc::container::{Container, ParseOptions};
+use dxbc2spv::front::dxbc::Stage;
+use dxbc2spv::text::dxbc::disasm::shader_program;
 
 /// The stage of the container `bytes`, or `None` when its program cannot be found or its version
 /// token cannot be read.

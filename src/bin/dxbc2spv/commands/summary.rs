@@ -9,7 +9,7 @@
 use std::io::{self, Write};
 use std::time::Duration;
 
-use dxbc2spv::dxbc::Stage;
+use dxbc2spv::front::dxbc::Stage;
 
 /// What became of one file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,7 +123,7 @@ fn row_of(stage: Option<Stage>) -> usize {
 mod tests {
     use std::time::Duration;
 
-    use dxbc2spv::dxbc::Stage;
+    use dxbc2spv::front::dxbc::Stage;
 
     use super::{Summary, Verdict, ROWS};
 

@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Result};
-use dxbc2spv::dxbc::Stage;
+use dxbc2spv::front::dxbc::Stage;
 use dxbc2spv::{translate, Error, HullSchedule, Options, Target};
 
 use super::batch::{run_jobs, Progress};

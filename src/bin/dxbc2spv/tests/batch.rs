@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::Path;
 
-use dxbc2spv::dxbc::asm::assemble;
+use dxbc2spv::text::dxbc::asm::assemble;
 
 use super::{path_str, run, usage_error_code, TempDir, GARBAGE};
 use crate::commands::Status;

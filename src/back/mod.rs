@@ -1,0 +1,3 @@
+//! Back ends: IR in, target code out. None imports a front end.
+
+pub mod spirv;

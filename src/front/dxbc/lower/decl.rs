@@ -1,0 +1,481 @@
+//! Declarations (`dcl_*` and the immediate constant buffer) → the module's tables.
+//!
+//! Contract: each declaration appends to one table of [`ir::Module`] and records the DXBC id it
+//! is named by (register number in SM5.0, range id in SM5.1) in the matching lookup of the
+//! [`Lowerer`], so that operands resolve to table positions. A declaration that names an id
+//! twice, exceeds a D3D11 limit (temps, indexable-temp elements, immediate constant buffer,
+//! shared memory, thread-group size, constant-buffer size) or carries an unknown dimension or
+//! return type is [`Error::Invalid`]; one that belongs to a stage or feature not translated yet
+//! (hull, domain and geometry stages, class linkage) is [`Error::Unsupported`] naming it. The
+//! handling is not specific to compute shaders: inputs and outputs of every stage are recorded.
+//! Enumerated token fields are read through the reflection's enums
+//! ([`crate::front::dxbc::reflect`]), which define their raw values once.
+
+use std::collections::BTreeMap;
+
+use super::{
+    Lowerer, MAX_ICB_VEC4S, MAX_INDEXABLE_ELEMENTS, MAX_TEMPS, MAX_TGSM_BYTES,
+    MAX_THREADS_PER_GROUP,
+};
+use crate::bindings::{Count, RegisterRange, ResourceKind};
+use crate::error::Error;
+use crate::front::dxbc::opcodes::{Class, Opcode};
+use crate::front::dxbc::operand::Operand;
+use crate::front::dxbc::reflect::{ResourceDimension, SamplerMode};
+use crate::front::dxbc::Instruction;
+use crate::ir;
+
+/// Custom-data class of an immediate constant buffer
+/// (`D3D10_SB_CUSTOMDATA_DCL_IMMEDIATE_CONSTANT_BUFFER`).
+const ICB_CLASS: u32 = 3;
+
+/// The bits of the `dcl_globalFlags` opcode token that hold flags (11–23), kept in place as the
+/// `D3D10_SB_GLOBAL_FLAG_*` constants define them (the reflection's `GlobalFlags` does the same).
+const GLOBAL_FLAG_BITS: u32 = 0x00ff_f800;
+
+/// Largest constant buffer, in 16-byte vectors (D3D11: 4096).
+const MAX_CB_VEC4S: u32 = 4096;
+
+/// Largest structure stride of structured buffers (D3D11: 2048 bytes).
+const MAX_STRIDE: u32 = 2048;
+
+/// True for the opcodes [`Lowerer::declare`] handles (`dcl_*`, hull-shader phase markers).
+pub(super) fn is_declaration(opcode: Opcode) -> bool {
+    opcode.class() == Class::Declaration
+}
+
+/// The `i`th immediate dword; the decoder guarantees every slot of the opcode's layout.
+fn imm(inst: &Instruction<'_>, i: usize) -> u32 {
+    inst.imms().get(i).copied().unwrap_or(0)
+}
+
+/// The declared operand.
+fn declared<'i>(inst: &'i Instruction<'_>) -> Result<&'i Operand, Error> {
+    inst.operands()
+        .first()
+        .ok_or_else(|| Error::invalid(inst.offset, "declaration without an operand"))
+}
+
+/// The immediate indices of a declared operand (no relative parts, each fitting 32 bits).
+fn indices<const N: usize>(inst: &Instruction<'_>, op: &Operand) -> Result<[u32; N], Error> {
+    if op.indices().len() != N {
+        return Err(Error::invalid(
+            inst.offset,
+            format!("operand has {} indices, expected {N}", op.indices().len()),
+        ));
+    }
+    let mut out = [0u32; N];
+    for (slot, index) in out.iter_mut().zip(op.indices()) {
+        if index.rel.is_some() {
+            return Err(Error::invalid(
+                inst.offset,
+                "relative index in a declaration",
+            ));
+        }
+        *slot = u32::try_from(index.imm)
+            .map_err(|_| Error::invalid(inst.offset, "index over 32 bits"))?;
+    }
+    Ok(out)
+}
+
+/// Records `id → position` in `lookup`; a second declaration of `id` is invalid.
+fn record(
+    lookup: &mut BTreeMap<u32, u32>,
+    id: u32,
+    position: usize,
+    inst: &Instruction<'_>,
+    what: &str,
+) -> Result<u32, Error> {
+    let position = u32::try_from(position)
+        .map_err(|_| Error::invalid(inst.offset, "too many declarations"))?;
+    if lookup.insert(id, position).is_some() {
+        return Err(Error::invalid(
+            inst.offset,
+            format!("{what}{id} is declared twice"),
+        ));
+    }
+    Ok(position)
+}
+
+/// The IR dimension of a typed resource declaration.
+fn dimension(raw: u32, at: u32) -> Result<ir::Dimension, Error> {
+    use ir::Dimension as D;
+    Ok(match ResourceDimension::from_raw(raw) {
+        ResourceDimension::Buffer => D::Buffer,
+        ResourceDimension::Texture1D => D::Texture1D,
+        ResourceDimension::Texture1DArray => D::Texture1DArray,
+        ResourceDimension::Texture2D => D::Texture2D,
+        ResourceDimension::Texture2DArray => D::Texture2DArray,
+        ResourceDimension::Texture2DMs => D::Texture2DMS,
+        ResourceDimension::Texture2DMsArray => D::Texture2DMSArray,
+        ResourceDimension::Texture3D => D::Texture3D,
+        ResourceDimension::TextureCube => D::TextureCube,
+        ResourceDimension::TextureCubeArray => D::TextureCubeArray,
+        other => {
+            return Err(Error::invalid(
+                at,
+                format!("typed resource of dimension {other}"),
+            ))
+        }
+    })
+}
+
+/// The four return types of a packed return-type token.
+fn return_types(packed: u32, at: u32) -> Result<[ir::ReturnType; 4], Error> {
+    let mut out = [ir::ReturnType::Float; 4];
+    for (i, slot) in out.iter_mut().enumerate() {
+        let code = (packed >> (4 * i)) & 0xf;
+        *slot = ir::ReturnType::from_code(code)
+            .ok_or_else(|| Error::invalid(at, format!("resource return type {code}")))?;
+    }
+    Ok(out)
+}
+
+/// Checks a structure stride: a positive multiple of 4, at most `max`.
+fn check_stride(stride: u32, max: u32, at: u32) -> Result<u32, Error> {
+    if stride == 0 || stride % 4 != 0 || stride > max {
+        return Err(Error::invalid(
+            at,
+            format!("structure stride {stride} (must be a multiple of 4 from 4 to {max})"),
+        ));
+    }
+    Ok(stride)
+}
+
+impl Lowerer {
+    /// Lowers one declaration.
+    pub(super) fn declare(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+        let at = inst.offset;
+        match inst.opcode {
+            Opcode::DclTemps => {
+                let n = imm(inst, 0);
+                if n > MAX_TEMPS {
+                    return Err(Error::invalid(
+                        at,
+                        format!("{n} temps exceeds the limit {MAX_TEMPS}"),
+                    ));
+                }
+                self.module.temps = self.module.temps.max(n);
+            }
+            Opcode::DclIndexableTemp => self.indexable_temp(inst)?,
+            Opcode::DclGlobalFlags => self.module.global_flags = inst.token.0 & GLOBAL_FLAG_BITS,
+            Opcode::DclThreadGroup => self.thread_group(inst)?,
+            Opcode::DclConstantBuffer => self.constant_buffer(inst)?,
+            Opcode::DclResource
+            | Opcode::DclResourceRaw
+            | Opcode::DclResourceStructured
+            | Opcode::DclUavTyped
+            | Opcode::DclUavRaw
+            | Opcode::DclUavStructured => self.resource(inst)?,
+            Opcode::DclSampler => self.sampler(inst)?,
+            Opcode::DclTgsmRaw | Opcode::DclTgsmStructured => self.tgsm(inst)?,
+            Opcode::DclInput
+            | Opcode::DclInputSgv
+            | Opcode::DclInputSiv
+            | Opcode::DclInputPs
+            | Opcode::DclInputPsSgv
+            | Opcode::DclInputPsSiv => self.io(inst, false)?,
+            Opcode::DclOutput | Opcode::DclOutputSgv | Opcode::DclOutputSiv => {
+                self.io(inst, true)?
+            }
+            // A hint that a range of inputs or outputs is indexed dynamically; operands carry
+            // their own indices.
+            Opcode::DclIndexRange => {}
+            Opcode::DclInputPrimitive
+            | Opcode::DclOutputTopology
+            | Opcode::DclMaxOutputVertexCount
+            | Opcode::DclGsInstanceCount
+            | Opcode::DclStream => self.geometry_declaration(inst)?,
+            Opcode::HsDecls
+            | Opcode::HsControlPointPhase
+            | Opcode::HsForkPhase
+            | Opcode::HsJoinPhase => self.phase(inst)?,
+            Opcode::DclHsForkPhaseInstanceCount
+            | Opcode::DclHsJoinPhaseInstanceCount
+            | Opcode::DclHsMaxTessFactor
+            | Opcode::DclTessPartitioning
+            | Opcode::DclTessOutputPrimitive
+            | Opcode::DclOutputControlPointCount
+            | Opcode::DclTessDomain
+            | Opcode::DclInputControlPointCount => self.tessellation_declaration(inst)?,
+            Opcode::DclFunctionBody | Opcode::DclFunctionTable | Opcode::DclInterface => {
+                return Err(Error::unsupported(at, "class linkage (interfaces)"))
+            }
+            other => {
+                return Err(Error::invalid(
+                    at,
+                    format!("{} is not a declaration", other.name()),
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// `customdata`: the immediate constant buffer; comments, debug info and other blocks are
+    /// dropped.
+    pub(super) fn custom_data(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+        if inst.custom_class != ICB_CLASS {
+            return Ok(());
+        }
+        if !self.module.icb.is_empty() {
+            return Err(Error::invalid(
+                inst.offset,
+                "second immediate constant buffer",
+            ));
+        }
+        let dwords = inst.data().len();
+        let vec4s = dwords.div_ceil(4);
+        if vec4s > MAX_ICB_VEC4S {
+            return Err(Error::invalid(
+                inst.offset,
+                format!(
+                    "{vec4s} immediate constant buffer vectors exceeds the limit {MAX_ICB_VEC4S}"
+                ),
+            ));
+        }
+        if vec4s == 0 {
+            return Err(Error::invalid(
+                inst.offset,
+                "empty immediate constant buffer",
+            ));
+        }
+        self.module.icb.reserve_exact(vec4s * 4);
+        self.module.icb.extend(inst.data());
+        self.module.icb.resize(vec4s * 4, 0);
+        Ok(())
+    }
+
+    fn indexable_temp(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+        let at = inst.offset;
+        let (register, len, components) = (imm(inst, 0), imm(inst, 1), imm(inst, 2));
+        if len == 0 || !(1..=4).contains(&components) {
+            return Err(Error::invalid(
+                at,
+                format!("dcl_indexableTemp x{register}[{len}], {components}"),
+            ));
+        }
+        self.indexable_elements += u64::from(len);
+        if self.indexable_elements > MAX_INDEXABLE_ELEMENTS {
+            return Err(Error::invalid(
+                at,
+                format!(
+                    "{} indexable temp elements in all exceeds the limit {MAX_INDEXABLE_ELEMENTS}",
+                    self.indexable_elements
+                ),
+            ));
+        }
+        let position = self.module.indexable_temps.len();
+        record(&mut self.lookup_indexable, register, position, inst, "x")?;
+        self.module.indexable_temps.push(ir::IndexableTemp {
+            register,
+            len,
+            components: components as u8,
+        });
+        Ok(())
+    }
+
+    fn thread_group(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+        let at = inst.offset;
+        if self.thread_group_at.replace(at).is_some() {
+            return Err(Error::invalid(at, "second dcl_thread_group"));
+        }
+        let size = [imm(inst, 0), imm(inst, 1), imm(inst, 2)];
+        let [x, y, z] = size.map(u64::from);
+        if x == 0 || y == 0 || z == 0 {
+            return Err(Error::invalid(
+                at,
+                format!("thread group {x} × {y} × {z} has no threads"),
+            ));
+        }
+        let fits = x <= 1024 && y <= 1024 && z <= 64 && x * y * z <= MAX_THREADS_PER_GROUP;
+        if !fits {
+            return Err(Error::invalid(
+                at,
+                format!(
+                    "thread group {x} × {y} × {z} exceeds the limits 1024 × 1024 × 64 and \
+                     {MAX_THREADS_PER_GROUP} threads in all"
+                ),
+            ));
+        }
+        self.module.thread_group = size;
+        Ok(())
+    }
+
+    /// The DXBC id and register range of a CB/SRV/UAV/sampler declaration: `[id][lower][upper]`
+    /// in a register space in SM5.1, the register itself before (plus the size of a constant
+    /// buffer as a second index).
+    fn range(
+        &self,
+        inst: &Instruction<'_>,
+        kind: ResourceKind,
+    ) -> Result<(u32, RegisterRange), Error> {
+        let op = declared(inst)?;
+        if self.version.is_sm51() {
+            let [id, lower, upper] = indices::<3>(inst, op)?;
+            let count = match upper {
+                u32::MAX => Count::Unbounded,
+                upper if upper < lower => {
+                    return Err(Error::invalid(
+                        inst.offset,
+                        format!("range [{lower}:{upper}] ends before it starts"),
+                    ))
+                }
+                upper => Count::Bounded(upper - lower + 1),
+            };
+            let space = inst.space.unwrap_or(0);
+            return Ok((id, RegisterRange::new(kind, space, lower, count)));
+        }
+        let register = if kind == ResourceKind::ConstantBuffer {
+            indices::<2>(inst, op)?[0]
+        } else {
+            indices::<1>(inst, op)?[0]
+        };
+        Ok((register, RegisterRange::single(kind, 0, register)))
+    }
+
+    fn constant_buffer(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+        let at = inst.offset;
+        let (id, range) = self.range(inst, ResourceKind::ConstantBuffer)?;
+        let size = if self.version.is_sm51() {
+            inst.cb_size.unwrap_or(0)
+        } else {
+            indices::<2>(inst, declared(inst)?)?[1]
+        };
+        if size > MAX_CB_VEC4S {
+            return Err(Error::invalid(
+                at,
+                format!("{size} constant buffer vectors exceeds the limit {MAX_CB_VEC4S}"),
+            ));
+        }
+        let position = self.module.cbuffers.len();
+        record(&mut self.lookup_cbuffer, id, position, inst, "cb")?;
+        self.module.cbuffers.push(ir::CbDecl {
+            range,
+            id,
+            size,
+            dynamic: inst.token.cb_dynamic(),
+            binding: None,
+            span: at,
+        });
+        Ok(())
+    }
+
+    fn resource(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+        let at = inst.offset;
+        let token = inst.token;
+        let uav = matches!(
+            inst.opcode,
+            Opcode::DclUavTyped | Opcode::DclUavRaw | Opcode::DclUavStructured
+        );
+        let kind = if uav {
+            ResourceKind::UnorderedAccess
+        } else {
+            ResourceKind::ShaderResource
+        };
+        let shape = match inst.opcode {
+            Opcode::DclResource | Opcode::DclUavTyped => {
+                let dim = dimension(token.resource_dimension(), at)?;
+                let multisampled = matches!(
+                    dim,
+                    ir::Dimension::Texture2DMS | ir::Dimension::Texture2DMSArray
+                );
+                ir::ResourceShape::Typed {
+                    dim,
+                    ret: return_types(inst.return_type.unwrap_or(0), at)?,
+                    samples: if multisampled && !uav {
+                        token.sample_count()
+                    } else {
+                        0
+                    },
+                }
+            }
+            Opcode::DclResourceRaw | Opcode::DclUavRaw => ir::ResourceShape::Raw,
+            _ => ir::ResourceShape::Structured {
+                stride: check_stride(imm(inst, 0), MAX_STRIDE, at)?,
+            },
+        };
+        let (id, range) = self.range(inst, kind)?;
+        let position = self.module.resources.len();
+        let (lookup, letter) = if uav {
+            (&mut self.lookup_uav, "u")
+        } else {
+            (&mut self.lookup_srv, "t")
+        };
+        record(lookup, id, position, inst, letter)?;
+        self.module.resources.push(ir::ResourceDecl {
+            range,
+            id,
+            shape,
+            coherent: uav && token.globally_coherent(),
+            rasterizer_ordered: uav && token.rasterizer_ordered(),
+            counter: false,
+            binding: None,
+            counter_binding: None,
+            span: at,
+        });
+        Ok(())
+    }
+
+    fn sampler(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+        let (id, range) = self.range(inst, ResourceKind::Sampler)?;
+        let position = self.module.samplers.len();
+        record(&mut self.lookup_sampler, id, position, inst, "s")?;
+        self.module.samplers.push(ir::SamplerDecl {
+            range,
+            id,
+            comparison: SamplerMode::from_raw(inst.token.sampler_mode()) == SamplerMode::Comparison,
+            binding: None,
+            span: inst.offset,
+        });
+        Ok(())
+    }
+
+    fn tgsm(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+        let at = inst.offset;
+        if self.module.stage != Some(ir::Stage::Compute) {
+            return Err(Error::invalid(
+                at,
+                "thread-group shared memory outside a compute shader",
+            ));
+        }
+        let [register] = indices::<1>(inst, declared(inst)?)?;
+        let (stride, bytes) = if inst.opcode == Opcode::DclTgsmRaw {
+            let bytes = imm(inst, 0);
+            if bytes == 0 || bytes % 4 != 0 {
+                return Err(Error::invalid(
+                    at,
+                    format!("shared memory of {bytes} bytes (must be a positive multiple of 4)"),
+                ));
+            }
+            (0, u64::from(bytes))
+        } else {
+            // Shared memory is bounded as a whole, not per structure.
+            let stride = check_stride(imm(inst, 0), MAX_TGSM_BYTES as u32, at)?;
+            let count = imm(inst, 1);
+            if count == 0 {
+                return Err(Error::invalid(at, "shared memory of 0 structures"));
+            }
+            (stride, u64::from(stride) * u64::from(count))
+        };
+        self.tgsm_bytes += bytes;
+        if self.tgsm_bytes > MAX_TGSM_BYTES {
+            return Err(Error::invalid(
+                at,
+                format!(
+                    "{} shared memory bytes in all exceeds the limit {MAX_TGSM_BYTES}",
+                    self.tgsm_bytes
+                ),
+            ));
+        }
+        let position = self.module.tgsm.len();
+        record(&mut self.lookup_tgsm, register, position, inst, "g")?;
+        self.module.tgsm.push(ir::Tgsm {
+            register,
+            stride,
+            // At most MAX_TGSM_BYTES / 4, so it fits.
+            words: (bytes / 4) as u32,
+            span: at,
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,262 @@
+//! Executable instructions → [`ir::Inst`]: the opcode, its controls and its operands.
+//!
+//! Contract:
+//! - Every executable DXBC opcode maps to the [`ir::Op`] of the same name ([`executable_op`], one
+//!   macro row per shared variant name); operands keep DXBC's order. The one reordering is the
+//!   `imm_atomic_*` family, whose DXBC destination list holds the UAV or `g#` after the result:
+//!   in the IR the result is the only destination and the memory operand is the first source,
+//!   as [`ir::Op`]'s operand convention requires.
+//! - Controls: `_sat` (not on `sync`, whose flag bits overlap it), the `[precise]` mask, the
+//!   `_z`/`_nz` test of conditionals, the `sync` flags (bit 0 `_t`, 1 `_g`, 2 `_ugroup`,
+//!   3 `_uglobal`, as in the token). [`ir::Inst::aux`] holds the texel offsets of texture
+//!   operations (`u | v << 4 | w << 8`, 4-bit two's complement) and the return type of
+//!   `resinfo` (0 float, 1 `_rcpFloat`, 2 `_uint`) and `sampleinfo` (0 float, 1 `_uint`);
+//!   `switch` gets its table in `control_flow.rs`. Resource-dimension and return-type extended
+//!   tokens repeat the declaration and are not kept.
+//! - The tiled-resource (`_s`) opcodes and `check_access_fully_mapped` map to their own
+//!   operations; their status operand is the second destination, as in DXBC.
+//! - Opcodes with no IR operation are [`Error::Unsupported`] naming the feature: geometry
+//!   streams, class linkage, `abort` and `debug_break`.
+
+use super::Lowerer;
+use crate::error::Error;
+use crate::front::dxbc::opcodes::{Class, Opcode, Slot};
+use crate::front::dxbc::operand::RegisterType;
+use crate::front::dxbc::Instruction;
+use crate::ir::{self, Op};
+
+/// Defines [`executable_op`] from the variant names `Opcode` and `Op` share.
+macro_rules! same_name_ops {
+    ($($name:ident)*) => {
+        /// The IR operation of an executable opcode, `None` for declarations, `label`,
+        /// `customdata` and the opcodes without one.
+        pub(super) fn executable_op(opcode: Opcode) -> Option<Op> {
+            match opcode {
+                $(Opcode::$name => Some(Op::$name),)*
+                _ => None,
+            }
+        }
+
+        /// Every operation [`executable_op`] produces.
+        #[cfg(test)]
+        pub(super) const MAPPED_OPS: &[Op] = &[$(Op::$name,)*];
+    };
+}
+
+same_name_ops! {
+    Add Mul Mad Div Min Max Dp2 Dp3 Dp4 Eq Ne Lt Ge Exp Log Frc Sqrt Rsq Rcp
+    RoundNe RoundNi RoundPi RoundZ Sincos Ftoi Ftou Itof Utof F32tof16 F16tof32
+    DerivRtx DerivRty DerivRtxCoarse DerivRtxFine DerivRtyCoarse DerivRtyFine
+    Mov Movc Swapc
+    Iadd Ineg Imul Umul Imad Umad Udiv Ishl Ishr Ushr And Or Xor Not
+    Imin Imax Umin Umax Ieq Ine Ilt Ige Ult Uge
+    Countbits FirstbitHi FirstbitLo FirstbitShi Ubfe Ibfe Bfi Bfrev Uaddc Usubb Msad
+    Dadd Dmul Dmin Dmax Ddiv Dfma Drcp Deq Dne Dlt Dge Dmov Dmovc
+    Dtof Ftod Dtoi Dtou Itod Utod
+    If Else EndIf Loop EndLoop Break Breakc Continue Continuec
+    Switch Case Default EndSwitch Ret Retc Call Callc Discard Nop
+    LdRaw LdStructured StoreRaw StoreStructured LdUavTyped StoreUavTyped Bufinfo
+    AtomicAnd AtomicOr AtomicXor AtomicCmpStore AtomicIadd AtomicImax AtomicImin
+    AtomicUmax AtomicUmin ImmAtomicAlloc ImmAtomicConsume ImmAtomicIadd ImmAtomicAnd
+    ImmAtomicOr ImmAtomicXor ImmAtomicExch ImmAtomicCmpExch ImmAtomicImax ImmAtomicImin
+    ImmAtomicUmax ImmAtomicUmin Sync
+    Ld LdMs Sample SampleB SampleL SampleD SampleC SampleCLz
+    Gather4 Gather4C Gather4Po Gather4PoC Resinfo Lod SampleInfo SamplePos
+    EvalSnapped EvalSampleIndex EvalCentroid
+    Emit Cut EmitThenCut
+    SampleLS SampleCLzS SampleClS SampleBClS SampleDClS SampleCClS LdS LdMsS
+    Gather4S Gather4CS Gather4PoS Gather4PoCS LdUavTypedS LdRawS LdStructuredS
+    CheckAccessFullyMapped
+}
+
+/// The feature an executable opcode without an IR operation needs.
+fn unsupported_feature(opcode: Opcode) -> String {
+    match opcode {
+        Opcode::InterfaceCall => "class linkage (interfaces)".into(),
+        Opcode::Abort => "abort".into(),
+        Opcode::DebugBreak => "debug_break".into(),
+        other => other.name().into(),
+    }
+}
+
+/// True for the operations whose DXBC form writes a result and then names the memory it
+/// works on as a second destination.
+fn returns_and_names_memory(op: Op) -> bool {
+    use Op::*;
+    matches!(
+        op,
+        ImmAtomicIadd
+            | ImmAtomicAnd
+            | ImmAtomicOr
+            | ImmAtomicXor
+            | ImmAtomicExch
+            | ImmAtomicCmpExch
+            | ImmAtomicImax
+            | ImmAtomicImin
+            | ImmAtomicUmax
+            | ImmAtomicUmin
+    )
+}
+
+/// The controls of `inst` as the IR keeps them.
+fn flags(inst: &Instruction<'_>, op: Op) -> ir::InstFlags {
+    let token = inst.token;
+    let conditional = matches!(
+        op,
+        Op::If | Op::Breakc | Op::Continuec | Op::Retc | Op::Callc | Op::Discard
+    );
+    ir::InstFlags {
+        saturate: op != Op::Sync && token.saturate(),
+        precise: token.precise_mask() as u8,
+        test: if !conditional || token.test_nonzero() {
+            ir::Test::NonZero
+        } else {
+            ir::Test::Zero
+        },
+        sync: if op == Op::Sync {
+            token.sync_flags() as u8
+        } else {
+            0
+        },
+    }
+}
+
+/// The operation-specific [`ir::Inst::aux`] word (the switch table is set elsewhere).
+fn aux(inst: &Instruction<'_>, op: Op) -> u32 {
+    match op {
+        Op::Resinfo | Op::SampleInfo => inst.token.return_type(),
+        _ if inst.opcode.class() == Class::Texture => match inst.texel_offsets() {
+            Some([u, v, w]) => (u as u32 & 0xf) | ((v as u32 & 0xf) << 4) | ((w as u32 & 0xf) << 8),
+            None => 0,
+        },
+        _ => 0,
+    }
+}
+
+impl Lowerer {
+    /// Lowers one executable instruction and appends it to the current function.
+    pub(super) fn executable(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+        let at = inst.offset;
+        let stream_op = match inst.opcode {
+            Opcode::EmitStream => Some(Op::Emit),
+            Opcode::CutStream => Some(Op::Cut),
+            Opcode::EmitThenCutStream => Some(Op::EmitThenCut),
+            _ => None,
+        };
+        if let Some(op) = stream_op {
+            let mut out = ir::Inst::new(op, at);
+            out.aux = u32::from(self.stream_operand(inst)?);
+            self.module.insts.push(out);
+            return Ok(());
+        }
+        let Some(op) = executable_op(inst.opcode) else {
+            return Err(Error::unsupported(at, unsupported_feature(inst.opcode)));
+        };
+        self.track_nesting(op, at)?;
+        let flags = flags(inst, op);
+        // Thread-group barriers and shared-memory fences exist only in compute shaders.
+        if op == Op::Sync
+            && flags.sync & 0b111 != 0
+            && self.module.stage != Some(ir::Stage::Compute)
+        {
+            return Err(Error::invalid(
+                at,
+                format!(
+                    "{} outside a compute shader (only sync_uglobal is allowed there)",
+                    inst.opcode.name()
+                ),
+            ));
+        }
+        // Built in place at the end of the arena (an instruction is large: moving it costs more
+        // than building it), and removed again if an operand is bad.
+        let position = self.module.insts.len();
+        let mut out = ir::Inst::new(op, at);
+        out.flags = flags;
+        out.aux = aux(inst, op);
+        self.module.insts.push(out);
+        let filled = self.operands(inst, op, at, position);
+        if filled.is_err() {
+            self.module.insts.truncate(position);
+        }
+        filled
+    }
+
+    /// Resolves the operands of `inst` into the instruction at `position` (the last one),
+    /// each written in place.
+    fn operands(
+        &mut self,
+        inst: &Instruction<'_>,
+        op: Op,
+        at: u32,
+        position: usize,
+    ) -> Result<(), Error> {
+        // The arena is set aside while operands are resolved (resolution reads only the
+        // declarations), so each operand is written straight into its slot.
+        let mut insts = std::mem::take(&mut self.module.insts);
+        let filled = match insts.get_mut(position) {
+            Some(out) => self.fill(inst, op, at, out),
+            None => Err(Error::invalid(
+                at,
+                "instruction under construction is missing",
+            )),
+        };
+        self.module.insts = insts;
+        let labels = filled?;
+        if op == Op::Switch {
+            let table = self.new_switch_table()?;
+            if let Some(out) = self.module.insts.get_mut(position) {
+                out.aux = table;
+            }
+        }
+        for (src, label) in labels.iter().enumerate() {
+            if let Some(label) = label {
+                self.call_target(position, src, *label, at, op)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the operands of `inst` into `out`; returns the label numbers of label sources
+    /// (by source position).
+    #[inline(always)]
+    fn fill(
+        &self,
+        inst: &Instruction<'_>,
+        op: Op,
+        at: u32,
+        out: &mut ir::Inst,
+    ) -> Result<[Option<u32>; 2], Error> {
+        let memory_first = returns_and_names_memory(op);
+        let mut dsts = 0usize;
+        let mut labels = [None; 2];
+        let too_many =
+            || Error::invalid(at, format!("{} has too many operands", inst.opcode.name()));
+        let operand_slots = inst
+            .opcode
+            .slots()
+            .iter()
+            .filter(|s| matches!(s, Slot::Dst | Slot::Src));
+        for (operand, slot) in inst.operands().iter().zip(operand_slots) {
+            if *slot == Slot::Dst {
+                dsts += 1;
+                if !(memory_first && dsts == 2) {
+                    let dst = out.next_dst().ok_or_else(too_many)?;
+                    self.dst_into(operand, at, dst)?;
+                    continue;
+                }
+            }
+            let position = out.src().len();
+            let src = out.next_src().ok_or_else(too_many)?;
+            if *slot == Slot::Src && operand.ty == RegisterType::Label {
+                let label = self.label_number(operand, at)?;
+                if let Some(entry) = labels.get_mut(position) {
+                    *entry = Some(label);
+                }
+                *src = ir::Src::new(ir::Reg::Function(0));
+            } else {
+                self.src_into(operand, at, src)?;
+            }
+        }
+        Ok(labels)
+    }
+}

@@ -1,0 +1,39 @@
+//! Front end: DXBC bytes → container, chunks, signatures, reflection and decoded instructions.
+//!
+//! This module knows nothing of the IR or SPIR-V. Everything here is zero-copy over the input
+//! bytes and returns [`DecodeError`]s carrying absolute byte offsets; nothing panics on input.
+
+pub mod error;
+pub mod reader;
+
+pub use error::{DecodeError, DecodeErrorDetail, DecodeErrorKind};
+pub use reader::Reader;
+pub mod instruction;
+pub mod opcodes;
+pub mod operand;
+pub mod program;
+pub mod token;
+
+pub use instruction::Instruction;
+pub use opcodes::Opcode;
+pub use operand::{Operand, RegisterType};
+pub use program::{Program, ShaderVersion, Stage};
+pub mod checksum;
+pub mod container;
+#[cfg(test)]
+mod decode_tests;
+pub mod literal;
+pub mod lower;
+pub mod names;
+mod raw_enum;
+pub mod rdef;
+pub mod reflect;
+pub mod rts0;
+pub mod sfi0;
+pub mod signature;
+
+pub use container::{Chunk, Container, FourCc, ParseOptions};
+#[cfg(test)]
+mod corpus_tests;
+#[cfg(test)]
+mod hostile_tests;
