@@ -17,7 +17,32 @@
 //! wrong" from "the translator cannot (yet)" and "the binding map has no place for it". Limits
 //! read `<value> <what> exceeds the limit <limit>`. The constructors ([`Error::invalid`],
 //! [`Error::unsupported`]) leave the instruction unknown; [`crate::translate`] names it from the
-//! offset before returning.
+//! offset before returning. [`Error::Internal`] (a translator bug caught before it produced a
+//! wrong result) reads `at 0x<offset> (<instruction>): internal error: <message>`.
+//!
+//! # Errors per stage
+//!
+//! Each stage reports its own failures, and the facade composes them into this one type, whose
+//! [`Error::kind`] says which stage's kind of failure it is ([`ErrorKind`]):
+//!
+//! - the front end's decoder: [`DecodeError`] (converted with `From`) → [`ErrorKind::Decode`];
+//! - the front end's lowering: [`Error::invalid`] / [`Error::unsupported`] → `Invalid` /
+//!   `Unsupported` (a lowering module names the facade type directly: it is the front end's
+//!   error type, `crate::front::dxbc::lower` has no other);
+//! - the passes: [`BindingError`] with the declaration's offset ([`Error::binding`]) →
+//!   [`ErrorKind::Binding`], and the conditions the passes check on the input as `Invalid`;
+//! - the IR validator: [`ValidationError`] (converted with `From`) → `Invalid` (it checks what
+//!   lowering derived from the input);
+//! - the back end: `Invalid` / `Unsupported` for what the input asks that SPIR-V cannot hold,
+//!   and [`Error::internal`] → [`ErrorKind::Internal`] for a condition that only a translator
+//!   bug reaches (the back end's `Error` is this type, `crate::back::spirv::Error`, so a call
+//!   site changes from `Error::invalid` to `Error::internal` and nothing else);
+//! - the SPIR-V writer: [`crate::spv::Error`] (converted with `From`) → [`ErrorKind::Internal`]
+//!   (the back end asked the writer for an invalid module).
+//!
+//! One type rather than one wrapper per stage keeps adoption cheap (the hundreds of
+//! `Error::invalid` sites compile unchanged; a stage-local alias names it) and keeps the value
+//! two words, so that the many `Result`s are returned in registers.
 
 use std::fmt;
 
@@ -45,6 +70,28 @@ pub enum Error {
     Binding(Box<Located<BindingError>>),
     /// The back end produced an invalid module (a translator bug, reported rather than emitted).
     Spirv(Box<crate::spv::Error>),
+    /// A condition only a translator bug reaches (a stage broke what the previous one
+    /// guarantees), reported instead of a wrong result; [`Located::what`] says what was found.
+    Internal(Box<Located<String>>),
+}
+
+/// The kind of an [`Error`]: which stage's kind of failure it is, for a caller that acts on it
+/// (a runtime reports `Decode`/`Invalid` as the application's shader being wrong, `Unsupported`
+/// as a gap of the translator, `Binding` as its own binding map being incomplete, `Internal` as
+/// a bug to file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The bytes are not a well-formed container or program ([`Error::Decode`]).
+    Decode,
+    /// The program breaks a rule of the shader model ([`Error::Invalid`]).
+    Invalid,
+    /// The translator cannot translate something valid ([`Error::Unsupported`]).
+    Unsupported,
+    /// The binding map has no place for a declaration ([`Error::Binding`]).
+    Binding,
+    /// A translator bug ([`Error::Internal`], [`Error::Spirv`]).
+    Internal,
 }
 
 /// Where an [`Error`] is, and what it says.
@@ -78,6 +125,12 @@ impl fmt::Display for Error {
                 )
             }
             Error::Spirv(e) => write!(f, "SPIR-V emission failed: {e}"),
+            Error::Internal(e) => write!(
+                f,
+                "{}internal error: {}",
+                Location(e.offset, e.instruction),
+                e.what
+            ),
         }
     }
 }
@@ -88,7 +141,7 @@ impl std::error::Error for Error {
             Error::Decode(e) => e.source(),
             Error::Binding(e) => Some(&e.what),
             Error::Spirv(e) => Some(&**e),
-            Error::Invalid(_) | Error::Unsupported(_) => None,
+            Error::Invalid(_) | Error::Unsupported(_) | Error::Internal(_) => None,
         }
     }
 }
@@ -148,6 +201,17 @@ impl Error {
         }))
     }
 
+    /// An [`Error::Internal`] whose instruction is found later from `offset`: a condition only
+    /// a translator bug reaches.
+    #[cold]
+    pub fn internal(offset: u32, message: impl Into<String>) -> Error {
+        Error::Internal(Box::new(Located {
+            offset,
+            what: message.into(),
+            instruction: None,
+        }))
+    }
+
     /// An [`Error::Binding`] whose instruction is found later from `offset`.
     #[cold]
     pub fn binding(offset: u32, source: BindingError) -> Error {
@@ -158,11 +222,22 @@ impl Error {
         }))
     }
 
+    /// Which kind of failure this is.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::Decode(_) => ErrorKind::Decode,
+            Error::Invalid(_) => ErrorKind::Invalid,
+            Error::Unsupported(_) => ErrorKind::Unsupported,
+            Error::Binding(_) => ErrorKind::Binding,
+            Error::Spirv(_) | Error::Internal(_) => ErrorKind::Internal,
+        }
+    }
+
     /// The byte offset in the DXBC input the error points at, when it has one.
     pub fn offset(&self) -> Option<u32> {
         match self {
             Error::Decode(e) => Some(e.offset),
-            Error::Invalid(e) | Error::Unsupported(e) => Some(e.offset),
+            Error::Invalid(e) | Error::Unsupported(e) | Error::Internal(e) => Some(e.offset),
             Error::Binding(e) => Some(e.offset),
             Error::Spirv(_) => None,
         }
@@ -173,7 +248,7 @@ impl Error {
     pub fn instruction(&self) -> Option<&'static str> {
         match self {
             Error::Decode(e) => e.context,
-            Error::Invalid(e) | Error::Unsupported(e) => e.instruction,
+            Error::Invalid(e) | Error::Unsupported(e) | Error::Internal(e) => e.instruction,
             Error::Binding(e) => e.instruction,
             Error::Spirv(_) => None,
         }
@@ -185,7 +260,7 @@ impl Error {
             Error::Decode(e) => {
                 e.context.get_or_insert(name);
             }
-            Error::Invalid(e) | Error::Unsupported(e) => {
+            Error::Invalid(e) | Error::Unsupported(e) | Error::Internal(e) => {
                 e.instruction.get_or_insert(name);
             }
             Error::Binding(e) => {
@@ -239,6 +314,27 @@ mod tests {
                 .starts_with("at 0x40 (dcl_resource): binding: "),
             "{e}"
         );
+    }
+
+    #[test]
+    fn every_stage_has_its_kind() {
+        let e = Error::internal(0x30, "declaration without a binding").with_instruction("mov");
+        assert_eq!(e.kind(), ErrorKind::Internal);
+        assert_eq!(e.offset(), Some(0x30));
+        assert_eq!(e.instruction(), Some("mov"));
+        assert_eq!(
+            e.to_string(),
+            "at 0x30 (mov): internal error: declaration without a binding"
+        );
+        assert_eq!(Error::invalid(0, "x").kind(), ErrorKind::Invalid);
+        assert_eq!(Error::unsupported(0, "x").kind(), ErrorKind::Unsupported);
+        let range = RegisterRange::single(ResourceKind::ShaderResource, 0, 3);
+        let e = Error::binding(0, crate::bindings::BindingError::Unmapped { range });
+        assert_eq!(e.kind(), ErrorKind::Binding);
+        let d = DecodeError::new(0, DecodeErrorKind::UnknownOpcode(300));
+        assert_eq!(Error::from(d).kind(), ErrorKind::Decode);
+        // Two words, so that `Result`s are returned in registers.
+        assert!(std::mem::size_of::<Error>() <= 2 * std::mem::size_of::<usize>());
     }
 
     #[test]
