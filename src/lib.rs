@@ -3,9 +3,13 @@
 //! Pipeline (see `docs/architecture.md`):
 //!
 //! ```text
-//! bytes ──dxbc::Container──► chunks ──dxbc::decode──► instructions (zero-copy, typed operands)
-//!       ──lower──► ir::Module ──passes──► ir::Module ──spv::write──► SPIR-V words
+//! bytes ──front end (front::dxbc: container, program, signatures; lower)──► ir::Module
+//!       ──passes──► ir::validate ──back end (back::spirv)──► SPIR-V words
 //! ```
+//!
+//! The pipeline is written once (`pipeline.rs`) for every front end ([`front::FrontEnd`]).
+//! [`Translator`] translates shaders one after another in reusable, bounded buffers;
+//! [`translate`] does so with a translator per thread.
 //!
 //! Invariant at every boundary: input-derived data never causes a panic; each failure is a typed
 //! error carrying the byte offset in the DXBC input.
@@ -29,17 +33,17 @@ pub mod front;
 /// Fuzz entry points (never panic on input), a seeded PRNG and a token-aware DXBC mutator.
 pub mod fuzzing;
 pub mod ir;
-mod locate;
 pub mod passes;
 mod pipeline;
 mod scratch;
 pub mod spv;
 pub mod text;
 
-pub use error::{Error, Located};
+pub use error::{Error, ErrorKind, Located};
 pub use pipeline::{
-    translate, translate_to_ir, BoundResource, DomainModes, FloatControls, HullSchedule, Options,
-    ShaderInfo, StreamOutput, StreamOutputEntry, Target, Translation, ENTRY_POINT,
+    translate, translate_to_ir, BoundResource, DomainModes, FloatControls, HullSchedule,
+    OptionFlags, Options, ShaderInfo, StreamOutput, StreamOutputEntry, Target, Translation,
+    Translator, ENTRY_POINT, KEEP_BYTES,
 };
 pub use scratch::release_thread_buffers;
 

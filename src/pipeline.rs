@@ -1,17 +1,29 @@
-//! The one place that orders the stages: container → program → IR → passes → SPIR-V, plus the
-//! reflection the caller needs to bind the result.
+//! The one place that orders the stages, for every front end: front end (decode, lower) → IR →
+//! passes → [`ir::validate`] → back end (SPIR-V), plus the reflection the caller needs to bind
+//! the result.
+//!
+//! Contract: [`Translator::translate_with`] drives any [`FrontEnd`]; it knows no bytecode
+//! format (no chunk, no signature) and no text module. An error of any stage leaves it named:
+//! the front end names the instruction or structure at the error's offset, from what it parsed
+//! ([`FrontEnd::name_at`]) or, when decoding itself failed, from the bytes
+//! ([`FrontEnd::name_in_bytes`]). The [`Translator`] owns the buffers one translation lends the
+//! next (the IR arena, the back end's scratch), each kept only up to [`KEEP_BYTES`].
+
+use std::mem::size_of;
 
 use crate::back::spirv::{self as emit, DescriptorType, EmitOptions};
+pub use crate::back::spirv::{DomainModes, FloatControls, ENTRY_POINT};
 use crate::bindings::{BindingTarget, Bindings, Count, RegisterRange, ResourceKind};
 use crate::error::Error;
-use crate::front::dxbc::container::{Container, FourCc, ParseOptions};
-use crate::front::dxbc::lower;
+use crate::front::dxbc::Dxbc;
+use crate::front::FrontEnd;
 pub use crate::ir::HullSchedule;
 use crate::ir::{self, ResourceShape, Stage};
+pub use crate::ir::{
+    StreamOutputRequest as StreamOutput, StreamOutputRequestEntry as StreamOutputEntry,
+};
 use crate::passes;
-use crate::scratch::Scratch;
 use crate::spv::Version;
-use crate::text::dxbc::disasm::shader_program;
 
 /// The Vulkan version the SPIR-V is written for; it decides the SPIR-V version.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -62,55 +74,59 @@ impl Target {
     }
 }
 
-/// Float behaviour the target device guarantees when a module asks for it
-/// (`VK_KHR_shader_float_controls`, core in Vulkan 1.2). D3D10+ requires IEEE infinities, NaNs
-/// and signed zeros, flushes fp32 denormals and keeps fp64 ones (`../shared/DESIGN.md` §5); a
-/// runtime sets each flag its device supports (`VkPhysicalDeviceFloatControlsProperties`), and
-/// the module then declares the matching execution mode. All off (the default) gives a module
-/// that runs on any device, with the driver's default float behaviour.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct FloatControls {
-    /// `shaderSignedZeroInfNanPreserveFloat32`: declare `SignedZeroInfNanPreserve 32`.
-    pub preserve_inf_nan_f32: bool,
-    /// `shaderSignedZeroInfNanPreserveFloat64`: declare `SignedZeroInfNanPreserve 64` (modules
-    /// with doubles).
-    pub preserve_inf_nan_f64: bool,
-    /// `shaderDenormFlushToZeroFloat32`: declare `DenormFlushToZero 32`.
-    pub flush_denorm_f32: bool,
-    /// `shaderDenormPreserveFloat64`: declare `DenormPreserve 64` (modules with doubles).
-    pub preserve_denorm_f64: bool,
+bitflags::bitflags! {
+    /// The on/off choices of [`Options`] ([`Options::flags`]). The default is
+    /// `VERIFY_CHECKSUM | DEMOTE_TO_HELPER | GEOMETRY_POINT_SIZE`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct OptionFlags: u32 {
+        /// Check the container checksum as the D3D runtime does (default on).
+        const VERIFY_CHECKSUM = 1 << 0;
+        /// Emit `OpName`s for registers and resources (default off: smaller output).
+        const DEBUG_NAMES = 1 << 1;
+        /// Translate `discard` to `OpDemoteToHelperInvocation` (D3D semantics: the discarded
+        /// pixel keeps running as a helper for derivatives; Vulkan 1.3 or
+        /// `VK_EXT_shader_demote_to_helper_invocation`). Off: `OpKill`, which ends the
+        /// invocation (default on).
+        const DEMOTE_TO_HELPER = 1 << 2;
+        /// The device supports `shaderResourceResidency`: the `_s` (sparse feedback)
+        /// operations use `OpImageSparse*` and report real residency. Off (default): plain
+        /// operations whose status always reads fully mapped, which is exact for resources
+        /// that are not tiled.
+        const SPARSE_RESIDENCY = 1 << 3;
+        /// The device has `shaderTessellationAndGeometryPointSize` enabled: geometry shaders
+        /// that emit points write `PointSize = 1` (D3D points are one pixel; Vulkan then
+        /// requires the write). Off: they write no size, as Vulkan requires without the
+        /// feature, and points are one pixel by definition (default on).
+        const GEOMETRY_POINT_SIZE = 1 << 4;
+    }
+}
+
+impl Default for OptionFlags {
+    fn default() -> OptionFlags {
+        OptionFlags::VERIFY_CHECKSUM
+            | OptionFlags::DEMOTE_TO_HELPER
+            | OptionFlags::GEOMETRY_POINT_SIZE
+    }
 }
 
 /// How to translate.
+///
+/// Non-exhaustive: start from [`Options::default`] and assign fields, or chain the `with_*`
+/// methods (`Options::default().with_flag(OptionFlags::DEBUG_NAMES, true)`).
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Options {
     /// Where each D3D register range goes in Vulkan. Default: the D3D11-style fixed layout.
     pub bindings: Bindings,
     /// The Vulkan/SPIR-V version to write for.
     pub target: Target,
-    /// Check the container checksum as the D3D runtime does (default true).
-    pub verify_checksum: bool,
-    /// Emit `OpName`s for registers and resources (default false: smaller output).
-    pub debug_names: bool,
+    /// The on/off choices (checksum, names, discard semantics, sparse residency, point size).
+    pub flags: OptionFlags,
     /// Float execution modes the device supports.
     pub float_controls: FloatControls,
     /// Stream output (transform feedback) of the last stage before the rasterizer (vertex,
     /// domain or geometry shader); `None`: nothing is captured and stream 0 is rasterized.
     pub stream_output: Option<StreamOutput>,
-    /// Translate `discard` to `OpDemoteToHelperInvocation` (D3D semantics: the discarded pixel
-    /// keeps running as a helper for derivatives; Vulkan 1.3 or
-    /// `VK_EXT_shader_demote_to_helper_invocation`). `false`: `OpKill`, which ends the
-    /// invocation (default true).
-    pub demote_to_helper: bool,
-    /// The device supports `shaderResourceResidency`: the `_s` (sparse feedback) operations
-    /// use `OpImageSparse*` and report real residency. `false` (default): plain operations
-    /// whose status always reads fully mapped, which is exact for resources that are not tiled.
-    pub sparse_residency: bool,
-    /// The device has `shaderTessellationAndGeometryPointSize` enabled: geometry shaders that
-    /// emit points write `PointSize = 1` (D3D points are one pixel; Vulkan then requires the
-    /// write). `false`: they write no size, as Vulkan requires without the feature, and points
-    /// are one pixel by definition (default true).
-    pub geometry_point_size: bool,
     /// How a hull shader's patch-constant (fork and join) phases are spread over the
     /// tessellation-control invocations (default [`HullSchedule::Serial`]).
     pub hull_schedule: HullSchedule,
@@ -120,60 +136,85 @@ pub struct Options {
     pub domain_modes: Option<DomainModes>,
 }
 
-/// The tessellator modes only a hull shader declares, for a domain shader's translation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct DomainModes {
-    /// `dcl_tessellator_partitioning`.
-    pub partitioning: ir::TessPartitioning,
-    /// `dcl_tessellator_output_primitive`.
-    pub output_primitive: ir::TessOutputPrimitive,
-}
-
-/// Stream output as the D3D runtime declares it (`D3D11_SO_DECLARATION_ENTRY` list, buffer
-/// strides, rasterized stream): which output components are written to which transform-feedback
-/// buffer. Byte offsets follow D3D: within one buffer, entries are packed in order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct StreamOutput {
-    /// The entries, in declaration order.
-    pub entries: Vec<StreamOutputEntry>,
-    /// Byte stride of each of the four buffers (0: the packed size of its entries).
-    pub strides: [u32; 4],
-    /// The stream sent to the rasterizer (`None`: `D3D11_SO_NO_RASTERIZED_STREAM`).
-    pub rasterized_stream: Option<u32>,
-}
-
-/// One `D3D11_SO_DECLARATION_ENTRY`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct StreamOutputEntry {
-    /// The stream (0–3).
-    pub stream: u32,
-    /// Output semantic (`SV_Position`, `TEXCOORD`, case-insensitive); `None` is a gap of
-    /// `component_count` components that only advances the offset.
-    pub semantic_name: Option<String>,
-    /// Semantic index.
-    pub semantic_index: u32,
-    /// First component written (0–3).
-    pub start_component: u8,
-    /// Components written (1–4).
-    pub component_count: u8,
-    /// Buffer (0–3).
-    pub output_slot: u8,
-}
-
 impl Default for Options {
     fn default() -> Options {
         Options {
             bindings: Bindings::default(),
             target: Target::default(),
-            verify_checksum: true,
-            debug_names: false,
+            flags: OptionFlags::default(),
             float_controls: FloatControls::default(),
             stream_output: None,
-            demote_to_helper: true,
-            sparse_residency: false,
-            geometry_point_size: true,
             hull_schedule: HullSchedule::Serial,
             domain_modes: None,
+        }
+    }
+}
+
+impl Options {
+    /// Whether `flag` is set.
+    pub fn has(&self, flag: OptionFlags) -> bool {
+        self.flags.contains(flag)
+    }
+
+    /// These options with `flag` set (`on`) or cleared.
+    #[must_use]
+    pub fn with_flag(mut self, flag: OptionFlags, on: bool) -> Options {
+        self.flags.set(flag, on);
+        self
+    }
+
+    /// These options with `bindings`.
+    #[must_use]
+    pub fn with_bindings(mut self, bindings: Bindings) -> Options {
+        self.bindings = bindings;
+        self
+    }
+
+    /// These options for `target`.
+    #[must_use]
+    pub fn with_target(mut self, target: Target) -> Options {
+        self.target = target;
+        self
+    }
+
+    /// These options with `float_controls`.
+    #[must_use]
+    pub fn with_float_controls(mut self, float_controls: FloatControls) -> Options {
+        self.float_controls = float_controls;
+        self
+    }
+
+    /// These options with the stream output `stream_output`.
+    #[must_use]
+    pub fn with_stream_output(mut self, stream_output: Option<StreamOutput>) -> Options {
+        self.stream_output = stream_output;
+        self
+    }
+
+    /// These options with `hull_schedule`.
+    #[must_use]
+    pub fn with_hull_schedule(mut self, hull_schedule: HullSchedule) -> Options {
+        self.hull_schedule = hull_schedule;
+        self
+    }
+
+    /// These options with `domain_modes`.
+    #[must_use]
+    pub fn with_domain_modes(mut self, domain_modes: Option<DomainModes>) -> Options {
+        self.domain_modes = domain_modes;
+        self
+    }
+
+    /// What the back end is asked for.
+    fn emit_options(&self) -> EmitOptions {
+        EmitOptions {
+            version: self.target.spirv_version(),
+            debug_names: self.has(OptionFlags::DEBUG_NAMES),
+            float_controls: self.float_controls,
+            demote_to_helper: self.has(OptionFlags::DEMOTE_TO_HELPER),
+            sparse_residency: self.has(OptionFlags::SPARSE_RESIDENCY),
+            geometry_point_size: self.has(OptionFlags::GEOMETRY_POINT_SIZE),
+            domain_modes: self.domain_modes,
         }
     }
 }
@@ -227,45 +268,148 @@ pub struct Translation {
     pub info: ShaderInfo,
 }
 
-/// The name of every entry point this translator writes.
-pub const ENTRY_POINT: &str = "main";
+/// The most bytes of each buffer a [`Translator`] keeps between translations (8 MiB in all):
+/// room for the IR and the SPIR-V of all but the very largest shaders of real games (the 99th
+/// percentile of the corpus needs under 1 MiB of each; 10 shaders in 7850 need more than 2 MiB).
+pub const KEEP_BYTES: usize = 4 << 20;
+
+/// A translator: translates shaders one after another, reusing the buffers of one translation
+/// for the next.
+///
+/// It owns the IR instruction arena and the back end's buffers (the SPIR-V module under
+/// construction and the emitter's tables): a caller translating many shaders allocates them
+/// once instead of once per shader (and, for large shaders, does not map, fault in and unmap
+/// fresh pages every time). Nothing of one translation's result stays in them: each is emptied
+/// before use. What it keeps is bounded by [`KEEP_BYTES`] per buffer (a larger one is freed
+/// after the translation that grew it), and freed by [`Translator::release_buffers`] or on drop.
+/// A `Translator` is `Send`: one per thread, or moved between threads.
+#[derive(Debug, Default)]
+pub struct Translator {
+    /// The IR instruction arena ([`ir::Module::insts`]), empty between translations.
+    insts: Vec<ir::Inst>,
+    /// The back end's buffers, emptied by the next translation.
+    emit: emit::Scratch,
+}
 
 // `translate` may run on many threads at once: everything it takes and returns can be shared
-// and sent between them.
+// and sent between them; a `Translator` can be sent.
 const _: () = {
     const fn thread_safe<T: Send + Sync>() {}
+    const fn sendable<T: Send>() {}
     thread_safe::<Options>();
     thread_safe::<Translation>();
     thread_safe::<Error>();
     thread_safe::<ir::Module>();
+    sendable::<Translator>();
 };
+
+impl Translator {
+    /// A translator without buffers (they are allocated by the first translation).
+    pub const fn new() -> Translator {
+        Translator {
+            insts: Vec::new(),
+            emit: emit::Scratch::EMPTY,
+        }
+    }
+
+    /// Translates a DXBC container to SPIR-V (see [`translate`]), in this translator's buffers.
+    pub fn translate(&mut self, bytes: &[u8], options: &Options) -> Result<Translation, Error> {
+        self.translate_with::<Dxbc<'_>>(bytes, options)
+    }
+
+    /// Translates `bytes` with the front end `F`: the pipeline every front end shares.
+    pub(crate) fn translate_with<'a, F: FrontEnd<'a>>(
+        &mut self,
+        bytes: &'a [u8],
+        options: &Options,
+    ) -> Result<Translation, Error> {
+        let front = F::decode(bytes, options.has(OptionFlags::VERIFY_CHECKSUM))
+            .map_err(|e| name(e, |at| F::name_in_bytes(bytes, at)))?;
+        let arena = std::mem::take(&mut self.insts);
+        let translation = match lower_and_check(&front, options, arena) {
+            Ok(mut module) => {
+                let translation = emit_with_info(&module, options, &mut self.emit);
+                self.insts = std::mem::take(&mut module.insts);
+                translation
+            }
+            Err(e) => Err(e),
+        };
+        self.trim();
+        translation.map_err(|e| name(e, |at| front.name_at(at)))
+    }
+
+    /// Frees the buffers this translator keeps for its next translation (at most
+    /// 2 × [`KEEP_BYTES`]); the next translation allocates them anew.
+    pub fn release_buffers(&mut self) {
+        *self = Translator::new();
+    }
+
+    /// Empties the buffers, dropping whichever is larger than [`KEEP_BYTES`].
+    fn trim(&mut self) {
+        self.insts.clear();
+        if self.insts.capacity() * size_of::<ir::Inst>() > KEEP_BYTES {
+            self.insts = Vec::new();
+        }
+        if self.emit.allocated_bytes() > KEEP_BYTES {
+            self.emit = emit::Scratch::default();
+        }
+    }
+
+    /// The bytes this translator holds allocated.
+    pub fn allocated_bytes(&self) -> usize {
+        self.insts.capacity() * size_of::<ir::Inst>() + self.emit.allocated_bytes()
+    }
+
+    /// A translator holding the given buffers (tests of what is kept).
+    #[cfg(test)]
+    pub(crate) fn with_buffers(insts: Vec<ir::Inst>, emit: emit::Scratch) -> Translator {
+        Translator { insts, emit }
+    }
+
+    /// Empties the buffers as after a translation (tests of what is kept).
+    #[cfg(test)]
+    pub(crate) fn trimmed(mut self) -> Translator {
+        self.trim();
+        self
+    }
+}
 
 /// Translates a DXBC container to SPIR-V.
 ///
 /// Errors name the byte offset and the instruction or structure they are about
 /// (`at 0x1a4 (dcl_temps): 70000 temps exceeds the limit 4096`; see [`Error`]). The function
-/// keeps no state between calls (only buffers for reuse, per thread and bounded: see
-/// `scratch.rs`): any number of threads may call it at once.
+/// keeps no state between calls, only a [`Translator`]'s buffers per thread for reuse (bounded;
+/// [`crate::release_thread_buffers`] frees them): any number of threads may call it at once.
 pub fn translate(bytes: &[u8], options: &Options) -> Result<Translation, Error> {
-    let mut scratch = Scratch::take();
-    let translation = translate_in(bytes, options, &mut scratch);
-    scratch.give_back();
-    translation
+    crate::scratch::with_thread_translator(|translator| translator.translate(bytes, options))
 }
 
-/// [`translate`] with the IR arena and the SPIR-V module of `scratch`, left there for the next.
-fn translate_in(
-    bytes: &[u8],
+/// The stages up to the IR the back end receives (decoded, lowered, passes run, validated).
+/// Errors name their instruction as [`translate`]'s do.
+pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Error> {
+    translate_to_ir_with::<Dxbc<'_>>(bytes, options)
+}
+
+/// [`translate_to_ir`] with the front end `F`.
+fn translate_to_ir_with<'a, F: FrontEnd<'a>>(
+    bytes: &'a [u8],
     options: &Options,
-    scratch: &mut Scratch,
-) -> Result<Translation, Error> {
-    let arena = std::mem::take(&mut scratch.insts);
-    let mut module =
-        decode_and_lower(bytes, options, arena).map_err(|e| name_instruction(e, bytes))?;
-    let translation =
-        emit_with_info(&module, options, &mut scratch.emit).map_err(|e| name_instruction(e, bytes));
-    scratch.insts = std::mem::take(&mut module.insts);
-    translation
+) -> Result<ir::Module, Error> {
+    let front = F::decode(bytes, options.has(OptionFlags::VERIFY_CHECKSUM))
+        .map_err(|e| name(e, |at| F::name_in_bytes(bytes, at)))?;
+    lower_and_check(&front, options, Vec::new()).map_err(|e| name(e, |at| front.name_at(at)))
+}
+
+/// The front end's lowering into `arena`, the passes and the validator.
+fn lower_and_check<'a, F: FrontEnd<'a>>(
+    front: &F,
+    options: &Options,
+    arena: Vec<ir::Inst>,
+) -> Result<ir::Module, Error> {
+    let mut module = front.lower(options.stream_output.as_ref(), arena)?;
+    passes::run(&mut module, &options.bindings, options.hull_schedule)?;
+    ir::validate(&module)?;
+    Ok(module)
 }
 
 /// The back end and the reflection of a module that passed [`ir::validate`].
@@ -274,104 +418,29 @@ fn emit_with_info(
     options: &Options,
     scratch: &mut emit::Scratch,
 ) -> Result<Translation, Error> {
-    let spirv = emit::emit_reusing(
-        module,
-        &EmitOptions {
-            version: options.target.spirv_version(),
-            debug_names: options.debug_names,
-            float_controls: options.float_controls,
-            demote_to_helper: options.demote_to_helper,
-            sparse_residency: options.sparse_residency,
-            geometry_point_size: options.geometry_point_size,
-            domain_modes: options.domain_modes,
-        },
-        scratch,
-    )?;
+    let spirv = emit::emit_reusing(module, &options.emit_options(), scratch)?;
     Ok(Translation {
         spirv,
         info: shader_info(module)?,
     })
 }
 
-/// Names the instruction or structure at the error's offset when the stage that raised it
-/// knew only the offset.
-fn name_instruction(error: Error, bytes: &[u8]) -> Error {
+/// Names the instruction or structure at the error's offset (with `name_at`) when the stage
+/// that raised it knew only the offset.
+fn name(error: Error, name_at: impl FnOnce(u32) -> Option<&'static str>) -> Error {
     if error.instruction().is_some() {
         return error;
     }
-    match error
-        .offset()
-        .and_then(|at| crate::locate::name_at(bytes, at))
-    {
+    match error.offset().and_then(name_at) {
         Some(name) => error.with_instruction(name),
         None => error,
     }
 }
 
-/// The stages up to the IR the back end receives (decoded, lowered, passes run, validated).
-/// Errors name their instruction as [`translate`]'s do.
-pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Error> {
-    decode_and_lower(bytes, options, Vec::new()).map_err(|e| name_instruction(e, bytes))
-}
-
-/// [`translate_to_ir`] before the instruction of an error is named, building the IR in `arena`.
-fn decode_and_lower(
-    bytes: &[u8],
-    options: &Options,
-    arena: Vec<ir::Inst>,
-) -> Result<ir::Module, Error> {
-    let container = Container::parse(
-        bytes,
-        &ParseOptions {
-            verify_checksum: options.verify_checksum,
-        },
-    )?;
-    let program = shader_program(&container)?;
-    let input = container.input_signature().transpose()?;
-    let output = container.output_signature().transpose()?;
-    let patch_constant = container.patch_constant_signature().transpose()?;
-    // The same chunk lookups as the accessors above, for the offsets.
-    let signatures: [(_, &[FourCc]); 3] = [
-        (&input, &[FourCc::ISGN, FourCc::ISG1]),
-        (&output, &[FourCc::OSGN, FourCc::OSG5, FourCc::OSG1]),
-        (&patch_constant, &[FourCc::PCSG, FourCc::PSG1]),
-    ];
-    for (signature, codes) in signatures {
-        if let (Some(signature), Some(chunk)) = (signature, container.chunk_any(codes)) {
-            lower::check_signature(signature, chunk.offset)?;
-        }
-    }
-    let signatures = lower::Signatures {
-        input: input.as_ref(),
-        output: output.as_ref(),
-        patch_constant: patch_constant.as_ref(),
-    };
-    let mut module = lower::lower_reusing(&program, signatures, arena)?;
-    if let Some(so) = &options.stream_output {
-        if !matches!(
-            module.stage,
-            Some(Stage::Vertex | Stage::Domain | Stage::Geometry)
-        ) {
-            // At the version token, which names the stage.
-            return Err(Error::invalid(
-                program.body_offset().saturating_sub(8),
-                "stream output is for vertex, domain and geometry shaders",
-            ));
-        }
-        // The caller's declaration is at fault, not a byte of the input.
-        let resolved = lower::stream_output::resolve(so, output.as_ref())
-            .map_err(|e| e.with_instruction("Options::stream_output"))?;
-        module.stream_output = Some(resolved);
-    }
-    passes::run(&mut module, &options.bindings, options.hull_schedule)?;
-    ir::validate(&module)?;
-    Ok(module)
-}
-
 fn shader_info(module: &ir::Module) -> Result<ShaderInfo, Error> {
     let stage = module
         .stage
-        .ok_or_else(|| Error::invalid(0, "module without a stage"))?;
+        .ok_or_else(|| Error::internal(0, "module without a stage"))?;
     let entry = |range: RegisterRange,
                  id: u32,
                  shape: Option<ResourceShape>,
@@ -387,7 +456,7 @@ fn shader_info(module: &ir::Module) -> Result<ShaderInfo, Error> {
             id,
             shape,
             descriptor,
-            target: target.ok_or_else(|| Error::invalid(span, "declaration without a binding"))?,
+            target: target.ok_or_else(|| Error::internal(span, "declaration without a binding"))?,
         })
     };
     let mut resources = Vec::new();
@@ -452,7 +521,8 @@ mod tests {
         let ps = "ps_5_0\nret\n";
         let bytes = crate::text::dxbc::asm::assemble(ps).expect("assembles");
         let e = translate(&bytes, &stream_output("SV_Position")).expect_err("pixel shader");
-        let c = Container::parse(&bytes, &ParseOptions::default()).expect("container");
+        let c =
+            crate::front::dxbc::Container::parse(&bytes, &Default::default()).expect("container");
         let version_token = c.shader_chunk().expect("program").offset;
         assert_eq!(
             e.to_string(),
@@ -477,5 +547,69 @@ mod tests {
                 .ends_with("(dcl_temps): 70000 temps exceeds the limit 4096"),
             "{e}"
         );
+    }
+
+    /// A condition only a translator bug reaches is an internal error, named like the others.
+    #[test]
+    fn translator_bugs_are_internal_errors() {
+        let bytes = crate::text::dxbc::asm::assemble(
+            "ps_5_0\ndcl_resource_texture2d (float,float,float,float) t0\nret\n",
+        )
+        .expect("assembles");
+        let mut module = translate_to_ir(&bytes, &Options::default()).expect("lowers");
+        module.resources[0].binding = None;
+        let e = shader_info(&module).expect_err("a declaration the passes left unbound");
+        assert_eq!(e.kind(), crate::ErrorKind::Internal);
+        let e = name(e, |at| Dxbc::name_in_bytes(&bytes, at));
+        assert_eq!(e.instruction(), Some("dcl_resource"));
+        assert!(
+            e.to_string()
+                .ends_with("(dcl_resource): internal error: declaration without a binding"),
+            "{e}"
+        );
+    }
+
+    /// A front end that decodes nothing and lowers to an error, naming offsets itself.
+    struct Fake<'a>(&'a [u8]);
+
+    impl<'a> FrontEnd<'a> for Fake<'a> {
+        fn decode(bytes: &'a [u8], _verify_checksum: bool) -> Result<Self, Error> {
+            match bytes.first() {
+                Some(_) => Ok(Fake(bytes)),
+                None => Err(Error::invalid(0, "empty")),
+            }
+        }
+        fn lower(
+            &self,
+            _stream_output: Option<&ir::StreamOutputRequest>,
+            _arena: Vec<ir::Inst>,
+        ) -> Result<ir::Module, Error> {
+            Err(Error::unsupported(self.0.len() as u32 - 1, "everything"))
+        }
+        fn name_at(&self, _offset: u32) -> Option<&'static str> {
+            Some("parsed")
+        }
+        fn name_in_bytes(_bytes: &[u8], _offset: u32) -> Option<&'static str> {
+            Some("unparsed")
+        }
+    }
+
+    /// The pipeline drives any front end and names each error from what the front end parsed,
+    /// or from the bytes when decoding failed.
+    #[test]
+    fn the_pipeline_drives_any_front_end() {
+        let mut translator = Translator::new();
+        let options = Options::default();
+        let e = translator
+            .translate_with::<Fake<'_>>(b"abc", &options)
+            .expect_err("lowers to an error");
+        assert_eq!(e.to_string(), "at 0x2 (parsed): unsupported: everything");
+        let e = translator
+            .translate_with::<Fake<'_>>(b"", &options)
+            .expect_err("decodes to an error");
+        assert_eq!(e.to_string(), "at 0x0 (unparsed): empty");
+        let e = translate_to_ir_with::<Fake<'_>>(b"abc", &options).expect_err("lowers to an error");
+        assert_eq!(e.kind(), crate::ErrorKind::Unsupported);
+        assert_eq!(e.instruction(), Some("parsed"));
     }
 }

@@ -1,41 +1,20 @@
-//! Per-thread scratch storage that [`translate`](crate::translate) reuses between calls.
+//! The per-thread [`Translator`] that the free [`translate`](crate::translate) uses, so that a
+//! thread translating shaders one after another reuses its buffers as an explicit
+//! [`Translator`] does.
 //!
-//! Contract: a translation borrows its thread's scratch (the IR instruction arena and the
-//! SPIR-V module under construction), empties it, builds in it and gives it back, so that a
-//! thread translating shaders one after another allocates those buffers once instead of once
-//! per shader (and, for large shaders, does not map, fault in and unmap fresh pages every
-//! time). Nothing of one translation's result lives in the scratch: it is emptied before use,
-//! and a translation that fails or unwinds simply does not give it back. What a thread keeps is
-//! bounded by [`KEEP_BYTES`] per buffer; a larger buffer is freed instead of kept, so memory
-//! stays bounded however many and however large the shaders a thread sees.
+//! Contract: a translation borrows its thread's translator and gives it back; while one
+//! translation holds it (a translation cannot nest, but a thread being torn down has none), a
+//! translation gets a fresh one, so nothing is ever shared. A translation that fails gives it
+//! back too (its buffers emptied and bounded as after any translation, see
+//! [`crate::KEEP_BYTES`]); one that unwinds does not. [`release_thread_buffers`] frees the
+//! buffers of the calling thread; a thread's buffers are freed when it exits.
 
 use std::cell::Cell;
-use std::mem::size_of;
 
-use crate::ir;
-
-/// The most bytes of each buffer a thread keeps between translations (8 MiB in all): room for
-/// the IR and the SPIR-V of all but the very largest shaders of real games (the 99th percentile
-/// of the corpus needs under 1 MiB of each; 10 shaders in 7850 need more than 2 MiB).
-pub const KEEP_BYTES: usize = 4 << 20;
-
-/// The buffers of one thread.
-#[derive(Default)]
-pub struct Scratch {
-    /// The IR instruction arena ([`ir::Module::insts`]), empty.
-    pub insts: Vec<ir::Inst>,
-    /// The back end's buffers: the SPIR-V module of the last translation and the emitter's
-    /// tables, emptied by the next.
-    pub emit: crate::back::spirv::Scratch,
-}
+use crate::Translator;
 
 thread_local! {
-    static SCRATCH: Cell<Scratch> = const {
-        Cell::new(Scratch {
-            insts: Vec::new(),
-            emit: crate::back::spirv::Scratch::EMPTY,
-        })
-    };
+    static TRANSLATOR: Cell<Translator> = const { Cell::new(Translator::new()) };
 }
 
 /// Frees the buffers this thread keeps for its next translation (at most 8 MiB; see
@@ -43,53 +22,40 @@ thread_local! {
 /// measure what a translation allocates from nothing. The next translation on the thread
 /// allocates them anew.
 pub fn release_thread_buffers() {
-    drop(Scratch::take());
+    drop(take());
 }
 
-impl Scratch {
-    /// Takes this thread's scratch (empty buffers when another translation on this thread
-    /// holds it, or the thread is being torn down).
-    pub fn take() -> Scratch {
-        SCRATCH.try_with(Cell::take).unwrap_or_default()
-    }
+/// Runs `f` with this thread's translator.
+pub(crate) fn with_thread_translator<R>(f: impl FnOnce(&mut Translator) -> R) -> R {
+    let mut translator = take();
+    let result = f(&mut translator);
+    // A thread being torn down has no translator to keep: the buffers are freed here.
+    let _ = TRANSLATOR.try_with(|cell| cell.set(translator));
+    result
+}
 
-    /// Gives the scratch back to this thread, dropping whichever buffer is larger than
-    /// [`KEEP_BYTES`].
-    pub fn give_back(mut self) {
-        self.insts.clear();
-        if self.insts.capacity() * size_of::<ir::Inst>() > KEEP_BYTES {
-            self.insts = Vec::new();
-        }
-        if self.emit.allocated_bytes() > KEEP_BYTES {
-            self.emit = crate::back::spirv::Scratch::default();
-        }
-        // A thread being torn down has no scratch to keep: the buffers are freed here.
-        let _ = SCRATCH.try_with(|cell| cell.set(self));
-    }
-
-    /// The bytes this scratch holds allocated.
-    #[cfg(test)]
-    pub fn allocated_bytes(&self) -> usize {
-        self.insts.capacity() * size_of::<ir::Inst>() + self.emit.allocated_bytes()
-    }
+/// Takes this thread's translator (a fresh one when another translation on this thread holds
+/// it, or the thread is being torn down).
+fn take() -> Translator {
+    TRANSLATOR.try_with(Cell::take).unwrap_or_default()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support;
+    use crate::{test_support, KEEP_BYTES};
+    use std::mem::size_of;
 
     /// The SPIR-V and reflection of a translation, or its error, as text to compare.
-    fn outcome(bytes: &[u8]) -> String {
-        match crate::translate(bytes, &crate::Options::default()) {
+    fn outcome(result: Result<crate::Translation, crate::Error>) -> String {
+        match result {
             Ok(t) => format!("{:?} {:?}", t.spirv, t.info),
             Err(e) => e.to_string(),
         }
     }
 
-    #[test]
-    fn reused_buffers_translate_as_fresh_ones_do() {
-        // Every 16th corpus blob, or the repository's samples without the corpus.
+    /// Every 16th corpus blob, or the repository's samples without the corpus; largest first.
+    fn inputs() -> Vec<Vec<u8>> {
         let mut paths: Vec<_> = test_support::corpus_blobs()
             .into_iter()
             .step_by(16)
@@ -109,73 +75,91 @@ mod tests {
         assert!(inputs.len() > 4, "too few inputs");
         // Largest first: every later translation starts in buffers a larger one filled.
         inputs.sort_by_key(|b| std::cmp::Reverse(b.len()));
+        inputs
+    }
+
+    /// A reused [`Translator`], and the free `translate` (the thread's translator), give what
+    /// fresh translators give, large shaders before small ones and the other way round.
+    #[test]
+    fn reused_buffers_translate_as_fresh_ones_do() {
+        let options = crate::Options::default();
+        let inputs = inputs();
         let fresh: Vec<String> = inputs
             .iter()
-            .map(|b| {
-                // While this holds the thread's scratch, the translation starts from nothing.
-                let held = Scratch::take();
-                let o = outcome(b);
-                held.give_back();
-                o
-            })
+            .map(|b| outcome(Translator::new().translate(b, &options)))
             .collect();
-        let mut reused = 0;
-        for (b, expected) in inputs.iter().zip(&fresh) {
+        let mut translator = Translator::new();
+        let order: Vec<usize> = (0..inputs.len()).chain((0..inputs.len()).rev()).collect();
+        for &i in &order {
             assert_eq!(
-                &outcome(b),
-                expected,
-                "a translation in reused buffers differs"
+                outcome(translator.translate(&inputs[i], &options)),
+                fresh[i],
+                "a translation in a reused translator differs"
             );
-            reused += 1;
-        }
-        // And in the other order, small shaders before large ones.
-        for (b, expected) in inputs.iter().zip(&fresh).rev() {
             assert_eq!(
-                &outcome(b),
-                expected,
-                "a translation in reused buffers differs"
+                outcome(crate::translate(&inputs[i], &options)),
+                fresh[i],
+                "a translation in the thread's reused buffers differs"
             );
         }
         assert!(
-            Scratch::take().allocated_bytes() > 0,
+            translator.allocated_bytes() > 0,
             "nothing was kept for reuse"
         );
-        eprintln!("{reused} translations in reused buffers match fresh ones");
+        assert!(
+            take().allocated_bytes() > 0,
+            "the thread kept nothing for reuse"
+        );
+        // Moved to another thread, it goes on translating the same.
+        let first = inputs[0].clone();
+        let expected = fresh[0].clone();
+        std::thread::spawn(move || {
+            assert_eq!(outcome(translator.translate(&first, &options)), expected);
+            translator.release_buffers();
+            assert_eq!(translator.allocated_bytes(), 0);
+        })
+        .join()
+        .expect("the other thread translates");
+        eprintln!(
+            "{} translations in reused buffers match fresh ones",
+            order.len()
+        );
     }
 
     #[test]
-    fn a_thread_keeps_small_buffers_and_frees_large_ones() {
-        let mut scratch = Scratch::take();
-        scratch.insts = Vec::with_capacity(16);
-        scratch.emit = crate::back::spirv::Scratch::with_module(crate::spv::Module::new(
-            crate::spv::Version::V1_3,
-        ));
-        let kept = scratch.allocated_bytes();
+    fn a_translator_keeps_small_buffers_and_frees_large_ones() {
+        let small = Translator::with_buffers(
+            Vec::with_capacity(16),
+            crate::back::spirv::Scratch::with_module(crate::spv::Module::new(
+                crate::spv::Version::V1_3,
+            )),
+        );
+        let kept = small.allocated_bytes();
         assert!(kept > 0 && kept < KEEP_BYTES);
-        scratch.give_back();
-        let again = Scratch::take();
-        assert_eq!(again.allocated_bytes(), kept);
-        // While one translation holds the scratch, another on the same thread gets none.
-        assert_eq!(Scratch::take().allocated_bytes(), 0);
+        let small = small.trimmed();
+        assert_eq!(small.allocated_bytes(), kept);
 
-        let mut large = again;
-        large.insts = Vec::with_capacity(KEEP_BYTES / size_of::<ir::Inst>() + 1);
-        large.give_back();
-        let after = Scratch::take();
+        with_thread_translator(|t| *t = small);
+        assert_eq!(take().allocated_bytes(), kept);
+        // While one translation holds the thread's translator, another gets a fresh one.
+        with_thread_translator(|held| {
+            *held = Translator::with_buffers(Vec::with_capacity(16), Default::default());
+            assert_eq!(take().allocated_bytes(), 0);
+        });
+
+        let large = Translator::with_buffers(
+            Vec::with_capacity(KEEP_BYTES / size_of::<crate::ir::Inst>() + 1),
+            crate::back::spirv::Scratch::with_module(crate::spv::Module::new(
+                crate::spv::Version::V1_3,
+            )),
+        )
+        .trimmed();
         assert!(
-            after.insts.capacity() == 0,
-            "an arena over the limit is freed"
+            large.allocated_bytes() > 0 && large.allocated_bytes() < KEEP_BYTES,
+            "an arena over the limit is freed, the module under the limit is kept"
         );
-        assert!(
-            after.emit.allocated_bytes() > 0,
-            "the module under the limit is kept"
-        );
-        after.give_back();
+        with_thread_translator(|t| *t = large);
         release_thread_buffers();
-        assert_eq!(
-            Scratch::take().allocated_bytes(),
-            0,
-            "released buffers are gone"
-        );
+        assert_eq!(take().allocated_bytes(), 0, "released buffers are gone");
     }
 }

@@ -72,8 +72,9 @@ fn check_corpus(stages: &[Stage], label: &str, base: &Options) {
         .unwrap_or(Target::Vulkan1_1);
     let options = Options {
         target,
-        verify_checksum: false,
-        ..base.clone()
+        ..base
+            .clone()
+            .with_flag(crate::OptionFlags::VERIFY_CHECKSUM, false)
     };
     let mut unsupported: BTreeMap<String, usize> = BTreeMap::new();
     let mut failures = Vec::new();

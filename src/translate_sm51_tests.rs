@@ -89,8 +89,7 @@ fn corpus_sm51_shaders_translate_and_validate_with_their_own_ranges() {
             let options = Options {
                 bindings,
                 target,
-                verify_checksum: false,
-                ..Options::default()
+                ..Options::default().with_flag(crate::OptionFlags::VERIFY_CHECKSUM, false)
             };
             let entry = counts.entry(how).or_default();
             match translate(bytes, &options) {

@@ -1,4 +1,43 @@
 //! Front ends: bytecode in, IR out. Each decodes its bytecode and lowers it into an
 //! [`ir::Module`](crate::ir::Module); none imports the back end.
+//!
+//! Contract: a front end plugs into the one pipeline of the crate (`pipeline.rs`: front end →
+//! IR → passes → `ir::validate` → back end) by implementing [`FrontEnd`]: decode the bytes
+//! (keeping what it parsed, borrowed from the bytes), lower them into an IR module built in the
+//! caller's arena, and name the instruction or structure at a byte offset so that every error
+//! of every stage reads `at 0x<offset> (<name>): ...`.
 
 pub mod dxbc;
+
+use crate::error::Error;
+use crate::ir;
+
+/// What the pipeline needs of a front end. `'a` is the lifetime of the input bytes: a decoded
+/// front end may borrow them (zero-copy).
+///
+/// The pipeline calls [`FrontEnd::decode`], then [`FrontEnd::lower`], then runs the passes,
+/// the validator and the back end; it names an error's instruction with
+/// [`FrontEnd::name_at`] once decoding succeeded, and with [`FrontEnd::name_in_bytes`] when
+/// decoding itself failed.
+pub trait FrontEnd<'a>: Sized {
+    /// Decodes `bytes` far enough to lower them, checking what the format lets a decoder check
+    /// (container structure, checksums when `verify_checksum` and the format has one, the
+    /// signatures the lowering reads).
+    fn decode(bytes: &'a [u8], verify_checksum: bool) -> Result<Self, Error>;
+
+    /// Lowers the decoded shader into an IR module whose instructions are built in `arena`
+    /// (emptied first, its allocation reused), and resolves the caller's stream-output
+    /// request against the shader's outputs. Passes have not run on the result.
+    fn lower(
+        &self,
+        stream_output: Option<&ir::StreamOutputRequest>,
+        arena: Vec<ir::Inst>,
+    ) -> Result<ir::Module, Error>;
+
+    /// The instruction or structure that holds byte `offset` of the input, from what
+    /// [`FrontEnd::decode`] parsed; `None` when nothing holds it. Never panics.
+    fn name_at(&self, offset: u32) -> Option<&'static str>;
+
+    /// [`FrontEnd::name_at`] for bytes that did not decode (parsing as far as they allow).
+    fn name_in_bytes(bytes: &[u8], offset: u32) -> Option<&'static str>;
+}

@@ -64,10 +64,7 @@ use crate::front::dxbc::container::{Container, ParseOptions};
 /// inputs reach the later stages). Errors are fine; a panic is a bug, and so is a success whose
 /// words do not start with the SPIR-V header.
 pub fn translate(data: &[u8]) {
-    let options = crate::Options {
-        verify_checksum: false,
-        ..crate::Options::default()
-    };
+    let options = crate::Options::default().with_flag(crate::OptionFlags::VERIFY_CHECKSUM, false);
     translate_with(data, &options);
 }
 
@@ -94,10 +91,8 @@ pub fn generated_container(data: &[u8]) -> Option<Vec<u8>> {
 /// layout does not bind), one Vulkan binding per declared range, as a D3D12-style runtime
 /// derives them from the shader's own declarations.
 pub fn generated_options(container: &[u8]) -> crate::Options {
-    let mut options = crate::Options {
-        verify_checksum: false,
-        ..crate::Options::default()
-    };
+    let mut options =
+        crate::Options::default().with_flag(crate::OptionFlags::VERIFY_CHECKSUM, false);
     let parse = ParseOptions {
         verify_checksum: false,
     };

@@ -366,9 +366,8 @@ fn smoke_translate_mutated_tessellation_shaders() {
     let options: Vec<crate::Options> = [crate::HullSchedule::Serial, crate::HullSchedule::Parallel]
         .into_iter()
         .map(|hull_schedule| crate::Options {
-            verify_checksum: false,
             hull_schedule,
-            ..crate::Options::default()
+            ..crate::Options::default().with_flag(crate::OptionFlags::VERIFY_CHECKSUM, false)
         })
         .collect();
     let seeds: Vec<_> = blobs.into_iter().map(|b| (b, options.clone())).collect();
@@ -387,9 +386,8 @@ fn smoke_translate_mutated_sm51_shaders() {
         .filter_map(|b| {
             let bindings = crate::translate_tests::own_bindings(&b)?;
             let options = crate::Options {
-                verify_checksum: false,
                 bindings,
-                ..crate::Options::default()
+                ..crate::Options::default().with_flag(crate::OptionFlags::VERIFY_CHECKSUM, false)
             };
             Some((b, vec![options]))
         })
@@ -425,13 +423,12 @@ fn smoke_translate_mutated_corpus_sample() {
             .and_then(|c| disasm::shader_program(&c).ok())
             .is_some_and(|p| p.version.is_sm51());
             let options = crate::Options {
-                verify_checksum: false,
                 bindings: if sm51 {
                     bindings
                 } else {
                     crate::bindings::Bindings::default()
                 },
-                ..crate::Options::default()
+                ..crate::Options::default().with_flag(crate::OptionFlags::VERIFY_CHECKSUM, false)
             };
             (b, vec![options])
         })

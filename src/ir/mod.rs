@@ -23,6 +23,7 @@ mod module;
 mod op;
 mod operand;
 mod print;
+mod stream_output;
 mod validate;
 
 pub use module::{
@@ -34,6 +35,7 @@ pub use module::{
 pub use op::{Inst, InstFlags, Op, Test};
 pub use operand::{DepthOutput, Dst, Index, Modifier, Reg, Rel, RelFile, Src};
 pub use print::{print, register_name};
+pub use stream_output::{StreamOutputRequest, StreamOutputRequestEntry};
 pub use validate::{validate, ValidationError, MAX_CALL_DEPTH};
 
 #[cfg(test)]

@@ -57,7 +57,7 @@ pub fn collect_switch_cases(module: &mut Module) -> Result<(), Error> {
         stack.clear();
         let body = insts
             .get(function.body.start as usize..function.body.end as usize)
-            .ok_or_else(|| Error::invalid(function.span, "function outside the instructions"))?;
+            .ok_or_else(|| Error::internal(function.span, "function outside the instructions"))?;
         for inst in body {
             let at = inst.span;
             match inst.op {

@@ -317,8 +317,7 @@ ret
         let options = Options {
             bindings: table(),
             target,
-            debug_names: true,
-            ..Options::default()
+            ..Options::default().with_flag(crate::OptionFlags::DEBUG_NAMES, true)
         };
         let t = translate(&bytes, &options).unwrap_or_else(|e| panic!("{e}"));
         tools::validate(&t.spirv, target.name());

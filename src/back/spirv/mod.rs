@@ -16,6 +16,7 @@ mod descriptors;
 mod hull;
 mod io;
 mod memory;
+mod options;
 mod resources;
 mod stage;
 mod temps;
@@ -26,11 +27,14 @@ use spirv::{
     AddressingModel, Capability, ExecutionMode, ExecutionModel, FunctionControl, MemoryModel,
 };
 
-use crate::error::Error;
+/// The back end's error: the crate's composed error, whose [`Error::internal`] reports a
+/// condition only a translator bug reaches (see `error.rs`).
+pub use crate::error::Error;
 use crate::ir::{self, Dimension, Op, ResourceShape, Stage};
 use crate::spv::{Module, Version};
 
 use context::Emitter;
+pub use options::{DomainModes, EmitOptions, FloatControls, ENTRY_POINT};
 
 /// The `SpecId` of the specialization constant holding the rasterizer's sample count
 /// (`sampleinfo`/`samplepos` on `rasterizer`); default 1.
@@ -38,29 +42,6 @@ pub const RASTERIZER_SAMPLES_SPEC_ID: u32 = 0;
 
 /// `D3D11_SB_GLOBAL_FLAG_FORCE_EARLY_DEPTH_STENCIL` in the `dcl_globalFlags` token.
 const FORCE_EARLY_DEPTH_STENCIL: u32 = 1 << 13;
-
-/// How to emit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EmitOptions {
-    /// `discard` demotes to a helper invocation (else `OpKill`).
-    pub demote_to_helper: bool,
-    /// SPIR-V version of the module.
-    pub version: Version,
-    /// Emit `OpName`s.
-    pub debug_names: bool,
-    /// Float execution modes to declare.
-    pub float_controls: crate::FloatControls,
-    /// Translate the tiled-resource (`_s`) operations with `OpImageSparse*` (capability
-    /// `SparseResidency`), so that `check_access_fully_mapped` reports real residency; when
-    /// off they are ordinary accesses whose status always reads "fully mapped" (see
-    /// `texture/sparse.rs`).
-    pub sparse_residency: bool,
-    /// Geometry shaders that emit points write `PointSize` (the device enabled
-    /// `shaderTessellationAndGeometryPointSize`).
-    pub geometry_point_size: bool,
-    /// Domain shaders: the hull shader's partitioning and output primitive, to declare too.
-    pub domain_modes: Option<crate::DomainModes>,
-}
 
 /// The Vulkan descriptor type of a binding the module declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -162,7 +143,7 @@ pub fn emit_reusing(
 ) -> Result<Vec<u32>, Error> {
     let stage = module
         .stage
-        .ok_or_else(|| Error::invalid(0, "module without a stage"))?;
+        .ok_or_else(|| Error::internal(0, "module without a stage"))?;
     // About 60 words per IR instruction (ALU instructions load, convert, compute and store
     // 4-component registers), bounded by the IR, which is bounded by the input.
     let code = 256 + module.insts.len() * 64;
@@ -251,8 +232,7 @@ impl Emitter<'_> {
             Stage::Compute => ExecutionModel::GLCompute,
         };
         let interface: Vec<_> = self.m.interface_variables().collect();
-        self.m
-            .entry_point(model, main, crate::ENTRY_POINT, &interface);
+        self.m.entry_point(model, main, ENTRY_POINT, &interface);
         self.execution_modes(stage, main)?;
         let float_controls = self.options.float_controls;
         self.float_modes(main, &float_controls);
@@ -319,7 +299,7 @@ impl Emitter<'_> {
 
     /// Declares the float execution modes the device supports (SPIR-V 1.4 core, else the
     /// `SPV_KHR_float_controls` extension); 64-bit modes only in modules that use doubles.
-    fn float_modes(&mut self, main: crate::spv::Id, fc: &crate::FloatControls) {
+    fn float_modes(&mut self, main: crate::spv::Id, fc: &FloatControls) {
         let doubles = self.m.has_capability(Capability::Float64);
         let modes = [
             (

@@ -1,7 +1,10 @@
 //! Front end: DXBC bytes → container, chunks, signatures, reflection and decoded instructions.
 //!
-//! This module knows nothing of the IR or SPIR-V. Everything here is zero-copy over the input
-//! bytes and returns [`DecodeError`]s carrying absolute byte offsets; nothing panics on input.
+//! The decoder (container, program, signatures, reflection) knows nothing of the IR or SPIR-V;
+//! `lower/` turns a decoded program into the IR, and [`Dxbc`] is the entry the pipeline drives
+//! ([`crate::front::FrontEnd`]: decode, lower, name an offset). Everything here is zero-copy
+//! over the input bytes and returns errors carrying absolute byte offsets; nothing panics on
+//! input.
 
 pub mod error;
 pub mod reader;
@@ -23,6 +26,7 @@ pub mod container;
 #[cfg(test)]
 mod decode_tests;
 pub mod literal;
+mod locate;
 pub mod lower;
 pub mod names;
 mod raw_enum;
@@ -31,8 +35,10 @@ pub mod reflect;
 pub mod rts0;
 pub mod sfi0;
 pub mod signature;
+mod translate;
 
 pub use container::{Chunk, Container, FourCc, ParseOptions};
+pub use translate::{shader_program, Dxbc};
 #[cfg(test)]
 mod corpus_tests;
 #[cfg(test)]

@@ -13,7 +13,7 @@ use dxbc2spv::bindings::{
     TableEntry,
 };
 use dxbc2spv::ir::{Dimension, ResourceShape};
-use dxbc2spv::{FloatControls, Options, Target};
+use dxbc2spv::{FloatControls, OptionFlags, Options, Target};
 
 use super::shader::{
     BindingTarget, CompiledShader, DxbcInput, DxbcTranslator, Register, RegisterClass,
@@ -37,30 +37,33 @@ impl DxbcTranslator for Dxbc2Spv {
         // What a D3D runtime asks of the device: IEEE specials, fp32 denormal flush, fp64
         // denormals kept, wherever the device can promise them.
         let has = |name: &str| input.features.is_some_and(|f| f.supports(name));
-        let options = Options {
-            bindings: match input.table {
+        let options = Options::default()
+            .with_bindings(match input.table {
                 Some(table) => Bindings::Table(table.clone()),
                 None => binding_map(input.requested_bindings, input.set)?,
-            },
-            target,
-            float_controls: FloatControls {
+            })
+            .with_target(target)
+            .with_float_controls(FloatControls {
                 preserve_inf_nan_f32: has("shaderSignedZeroInfNanPreserveFloat32"),
                 preserve_inf_nan_f64: has("shaderSignedZeroInfNanPreserveFloat64"),
                 flush_denorm_f32: has("shaderDenormFlushToZeroFloat32"),
                 preserve_denorm_f64: has("shaderDenormPreserveFloat64"),
-            },
-            stream_output: input.stream_output.cloned(),
+            })
+            .with_stream_output(input.stream_output.cloned())
             // D3D's discard keeps the pixel running as a helper; that needs
             // shaderDemoteToHelperInvocation (enabled whenever the device has it).
-            demote_to_helper: input.features.is_none() || has("shaderDemoteToHelperInvocation"),
+            .with_flag(
+                OptionFlags::DEMOTE_TO_HELPER,
+                input.features.is_none() || has("shaderDemoteToHelperInvocation"),
+            )
             // Point-emitting geometry shaders write PointSize exactly when the runner enabled
             // shaderTessellationAndGeometryPointSize (it does whenever the device has it).
-            geometry_point_size: input.features.is_none()
-                || has("shaderTessellationAndGeometryPointSize"),
+            .with_flag(
+                OptionFlags::GEOMETRY_POINT_SIZE,
+                input.features.is_none() || has("shaderTessellationAndGeometryPointSize"),
+            )
             // The runner runs cases with a translated hull shader once per schedule.
-            hull_schedule: input.hull_schedule,
-            ..Options::default()
-        };
+            .with_hull_schedule(input.hull_schedule);
         let translation = dxbc2spv::translate(input.dxbc, &options)
             .map_err(|e| anyhow!("dxbc2spv: {e}"))
             .with_context(|| format!("translating {}", input.origin.display()))?;

@@ -18,8 +18,7 @@ fn both_targets(text: &str) -> String {
     for target in [Target::Vulkan1_0, Target::Vulkan1_3] {
         let options = Options {
             target,
-            debug_names: true,
-            ..Options::default()
+            ..Options::default().with_flag(crate::OptionFlags::DEBUG_NAMES, true)
         };
         out = spirv_text(text, &options);
     }
@@ -165,10 +164,7 @@ fn pixel_shader_interface() {
     assert!(text.contains("OpDecorate %in4 Flat"), "{text}");
     // Kill instead of demote when asked.
     let bytes = crate::text::dxbc::asm::assemble(PS).expect("assembles");
-    let options = Options {
-        demote_to_helper: false,
-        ..Options::default()
-    };
+    let options = Options::default().with_flag(crate::OptionFlags::DEMOTE_TO_HELPER, false);
     let t = translate(&bytes, &options).expect("translates");
     tools::validate(&t.spirv, "vulkan1.1");
     let killed = tools::disassemble(&t.spirv).unwrap_or_default();
@@ -246,7 +242,6 @@ fn geometry_shader_streams_and_stream_output() {
     };
     let options = Options {
         target: Target::Vulkan1_1,
-        debug_names: true,
         stream_output: Some(StreamOutput {
             entries: vec![
                 entry(Some("SV_Position"), 0, 0, 4, 0),
@@ -257,7 +252,7 @@ fn geometry_shader_streams_and_stream_output() {
             strides: [0, 16, 0, 0],
             rasterized_stream: Some(0),
         }),
-        ..Options::default()
+        ..Options::default().with_flag(crate::OptionFlags::DEBUG_NAMES, true)
     };
     let so = spirv_text(GS, &options);
     for needle in [
@@ -292,9 +287,8 @@ fn point_size_follows_the_device_feature() {
     let with = spirv_text(gs, &Options::default());
     assert!(with.contains("BuiltIn PointSize"), "{with}");
     let options = Options {
-        geometry_point_size: false,
         domain_modes: None,
-        ..Options::default()
+        ..Options::default().with_flag(crate::OptionFlags::GEOMETRY_POINT_SIZE, false)
     };
     let without = spirv_text(gs, &options);
     assert!(!without.contains("PointSize"), "{without}");
@@ -404,8 +398,7 @@ fn hull_shaders_map_phases_onto_tessellation_control() {
         HS,
         &Options {
             hull_schedule: crate::HullSchedule::Parallel,
-            debug_names: true,
-            ..Options::default()
+            ..Options::default().with_flag(crate::OptionFlags::DEBUG_NAMES, true)
         },
     );
     assert!(parallel.contains("OpLoopMerge"), "{parallel}");

@@ -18,7 +18,7 @@ use dxbc2spv::front::dxbc::container::{Container, ParseOptions};
 use dxbc2spv::front::dxbc::lower;
 use dxbc2spv::front::dxbc::Stage;
 use dxbc2spv::text::dxbc::disasm::shader_program;
-use dxbc2spv::{release_thread_buffers, translate, Error, Options, Translation};
+use dxbc2spv::{release_thread_buffers, translate, Error, OptionFlags, Options, Translation};
 
 use super::stage::stage_of;
 use super::Console;
@@ -128,10 +128,7 @@ fn fresh_translation(bytes: &[u8], options: &Options) -> (Result<Translation, Er
 /// Warm-up (picking the bindings, measuring the peak memory), then `rounds` timed translations.
 fn measure(bytes: &[u8], rounds: u32) -> Measured {
     let stage = stage_prefix(bytes);
-    let mut options = Options {
-        verify_checksum: false,
-        ..Options::default()
-    };
+    let mut options = Options::default().with_flag(OptionFlags::VERIFY_CHECKSUM, false);
     let (first, mut peak_bytes) = fresh_translation(bytes, &options);
     let first = match first {
         Err(Error::Binding { .. }) => own_ranges(bytes).and_then(|bindings| {

@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use anyhow::{anyhow, bail, Result};
 use dxbc2spv::front::dxbc::Stage;
-use dxbc2spv::{translate, Error, HullSchedule, Options, Target};
+use dxbc2spv::{translate, Error, HullSchedule, OptionFlags, Options, Target};
 
 use super::batch::{run_jobs, Progress};
 use super::stage::stage_of;
@@ -88,16 +88,14 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
             return console.failed(Path::new("--target"), &e);
         }
     };
-    let options = Options {
-        target,
-        verify_checksum: !args.no_checksum,
-        debug_names: args.debug_names,
-        hull_schedule: match args.hull_schedule {
+    let options = Options::default()
+        .with_target(target)
+        .with_flag(OptionFlags::VERIFY_CHECKSUM, !args.no_checksum)
+        .with_flag(OptionFlags::DEBUG_NAMES, args.debug_names)
+        .with_hull_schedule(match args.hull_schedule {
             HullScheduleArg::Serial => HullSchedule::Serial,
             HullScheduleArg::Parallel => HullSchedule::Parallel,
-        },
-        ..Options::default()
-    };
+        });
     let found = inputs::expand(&args.inputs.paths);
     let batch = !inputs::is_single_file(&found);
     let mut destinations = match Destinations::new(

@@ -122,10 +122,10 @@ fn corpus_compute_shaders_lower() {
             not_compute += 1;
             continue;
         }
-        let options = crate::Options {
-            verify_checksum: !test_support::has_bad_checksum(&path),
-            ..crate::Options::default()
-        };
+        let options = crate::Options::default().with_flag(
+            crate::OptionFlags::VERIFY_CHECKSUM,
+            !test_support::has_bad_checksum(&path),
+        );
         let result = match crate::translate_to_ir(&bytes, &options) {
             // Register spaces other than 0 need a binding table: give each range its own.
             Err(Error::Binding { .. }) => {

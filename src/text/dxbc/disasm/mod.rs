@@ -11,9 +11,12 @@ mod operand;
 use std::fmt::Write;
 
 use crate::front::dxbc::container::{Container, ParseOptions};
-use crate::front::dxbc::error::{DecodeError, DecodeErrorKind, Result};
+use crate::front::dxbc::error::Result;
 use crate::front::dxbc::instruction::Instruction;
 use crate::front::dxbc::program::{Program, ShaderVersion};
+/// The program of a container's SHDR/SHEX chunk: the front end's
+/// ([`crate::front::dxbc::shader_program`]), which the listing shows.
+pub use crate::front::dxbc::shader_program;
 
 /// Which fxc release's spellings to reproduce where releases differ.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -175,20 +178,6 @@ pub fn disassemble(bytes: &[u8], options: &Options) -> Result<String> {
     };
     write_program(&mut out, &program, flavor)?;
     Ok(out)
-}
-
-/// The program of a container's SHDR/SHEX chunk.
-pub fn shader_program<'a>(container: &Container<'a>) -> Result<Program<'a>> {
-    let Some(chunk) = container.shader_chunk() else {
-        let kind = if container.is_dxil() {
-            DecodeErrorKind::Dxil
-        } else {
-            DecodeErrorKind::MissingChunk("SHDR or SHEX")
-        };
-        return Err(DecodeError::new(0, kind).with_context("container"));
-    };
-    let name = chunk.fourcc.known_name().unwrap_or("program");
-    Program::parse(chunk.data, chunk.offset).map_err(|e| e.with_context(name))
 }
 
 /// Writes one instruction in fxc syntax.
