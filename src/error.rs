@@ -54,7 +54,10 @@ use crate::ir::ValidationError;
 ///
 /// Every variant holds a box: an `Error` is two words, so the `Result`s of the translator's
 /// many fallible steps are returned in registers rather than through memory.
+///
+/// Non-exhaustive: a caller that acts on the kind of failure matches [`Error::kind`].
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Error {
     /// The bytes are not a well-formed DXBC container or shader program.
     Decode(Box<DecodeError>),
