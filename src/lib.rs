@@ -25,8 +25,8 @@
     )
 )]
 
-/// Resource bindings: D3D register ranges → Vulkan descriptor set, binding and array offset.
 pub mod back;
+/// Resource bindings: D3D register ranges → Vulkan descriptor set, binding and array offset.
 pub mod bindings;
 mod error;
 pub mod front;
