@@ -1,5 +1,5 @@
 //! Front ends: bytecode in, IR out. Each decodes its bytecode and lowers it into an
-//! [`ir::Module`](crate::ir::Module); none imports the back end.
+//! [`ir::Module`]; none imports the back end.
 //!
 //! Contract: a front end plugs into the one pipeline of the crate (`pipeline.rs`: front end →
 //! IR → passes → `ir::validate` → back end) by implementing [`FrontEnd`]: decode the bytes
