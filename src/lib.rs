@@ -27,6 +27,9 @@ pub mod bindings;
 mod error;
 pub mod front;
 /// Fuzz entry points (never panic on input), a seeded PRNG and a token-aware DXBC mutator.
+/// Built for the crate's own tests and with the non-default `fuzzing` feature (the cargo-fuzz
+/// crate in `src/fuzz/` turns it on); a plain build leaves it out.
+#[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 pub mod ir;
 mod locate;
