@@ -51,6 +51,8 @@ mod hostile_translate_tests;
 #[cfg(test)]
 mod malformed_tests;
 #[cfg(test)]
+mod snapshot_tests;
+#[cfg(test)]
 mod test_support;
 #[cfg(test)]
 mod thread_safety_tests;
