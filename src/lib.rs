@@ -47,6 +47,8 @@ pub use pipeline::{
 pub use scratch::release_thread_buffers;
 
 #[cfg(test)]
+mod architecture_tests;
+#[cfg(test)]
 mod hostile_translate_tests;
 #[cfg(test)]
 mod malformed_tests;
