@@ -9,7 +9,7 @@
 //!
 //! Invariant at every boundary: input-derived data never causes a panic; each failure is a typed
 //! error carrying the byte offset in the DXBC input.
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 #![cfg_attr(
     not(test),
     warn(

@@ -19,7 +19,7 @@
 //! `transformFeedbackQueries` and `transformFeedbackRasterizationStreamSelect`) come from
 //! `VK_EXT_transform_feedback`; `shaderStencilExport` is the presence of
 //! `VK_EXT_shader_stencil_export`. A device that has the extension gets it enabled together with
-//! the feature ([`FeatureStructs::extensions`]).
+//! the feature (`FeatureStructs::extensions`).
 
 use std::collections::BTreeSet;
 use std::fmt;
