@@ -3,8 +3,8 @@
 //! Pipeline (see `docs/architecture.md`):
 //!
 //! ```text
-//! bytes ──dxbc::Container──► chunks ──dxbc::decode──► instructions (zero-copy, typed operands)
-//!       ──lower──► ir::Module ──passes──► ir::Module ──spv::write──► SPIR-V words
+//! bytes ──front::dxbc (container, decoder, lower)──► ir::Module ──passes──► ir::Module
+//!       ──ir::validate──► back::spirv (through the spv writer)──► SPIR-V words
 //! ```
 //!
 //! Invariant at every boundary: input-derived data never causes a panic; each failure is a typed
