@@ -64,7 +64,7 @@ impl Target {
 
 /// Float behaviour the target device guarantees when a module asks for it
 /// (`VK_KHR_shader_float_controls`, core in Vulkan 1.2). D3D10+ requires IEEE infinities, NaNs
-/// and signed zeros, flushes fp32 denormals and keeps fp64 ones (`../shared/DESIGN.md` §5); a
+/// and signed zeros, flushes fp32 denormals and keeps fp64 ones (D3D11.3 functional spec); a
 /// runtime sets each flag its device supports (`VkPhysicalDeviceFloatControlsProperties`), and
 /// the module then declares the matching execution mode. All off (the default) gives a module
 /// that runs on any device, with the driver's default float behaviour.

@@ -193,7 +193,7 @@ feature_table! {
     Property xfb.transform_feedback_rasterization_stream_select = "transformFeedbackRasterizationStreamSelect";
     Enabled ext.shader_stencil_export = "shaderStencilExport";
     // Float controls (VkPhysicalDeviceVulkan12Properties): D3D flushes fp32 denormals and keeps
-    // fp64 ones (DESIGN.md §5); a test that depends on it requires the matching property.
+    // fp64 ones (D3D11.3 functional spec); a test that depends on it requires the matching property.
     Property v12.shader_denorm_flush_to_zero_float32 = "shaderDenormFlushToZeroFloat32";
     Property v12.shader_denorm_preserve_float32 = "shaderDenormPreserveFloat32";
     Property v12.shader_denorm_flush_to_zero_float64 = "shaderDenormFlushToZeroFloat64";
