@@ -1,7 +1,7 @@
 //! Translation speed over a fixed set of the repository's own shaders, to catch regressions
 //! (criterion; run with `cargo bench --bench translate`, see `docs/cli.md`).
 //!
-//! Contract: the set is every `fixtures/samples/*.dxbc` and every `fixtures/asm/*.asm`
+//! Contract: the set is every `fixtures/samples/*.dxbc` and every `fixtures/in/*.asm`
 //! (assembled here, outside the timing), in sorted order, named `samples/<stem>` and
 //! `asm/<stem>`. Each shader is translated with the default `Options` (checksum verified); a
 //! shader whose SM5.1 ranges the default D3D11 layout cannot bind gets one binding per declared
@@ -66,7 +66,7 @@ fn fixtures() -> Vec<Fixture> {
         let bytes = fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         set.push(fixture(format!("samples/{}", stem(&path)), bytes));
     }
-    for path in files("fixtures/asm", "asm") {
+    for path in files("fixtures/in", "asm") {
         let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let bytes = assemble(&text).unwrap_or_else(|e| {
             panic!("{}:{}:{}: {}", path.display(), e.line, e.column, e.message)

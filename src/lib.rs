@@ -13,7 +13,7 @@
 //!
 //! Invariant at every boundary: input-derived data never causes a panic; each failure is a typed
 //! error carrying the byte offset in the DXBC input.
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 #![cfg_attr(
     not(test),
     warn(
@@ -31,6 +31,9 @@ pub mod bindings;
 mod error;
 pub mod front;
 /// Fuzz entry points (never panic on input), a seeded PRNG and a token-aware DXBC mutator.
+/// Built for the crate's own tests and with the non-default `fuzzing` feature (the cargo-fuzz
+/// crate in `src/fuzz/` turns it on); a plain build leaves it out.
+#[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 pub mod ir;
 pub mod passes;
@@ -48,9 +51,13 @@ pub use pipeline::{
 pub use scratch::release_thread_buffers;
 
 #[cfg(test)]
+mod architecture_tests;
+#[cfg(test)]
 mod hostile_translate_tests;
 #[cfg(test)]
 mod malformed_tests;
+#[cfg(test)]
+mod snapshot_tests;
 #[cfg(test)]
 mod test_support;
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //!
 //! The inputs are a sample of the corpus (`../shared/corpus`, see `test_support`); without it,
 //! the committed fixtures (`fixtures/samples`, `fixtures/malformed`) and the hand-written
-//! listings of `fixtures/asm`, assembled.
+//! listings of `fixtures/in`, assembled.
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -73,7 +73,7 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
             }
         }
     }
-    for p in files_with(&fixtures.join("asm"), "asm") {
+    for p in files_with(&fixtures.join("in"), "asm") {
         let text = std::fs::read_to_string(&p).unwrap_or_default();
         if let Ok(bytes) = crate::text::dxbc::asm::assemble(&text) {
             out.push((p.display().to_string(), bytes));

@@ -358,7 +358,7 @@ fn smoke_translate_mutated_tessellation_shaders() {
     });
     for asm in ["hs_tri.asm", "ds_tri.asm"] {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("fixtures/asm")
+            .join("fixtures/in")
             .join(asm);
         let text = std::fs::read_to_string(&path).expect("fixture listing");
         blobs.push(crate::text::dxbc::asm::assemble(&text).expect("fixture assembles"));
@@ -446,16 +446,16 @@ fn smoke_translate_mutated_corpus_sample() {
 /// Listings mutated by inputs per run of the assembler smoke test.
 const MUTATED_LISTINGS: usize = 3_000;
 
-/// The `assemble` target's contract over mutated listings: `fixtures/asm/` and a seeded sample
+/// The `assemble` target's contract over mutated listings: `fixtures/in/` and a seeded sample
 /// of the corpus's fxc listings. Mutants the assembler accepts must decode and round-trip.
 #[test]
 fn smoke_assemble_mutated_listings() {
     let seed = seed();
     let mut rng = Rng::new(seed);
     let mut texts: Vec<String> = Vec::new();
-    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/asm");
-    for entry in std::fs::read_dir(&fixtures).expect("fixtures/asm") {
-        let path = entry.expect("fixtures/asm entry").path();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/in");
+    for entry in std::fs::read_dir(&fixtures).expect("fixtures/in") {
+        let path = entry.expect("fixtures/in entry").path();
         texts.push(std::fs::read_to_string(&path).expect("fixture listing"));
     }
     let mut listings: Vec<String> = test_support::corpus_blobs()
@@ -464,7 +464,7 @@ fn smoke_assemble_mutated_listings() {
         .filter(|t| t.len() <= MAX_SEED_SIZE as usize)
         .collect();
     if listings.is_empty() {
-        eprintln!("corpus absent: the assembler smoke run uses fixtures/asm only");
+        eprintln!("corpus absent: the assembler smoke run uses fixtures/in only");
     }
     while listings.len() > 200 {
         let i = rng.below(listings.len());

@@ -1,7 +1,7 @@
 //! The intermediate representation: the contract between the DXBC front end (`lower`) and the
-//! SPIR-V back end (`spv::emit`). See `docs/ir.md`.
+//! SPIR-V back end (`back::spirv`). See `docs/ir.md`.
 //!
-//! The IR stays close to DXBC (`../shared/DESIGN.md` §1): one [`Inst`] per executable DXBC
+//! The IR stays close to DXBC (`docs/ir.md`): one [`Inst`] per executable DXBC
 //! instruction, with the same register files, swizzles and write masks, but with every name
 //! resolved against the declarations. A register operand is a [`Reg`]; a resource operand names a
 //! declaration by its position in [`Module::resources`] (or `cbuffers`, `samplers`, `tgsm`), never
@@ -13,7 +13,7 @@
 //!   contiguous range of it. Function 0 is the entry point; `label l#` subroutines follow.
 //! - **Spans.** Every instruction carries the byte offset of the DXBC instruction it came from
 //!   ([`Inst::span`]); later errors report it.
-//! - **Validity.** [`validate`] checks what the back end relies on: balanced and well-nested
+//! - **Validity.** [`validate()`] checks what the back end relies on: balanced and well-nested
 //!   control flow, operand counts per opcode, every register and declaration index in range,
 //!   call targets that exist, no recursion and at most [`MAX_CALL_DEPTH`] nested calls. Tests
 //!   run it after every pass.

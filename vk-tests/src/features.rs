@@ -19,7 +19,7 @@
 //! `transformFeedbackQueries` and `transformFeedbackRasterizationStreamSelect`) come from
 //! `VK_EXT_transform_feedback`; `shaderStencilExport` is the presence of
 //! `VK_EXT_shader_stencil_export`. A device that has the extension gets it enabled together with
-//! the feature ([`FeatureStructs::extensions`]).
+//! the feature (`FeatureStructs::extensions`).
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -193,7 +193,7 @@ feature_table! {
     Property xfb.transform_feedback_rasterization_stream_select = "transformFeedbackRasterizationStreamSelect";
     Enabled ext.shader_stencil_export = "shaderStencilExport";
     // Float controls (VkPhysicalDeviceVulkan12Properties): D3D flushes fp32 denormals and keeps
-    // fp64 ones (DESIGN.md §5); a test that depends on it requires the matching property.
+    // fp64 ones (D3D11.3 functional spec); a test that depends on it requires the matching property.
     Property v12.shader_denorm_flush_to_zero_float32 = "shaderDenormFlushToZeroFloat32";
     Property v12.shader_denorm_preserve_float32 = "shaderDenormPreserveFloat32";
     Property v12.shader_denorm_flush_to_zero_float64 = "shaderDenormFlushToZeroFloat64";

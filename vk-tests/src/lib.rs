@@ -15,7 +15,8 @@
 //! - [`samples`]: per-sample access to multisampled images (read back, upload) through compute.
 //! - [`descriptors`]: descriptor sets shared by the compute and graphics runners.
 //! - [`submit`]: one-shot command buffers.
-//! - [`format`]: texel and depth formats by DXGI name, and decoding texels into channel values.
+//! - [`format`](mod@format): texel and depth formats by DXGI name, and decoding texels into
+//!   channel values.
 //! - [`png`]: a minimal PNG writer for pictures of failed draws.
 //! - [`spirv_val`]: run `spirv-val` on a module.
 //! - [`features`]: device features by Vulkan name (what is supported, what is enabled).

@@ -1,6 +1,6 @@
 //! Arithmetic, logic, comparison, conversion and move instructions with D3D's numeric rules
-//! (`../shared/DESIGN.md` §5; D3D11.3 functional spec §22.10 and the `(sm4 - asm)`/`(sm5 - asm)`
-//! instruction pages).
+//! (IEEE infinities, NaNs and signed zeros, fp32 denormals flushed; D3D11.3 functional spec
+//! §22.10 and the `(sm4 - asm)`/`(sm5 - asm)` instruction pages).
 //!
 //! Contract:
 //! - Every operation the dispatcher routes here (everything but control flow, memory, textures

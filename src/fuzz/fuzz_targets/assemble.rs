@@ -1,6 +1,6 @@
 //! The assembler over fxc-syntax text (`dxbc2spv::fuzzing::assemble`): never panics, and what it
 //! accepts decodes and round-trips. Seeds are listings (the corpus's `.asm` files and
-//! `fixtures/asm/`); the token-aware text mutator of `dxbc2spv::fuzzing` does most mutations.
+//! `fixtures/in/`); the token-aware text mutator of `dxbc2spv::fuzzing` does most mutations.
 #![no_main]
 
 use dxbc2spv::fuzzing::{assemble, mutate_text, Rng};

@@ -1,5 +1,5 @@
 //! Complete modules built with the API, validated with `spirv-val` (Vulkan 1.1 and 1.3 rules)
-//! and compared with their `fixtures/spv/*.spvasm` disassembly.
+//! and compared with their SPIR-V text in `fixtures/out/spvasm/writer/*.spvasm`.
 
 use spirv::{
     BuiltIn, Capability, Decoration, Dim, ExecutionMode, ExecutionModel, FunctionControl,

@@ -1,12 +1,11 @@
-//! Test tools: `spirv-val` and `spirv-dis` as subprocesses, and `.spvasm` snapshots.
+//! Test tools: `spirv-val` and `spirv-dis` as subprocesses, and the writer's `.spvasm` snapshots.
 //!
 //! A missing tool FAILS the test with a message naming `.ci/setup.sh`, unless
 //! `DXBC2SPV_ALLOW_NO_SPIRV_VAL=1`, in which case the check prints `skipped: ...` and is not
-//! made (the same policy as `vk-tests`). Snapshots live in `fixtures/spv/<name>.spvasm`;
-//! `BLESS=1` rewrites them.
+//! made (the same policy as `vk-tests`). The writer's snapshots are SPIR-V text from `rspirv`
+//! in `fixtures/out/spvasm/writer/<name>.spvasm` (see `snapshot`); `BLESS=1` rewrites them.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 const ALLOW_NO_SPIRV_VAL_ENV: &str = "DXBC2SPV_ALLOW_NO_SPIRV_VAL";
@@ -90,31 +89,15 @@ pub fn validation_error(words: &[u32], env: &str) -> Option<String> {
     Some(text.lines().next().unwrap_or("").to_owned())
 }
 
-/// Compares the disassembly of `words` with `fixtures/spv/<name>.spvasm` (`BLESS=1` rewrites
-/// it).
+/// Compares the SPIR-V text of `words` (`rspirv`'s disassembly) with
+/// `fixtures/out/spvasm/writer/<name>.spvasm` (`BLESS=1` rewrites it); a difference fails with a
+/// line diff.
 pub fn check_snapshot(name: &str, words: &[u32]) {
-    let Some(text) = disassemble(words) else {
-        return;
-    };
-    let path: PathBuf = crate::test_support::fixtures_dir()
-        .join("spv")
+    let path = super::snapshot::fixtures_dir()
+        .join("out/spvasm/writer")
         .join(format!("{name}.spvasm"));
-    if env_flag("BLESS") {
-        std::fs::create_dir_all(path.parent().expect("fixtures/spv has a parent"))
-            .expect("creating fixtures/spv");
-        std::fs::write(&path, &text).expect("writing the snapshot");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e}; run with BLESS=1 to create it. Disassembly:\n{text}",
-            path.display()
-        )
-    });
-    if expected != text {
-        panic!(
-            "{} differs from the module's disassembly (BLESS=1 rewrites it). Got:\n{text}",
-            path.display()
-        );
+    let text = super::snapshot::spirv_text(words).unwrap_or_else(|e| panic!("{name}: {e}"));
+    if let Err(e) = super::snapshot::check_text(&path, &text) {
+        panic!("{e}");
     }
 }

@@ -1,4 +1,4 @@
-//! 32-bit float instructions (D3D11.3 functional spec §22.10; `../shared/DESIGN.md` §5).
+//! 32-bit float instructions (D3D11.3 functional spec §22.10).
 //!
 //! Contract (beyond the ALU rules in `alu.rs`): `min`/`max` return the non-NaN operand
 //! (`NMin`/`NMax`); `eq`/`lt`/`ge` are ordered and `ne` unordered, writing 0xffffffff/0;

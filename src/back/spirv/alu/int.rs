@@ -1,5 +1,5 @@
 //! 32-bit integer arithmetic, logic and comparisons (D3D11.3 functional spec §22.10, the
-//! `(sm4 - asm)`/`(sm5 - asm)` pages; `../shared/DESIGN.md` §5).
+//! `(sm4 - asm)`/`(sm5 - asm)` pages).
 //!
 //! Contract (beyond the ALU rules in `alu.rs`): arithmetic wraps modulo 2^32; a `-` source
 //! modifier is an integer negate; shift amounts use their low five bits; `udiv` by 0 gives

@@ -3,7 +3,7 @@
 //!
 //! Contract: [`Emitter::declare_texture`] returns the [`ResourceVars`] of one texture
 //! declaration (`var`, `image_type`, `texel`, `r32`); [`Emitter::declare_samplers`] fills
-//! `TextureState::samplers` in declaration order. Both bind through [`descriptor`], so
+//! `TextureState::samplers` in declaration order. Both bind through [`binding_of`], so
 //! descriptor arrays and push constants stay refused there.
 //!
 //! - SRVs: `Sampled 1`, format `Unknown`, depth 2 ("unknown": D3D views are not typed as

@@ -191,7 +191,7 @@ impl Emitter<'_> {
     }
 
     /// The render target's sample count: Vulkan has no built-in for it, so it is the
-    /// specialization constant [`RASTERIZER_SAMPLES_SPEC_ID`] (default 1), which the runtime sets
+    /// specialization constant [`RASTERIZER_SAMPLES_SPEC_ID`](crate::back::spirv::RASTERIZER_SAMPLES_SPEC_ID) (default 1), which the runtime sets
     /// from the pipeline's `rasterizationSamples`.
     fn rasterizer_samples(&mut self) -> Id {
         if let Some(id) = self.textures.rasterizer_samples {

@@ -1,4 +1,4 @@
-//! `fixtures/asm/`: hand-written shaders of every stage assemble, print as written and
+//! `fixtures/in/`: hand-written shaders of every stage assemble, print as written and
 //! reassemble to the same dwords.
 
 use super::{first_difference, listing, to_bytes, LOSSLESS};
@@ -108,10 +108,10 @@ fn check_container(text: &str, words: &[u32]) -> Result<(), String> {
     Ok(())
 }
 
-/// Every `fixtures/asm/*.asm` round-trips, and every stage has one.
+/// Every `fixtures/in/*.asm` round-trips, and every stage has one.
 #[test]
 fn fixtures_asm_round_trip() {
-    let dir = crate::test_support::fixtures_dir().join("asm");
+    let dir = crate::test_support::fixtures_dir().join("in");
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .flatten()
@@ -138,7 +138,7 @@ fn fixtures_asm_round_trip() {
     ] {
         assert!(
             stages.iter().any(|v| v.stage == stage),
-            "no {stage:?} shader in fixtures/asm"
+            "no {stage:?} shader in fixtures/in"
         );
     }
     assert!(stages.iter().any(|v| v.is_sm51()), "no SM5.1 shader");

@@ -1,4 +1,4 @@
-//! Property tests of the assembler, and the hand-written shaders of `fixtures/asm/`.
+//! Property tests of the assembler, and the hand-written shaders of `fixtures/in/`.
 //!
 //! Random programs are generated from the opcode table ([`Opcode::ALL`], [`Opcode::slots`],
 //! [`Opcode::class`]) for every stage and shader model 4.0–5.1, encoded with
@@ -17,7 +17,7 @@
 //!
 //! This module holds the harness (PRNG, round-trip checks) and the generated-program tests;
 //! the generator itself is [`crate::fuzzing::generate`] (shared with the `translate_generated`
-//! fuzz target), and [`fixtures`] checks `fixtures/asm/`.
+//! fuzz target), and [`fixtures`] checks `fixtures/in/`.
 
 mod fixtures;
 mod gaps;

@@ -1,0 +1,139 @@
+//! Snapshot tests in the style of naga's: every shader of `fixtures/in/` (fxc-syntax text,
+//! assembled by [`crate::text::dxbc::asm::assemble`]) is translated with the default
+//! [`Options`] (SM5.1 shaders the D3D11 layout cannot bind get one binding per declared range),
+//! and its IR ([`crate::ir::print`], after the passes) and its SPIR-V text
+//! (`rspirv`'s disassembler) are compared with `fixtures/out/ir/<name>.ir` and
+//! `fixtures/out/spvasm/<name>.spvasm`. Every module is also checked with `spirv-val` for the
+//! default target. `BLESS=1` writes the snapshots (and removes those whose input is gone);
+//! otherwise every difference is reported as a line diff and the test fails.
+
+use std::path::{Path, PathBuf};
+
+use crate::spv::tests::snapshot::{blessing, check_text, fixtures_dir, spirv_text};
+use crate::spv::tests::tools;
+use crate::translate_tests::own_bindings;
+use crate::{translate, translate_to_ir, Error, Options};
+
+/// The `.asm` files of `fixtures/in/`, sorted.
+fn inputs(dir: &Path) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "asm"))
+        .collect();
+    paths.sort();
+    paths
+}
+
+/// The default [`Options`], except that a shader whose registers the D3D11 layout cannot bind
+/// (SM5.1 spaces and ranges) gets one binding per declared range, as a D3D12 runtime would.
+fn options_for(bytes: &[u8]) -> Options {
+    let options = Options::default();
+    if let Err(Error::Binding { .. }) = translate(bytes, &options) {
+        if let Some(bindings) = own_bindings(bytes) {
+            return Options {
+                bindings,
+                ..options
+            };
+        }
+    }
+    options
+}
+
+/// One input: its IR and SPIR-V snapshots, and `spirv-val`. Returns the problems found.
+fn check_one(path: &Path, out: &Path) -> Vec<String> {
+    let name = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default()
+        .to_owned();
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => return vec![format!("{}: {e}", path.display())],
+    };
+    let bytes = match crate::text::dxbc::asm::assemble(&text) {
+        Ok(b) => b,
+        Err(e) => return vec![format!("{}:{e}", path.display())],
+    };
+    let options = options_for(&bytes);
+    let mut problems = Vec::new();
+    match translate_to_ir(&bytes, &options) {
+        Ok(module) => {
+            let ir = crate::ir::print(&module);
+            let file = out.join("ir").join(format!("{name}.ir"));
+            problems.extend(check_text(&file, &ir).err());
+        }
+        Err(e) => problems.push(format!("{name}: lowering failed: {e}")),
+    }
+    match translate(&bytes, &options) {
+        Ok(translation) => {
+            tools::validate(&translation.spirv, options.target.name());
+            match spirv_text(&translation.spirv) {
+                Ok(spvasm) => {
+                    let file = out.join("spvasm").join(format!("{name}.spvasm"));
+                    problems.extend(check_text(&file, &spvasm).err());
+                }
+                Err(e) => problems.push(format!("{name}: {e}")),
+            }
+        }
+        Err(e) => problems.push(format!("{name}: translation failed: {e}")),
+    }
+    problems
+}
+
+/// Snapshots in `dir` (files with extension `ext`) whose input is not in `names`: removed when
+/// blessing, reported otherwise.
+fn orphans(dir: &Path, ext: &str, names: &[String]) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut problems = Vec::new();
+    for path in entries.flatten().map(|e| e.path()) {
+        if !path.is_file() || !path.extension().is_some_and(|e| e == ext) {
+            continue;
+        }
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
+        if names.iter().any(|n| n == stem) {
+            continue;
+        }
+        if blessing() {
+            if let Err(e) = std::fs::remove_file(&path) {
+                problems.push(format!("{}: {e}", path.display()));
+            }
+        } else {
+            problems.push(format!(
+                "{}: no fixtures/in/{stem}.asm (BLESS=1 removes it)",
+                path.display()
+            ));
+        }
+    }
+    problems
+}
+
+#[test]
+fn fixtures_match_their_snapshots() {
+    let fixtures = fixtures_dir();
+    let out = fixtures.join("out");
+    let paths = inputs(&fixtures.join("in"));
+    assert!(!paths.is_empty(), "no shaders in fixtures/in");
+    let names: Vec<String> = paths
+        .iter()
+        .filter_map(|p| p.file_stem()?.to_str().map(str::to_owned))
+        .collect();
+    let mut problems = Vec::new();
+    for path in &paths {
+        problems.extend(check_one(path, &out));
+    }
+    problems.extend(orphans(&out.join("ir"), "ir", &names));
+    problems.extend(orphans(&out.join("spvasm"), "spvasm", &names));
+    assert!(
+        problems.is_empty(),
+        "{} snapshot problem(s):\n\n{}",
+        problems.len(),
+        problems.join("\n\n")
+    );
+}
