@@ -31,7 +31,9 @@ pub use module::{
     SignatureElement, Stage, StreamOutput, StreamOutputEntry, SwitchTable, TessDomain,
     TessOutputPrimitive, TessPartitioning, TessellationInfo, Tgsm,
 };
-pub use op::{Inst, InstFlags, Op, Test};
+pub use op::{
+    Family, Inst, InstFlags, Op, Payload, ResinfoReturn, Role, SampleinfoReturn, SwitchId, Test,
+};
 pub use operand::{DepthOutput, Dst, Index, Modifier, Reg, Rel, RelFile, Src};
 pub use print::{print, register_name};
 pub use validate::{validate, ValidationError, MAX_CALL_DEPTH};

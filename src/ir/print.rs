@@ -194,8 +194,8 @@ fn write_inst(s: &mut String, inst: &Inst) {
         first = false;
         write_src(s, src);
     }
-    if inst.op == Op::Switch {
-        let _ = write!(s, " (table {})", inst.aux);
+    if let Some(table) = inst.payload.switch() {
+        let _ = write!(s, " (table {table})");
     }
 }
 

@@ -103,8 +103,10 @@ pub fn validate(module: &Module) -> Result<(), ValidationError> {
                     _ => return fail(at, "endloop without a matching loop".into()),
                 },
                 Op::Switch => {
-                    if inst.aux as usize >= module.switches.len() {
-                        return fail(at, format!("switch table {} does not exist", inst.aux));
+                    match inst.payload.switch() {
+                        Some(id) if id.index() < module.switches.len() => {}
+                        Some(id) => return fail(at, format!("switch table {id} does not exist")),
+                        None => return fail(at, "switch without a case table".into()),
                     }
                     if !matches!(body.get(k + 1).map(|n| n.op), Some(Op::Case | Op::Default)) {
                         return fail(at, "switch not followed by case or default".into());

@@ -407,10 +407,10 @@ impl Emitter<'_> {
     fn switch(&mut self, inst: &Inst) -> Result<(), Error> {
         self.ensure_block();
         let selector = self.load_src(inst, 0, 1, Scalar::U32)?;
-        let table = self
-            .ir
-            .switches
-            .get(inst.aux as usize)
+        let table = inst
+            .payload
+            .switch()
+            .and_then(|id| self.ir.switches.get(id.index()))
             .ok_or_else(|| Error::invalid(inst.span, "switch without a case table"))?;
         let blocks: Vec<Id> = (0..table.blocks).map(|_| self.m.alloc_id()).collect();
         let merge = self.m.alloc_id();

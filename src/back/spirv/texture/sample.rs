@@ -26,7 +26,7 @@ use spirv::{Capability, GlslStd450Op, ImageOperands, Op as SpvOp};
 use super::{first, Texture};
 use crate::back::spirv::context::{Emitter, Scalar, Value};
 use crate::error::Error;
-use crate::ir::{Dimension, Inst, Op, Stage};
+use crate::ir::{Dimension, Inst, Op, Payload, Stage};
 use crate::spv::Id;
 
 /// How an operation gets its level of detail.
@@ -157,10 +157,12 @@ impl Operands {
     }
 }
 
-/// The immediate offset `k` (0 = u) of a packed `aux` word, sign-extended from 4 bits.
-pub(super) fn immediate_offset(aux: u32, k: u8) -> i32 {
-    let nibble = (aux >> (4 * u32::from(k))) & 0xf;
-    ((nibble << 28) as i32) >> 28
+/// The immediate offset `k` (0 = u) of an instruction's payload (0 when it has none).
+pub(super) fn immediate_offset(payload: Payload, k: u8) -> i32 {
+    payload
+        .texel_offsets()
+        .get(usize::from(k))
+        .map_or(0, |&o| i32::from(o))
 }
 
 #[cfg(test)]
@@ -183,15 +185,15 @@ impl Emitter<'_> {
 
     /// The `ConstOffset` of a texture operation on `tex`: an `int` (vector) constant of the
     /// immediate offsets, `None` when they are all zero or the dimension takes none.
-    pub(super) fn const_offset(&mut self, aux: u32, tex: &Texture) -> Option<Id> {
+    pub(super) fn const_offset(&mut self, payload: Payload, tex: &Texture) -> Option<Id> {
         let n = tex.shape.offsets;
-        if n == 0 || (0..n).all(|k| immediate_offset(aux, k) == 0) {
+        if n == 0 || (0..n).all(|k| immediate_offset(payload, k) == 0) {
             return None;
         }
         let i = self.ty(Scalar::I32, 1);
         let mut parts = [i; 3];
         for k in 0..n {
-            parts[k as usize] = self.m.constant_i32(immediate_offset(aux, k));
+            parts[k as usize] = self.m.constant_i32(immediate_offset(payload, k));
         }
         if n == 1 {
             return Some(parts[0]);
@@ -271,7 +273,7 @@ impl Emitter<'_> {
             ops.offset = Some(self.programmable_offset(inst, i, shape.offsets)?);
             self.m.capability(Capability::ImageGatherExtended);
         } else {
-            ops.const_offset = self.const_offset(inst.aux, &tex);
+            ops.const_offset = self.const_offset(inst.payload, &tex);
         }
         let extra = match f.dref {
             Some(i) => Some(self.load_src(inst, i, 1, Scalar::F32)?.id),

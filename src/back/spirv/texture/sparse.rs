@@ -94,7 +94,7 @@ impl Emitter<'_> {
         }
         let mut plain = Inst::new(op, inst.span);
         plain.flags = inst.flags;
-        plain.aux = inst.aux;
+        plain.payload = inst.payload;
         let dst = inst
             .dst()
             .first()

@@ -79,7 +79,7 @@ fn strip(inst: &Inst) -> Inst {
     };
     let mut out = Inst::new(op, inst.span);
     out.flags = inst.flags;
-    out.aux = inst.aux;
+    out.payload = inst.payload;
     for d in inst.dst() {
         let mut d = *d;
         d.reg = strip_reg(d.reg);
