@@ -350,7 +350,7 @@ fn decode_and_lower(
     if let Some(so) = &options.stream_output {
         if !matches!(
             module.stage,
-            Some(Stage::Vertex | Stage::Domain | Stage::Geometry)
+            Stage::Vertex | Stage::Domain | Stage::Geometry
         ) {
             // At the version token, which names the stage.
             return Err(Error::invalid(
@@ -369,9 +369,7 @@ fn decode_and_lower(
 }
 
 fn shader_info(module: &ir::Module) -> Result<ShaderInfo, Error> {
-    let stage = module
-        .stage
-        .ok_or_else(|| Error::invalid(0, "module without a stage"))?;
+    let stage = module.stage;
     let entry = |range: RegisterRange,
                  id: u32,
                  shape: Option<ResourceShape>,

@@ -12,7 +12,7 @@ const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
 /// Writes `module` as text.
 pub fn print(module: &Module) -> String {
     let mut s = String::new();
-    let stage = module.stage.map_or("??", |s| s.prefix());
+    let stage = module.stage.prefix();
     let _ = writeln!(s, "{stage}_{}_{}", module.model.0, module.model.1);
     if module.temps > 0 {
         let _ = writeln!(s, "temps {}", module.temps);

@@ -5,7 +5,6 @@ use super::*;
 fn module_with(insts: Vec<Inst>) -> Module {
     let n = insts.len() as u32;
     Module {
-        stage: Some(Stage::Compute),
         model: (5, 0),
         temps: 1,
         functions: vec![Function {
@@ -14,7 +13,7 @@ fn module_with(insts: Vec<Inst>) -> Module {
             span: 0,
         }],
         insts,
-        ..Module::default()
+        ..Module::new(Stage::Compute)
     }
 }
 

@@ -160,9 +160,7 @@ pub fn emit_reusing(
     options: &EmitOptions,
     scratch: &mut Scratch,
 ) -> Result<Vec<u32>, Error> {
-    let stage = module
-        .stage
-        .ok_or_else(|| Error::invalid(0, "module without a stage"))?;
+    let stage = module.stage;
     // About 60 words per IR instruction (ALU instructions load, convert, compute and store
     // 4-component registers), bounded by the IR, which is bounded by the input.
     let code = 256 + module.insts.len() * 64;
@@ -268,7 +266,7 @@ impl Emitter<'_> {
         self.copy_inputs();
         self.load_patch_constants(spirv::StorageClass::Input);
         self.m.function_call(void, self.functions[0], &[]);
-        if self.ir.stage != Some(Stage::Geometry) {
+        if self.ir.stage != Stage::Geometry {
             self.copy_outputs(None, None);
         }
         self.m.ret();

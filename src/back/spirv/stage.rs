@@ -23,7 +23,7 @@ use crate::spv::Version;
 impl Emitter<'_> {
     /// One stage-specific operation.
     pub(super) fn stage_op(&mut self, inst: &Inst) -> Result<(), Error> {
-        let stage = self.ir.stage.unwrap_or(Stage::Compute);
+        let stage = self.ir.stage;
         let pixel_only = |what: &str| {
             Error::invalid(
                 inst.span,

@@ -57,7 +57,6 @@ fn inst(op: Op, dsts: &[Dst], srcs: &[Src]) -> Inst {
 fn module(insts: Vec<Inst>) -> ir::Module {
     let n = insts.len() as u32;
     ir::Module {
-        stage: Some(Stage::Compute),
         model: (5, 0),
         temps: 8,
         thread_group: [1, 1, 1],
@@ -67,7 +66,7 @@ fn module(insts: Vec<Inst>) -> ir::Module {
             span: 0,
         }],
         insts,
-        ..ir::Module::default()
+        ..ir::Module::new(Stage::Compute)
     }
 }
 

@@ -157,7 +157,7 @@ impl Emitter<'_> {
     /// shader.
     pub fn declare_io(&mut self) -> Result<(), Error> {
         let ir = self.ir;
-        let stage = ir.stage.unwrap_or(Stage::Compute);
+        let stage = ir.stage;
         if stage == Stage::Compute {
             return Ok(());
         }

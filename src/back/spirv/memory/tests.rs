@@ -58,7 +58,6 @@ fn typed(ret: ReturnType) -> ResourceShape {
 fn module(resources: Vec<ResourceDecl>, tgsm: Vec<Tgsm>, mut insts: Vec<Inst>) -> Module {
     insts.push(Inst::new(Op::Ret, 0));
     Module {
-        stage: Some(Stage::Compute),
         model: (5, 0),
         temps: 4,
         resources,
@@ -70,7 +69,7 @@ fn module(resources: Vec<ResourceDecl>, tgsm: Vec<Tgsm>, mut insts: Vec<Inst>) -
             span: 0,
         }],
         insts,
-        ..Module::default()
+        ..Module::new(Stage::Compute)
     }
 }
 

@@ -180,7 +180,7 @@ impl Emitter<'_> {
         if ASSUME_PIXEL.with(|a| a.get()) {
             return true;
         }
-        self.ir.stage == Some(Stage::Pixel)
+        self.ir.stage == Stage::Pixel
     }
 
     /// The `ConstOffset` of a texture operation on `tex`: an `int` (vector) constant of the

@@ -96,7 +96,6 @@ pub(super) fn module(
 ) -> Module {
     insts.push(Inst::new(Op::Ret, 0));
     Module {
-        stage: Some(Stage::Compute),
         model: (5, 0),
         temps: 4,
         resources,
@@ -108,7 +107,7 @@ pub(super) fn module(
             span: 0,
         }],
         insts,
-        ..Module::default()
+        ..Module::new(Stage::Compute)
     }
 }
 

@@ -149,10 +149,7 @@ impl Lowerer {
         self.track_nesting(op, at)?;
         let flags = flags(inst, op);
         // Thread-group barriers and shared-memory fences exist only in compute shaders.
-        if op == Op::Sync
-            && flags.sync & 0b111 != 0
-            && self.module.stage != Some(ir::Stage::Compute)
-        {
+        if op == Op::Sync && flags.sync & 0b111 != 0 && self.module.stage != ir::Stage::Compute {
             return Err(Error::invalid(
                 at,
                 format!(

@@ -180,7 +180,6 @@ struct Lowerer {
 impl Lowerer {
     fn new(version: ShaderVersion, stage: ir::Stage, body_offset: u32) -> Lowerer {
         let module = ir::Module {
-            stage: Some(stage),
             model: (version.major, version.minor),
             program_span: body_offset.saturating_sub(8),
             functions: vec![ir::Function {
@@ -188,7 +187,7 @@ impl Lowerer {
                 body: 0..0,
                 span: body_offset,
             }],
-            ..ir::Module::default()
+            ..ir::Module::new(stage)
         };
         Lowerer {
             version,
@@ -248,10 +247,10 @@ impl Lowerer {
                 src.reg = ir::Reg::Function(target);
             }
         }
-        if matches!(self.module.stage, Some(ir::Stage::Hull | ir::Stage::Domain)) {
+        if matches!(self.module.stage, ir::Stage::Hull | ir::Stage::Domain) {
             self.finish_tessellation()?;
         }
-        if self.module.stage == Some(ir::Stage::Compute) && self.thread_group_at.is_none() {
+        if self.module.stage == ir::Stage::Compute && self.thread_group_at.is_none() {
             return Err(Error::invalid(
                 self.program_at,
                 "compute shader without dcl_thread_group",

@@ -148,7 +148,7 @@ impl Lowerer {
     fn reg(&self, op: &Operand, at: u32) -> Result<ir::Reg, Error> {
         let reg = self.resolve(op, at)?;
         match (self.module.stage, stage_of(&reg)) {
-            (Some(stage), Some(allowed)) if !allowed.contains(&stage) => Err(Error::invalid(
+            (stage, Some(allowed)) if !allowed.contains(&stage) => Err(Error::invalid(
                 at,
                 format!("{} in a {} shader", op.ty.prefix(), stage.prefix()),
             )),
@@ -166,10 +166,7 @@ impl Lowerer {
             R::Input => match op.indices() {
                 [i] => ir::Reg::Input(self.index(i, at)?),
                 [vertex, register]
-                    if matches!(
-                        self.module.stage,
-                        Some(ir::Stage::Geometry | ir::Stage::Hull)
-                    ) =>
+                    if matches!(self.module.stage, ir::Stage::Geometry | ir::Stage::Hull) =>
                 {
                     ir::Reg::VertexInput {
                         vertex: self.index(vertex, at)?,

@@ -642,7 +642,7 @@ fn hull_phases_become_functions_with_their_registers() {
         Ok(m) => m,
         Err(e) => panic!("{e}"),
     };
-    assert_eq!(m.stage, Some(ir::Stage::Hull));
+    assert_eq!(m.stage, ir::Stage::Hull);
     let kinds: Vec<_> = m
         .hull_phases
         .iter()
