@@ -19,12 +19,14 @@
 //!   run it after every pass.
 //! - **Printing.** [`print()`] writes a stable, fxc-like text form for snapshots and debugging.
 
+mod id;
 mod module;
 mod op;
 mod operand;
 mod print;
 mod validate;
 
+pub use id::{CbId, FunctionId, IndexableId, ResourceId, SamplerId, TgsmId};
 pub use module::{
     CbDecl, ComponentType, Dimension, Function, GeometryInfo, HullPhase, HullSchedule, HullStep,
     IndexableTemp, IoDecl, Module, PhaseKind, ResourceDecl, ResourceShape, ReturnType, SamplerDecl,

@@ -96,9 +96,9 @@ fn printer_indents_constructs_and_shows_offsets() {
 #[test]
 fn recursion_is_rejected_at_the_call() {
     let mut call0 = Inst::new(Op::Call, 0x10);
-    call0.push_src(Src::new(Reg::Function(1)));
+    call0.push_src(Src::new(Reg::Function(FunctionId::new(1))));
     let mut call1 = Inst::new(Op::Call, 0x40);
-    call1.push_src(Src::new(Reg::Function(1)));
+    call1.push_src(Src::new(Reg::Function(FunctionId::new(1))));
     let mut m = module_with(vec![call0, inst(Op::Ret, 0x14), call1, inst(Op::Ret, 0x44)]);
     m.functions = vec![
         Function {

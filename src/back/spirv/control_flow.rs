@@ -396,7 +396,7 @@ impl Emitter<'_> {
         };
         let id = *self
             .functions
-            .get(f as usize)
+            .get(f.index())
             .ok_or_else(|| Error::invalid(inst.span, "call to an unknown label"))?;
         let void = self.m.type_void();
         self.temp_values.note_call();

@@ -33,7 +33,7 @@ use spirv::{MemorySemantics, Scope, SelectionControl, StorageClass};
 use super::context::{Emitter, ResourceVars, Scalar};
 use super::descriptors::DescriptorKind;
 use crate::error::Error;
-use crate::ir::{Inst, Op, Reg, ResourceShape};
+use crate::ir::{self, Inst, Op, Reg, ResourceShape};
 use crate::spv::Id;
 
 /// Where a raw or structured access goes.
@@ -128,9 +128,13 @@ impl Emitter<'_> {
     }
 
     /// The SPIR-V objects of resource declaration `decl`.
-    pub(super) fn resource_vars(&self, span: u32, decl: u32) -> Result<ResourceVars, Error> {
+    pub(super) fn resource_vars(
+        &self,
+        span: u32,
+        decl: ir::ResourceId,
+    ) -> Result<ResourceVars, Error> {
         self.resources
-            .get(decl as usize)
+            .get(decl.index())
             .copied()
             .ok_or_else(|| Error::invalid(span, format!("resource #{decl} is not declared")))
     }
@@ -139,7 +143,7 @@ impl Emitter<'_> {
     pub(super) fn target(&mut self, span: u32, reg: &Reg) -> Result<Target, Error> {
         match *reg {
             Reg::Resource { decl, element } | Reg::Uav { decl, element } => {
-                let d = self.ir.resources.get(decl as usize).ok_or_else(|| {
+                let d = self.ir.resources.get(decl.index()).ok_or_else(|| {
                     Error::invalid(span, format!("resource #{decl} is not declared"))
                 })?;
                 let stride = match d.shape {
@@ -177,11 +181,11 @@ impl Emitter<'_> {
                 let g = self
                     .ir
                     .tgsm
-                    .get(n as usize)
+                    .get(n.index())
                     .ok_or_else(|| Error::invalid(span, format!("g#{n} is not declared")))?;
                 let var = *self
                     .tgsm
-                    .get(n as usize)
+                    .get(n.index())
                     .ok_or_else(|| Error::invalid(span, format!("g#{n} is not declared")))?;
                 Ok(Target::Shared {
                     var,

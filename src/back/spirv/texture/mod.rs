@@ -215,7 +215,7 @@ impl Emitter<'_> {
         let d = self
             .ir
             .resources
-            .get(decl as usize)
+            .get(decl.index())
             .ok_or_else(|| Error::invalid(span, format!("resource #{decl} is not declared")))?;
         let kind = if uav {
             ResourceKind::UnorderedAccess
@@ -278,7 +278,7 @@ impl Emitter<'_> {
         let (var, array) = self
             .textures
             .samplers
-            .get(decl as usize)
+            .get(decl.index())
             .copied()
             .ok_or_else(|| Error::invalid(span, format!("sampler #{decl} is not declared")))?;
         let ty = self.m.type_sampler();

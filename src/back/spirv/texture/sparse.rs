@@ -118,7 +118,7 @@ impl Emitter<'_> {
             return false;
         };
         matches!(
-            self.ir.resources.get(decl as usize).map(|r| r.shape),
+            self.ir.resources.get(decl.index()).map(|r| r.shape),
             Some(ResourceShape::Typed { dim, .. }) if dim != crate::ir::Dimension::Buffer
         )
     }

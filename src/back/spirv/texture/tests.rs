@@ -12,7 +12,7 @@ use crate::bindings::{BindingTarget, Count, RegisterRange, ResourceKind, VulkanB
 use crate::error::Error;
 use crate::ir::{
     Dimension, Dst, Function, Index, Inst, Module, Op, Payload, Reg, ResinfoReturn, ResourceDecl,
-    ResourceShape, ReturnType, SampleinfoReturn, SamplerDecl, Src, Stage,
+    ResourceId, ResourceShape, ReturnType, SampleinfoReturn, SamplerDecl, SamplerId, Src, Stage,
 };
 use crate::spv::tests::tools::{disassemble, validate};
 use crate::spv::Version;
@@ -164,7 +164,7 @@ pub(super) fn immf(f: f32) -> Src {
 /// `t#` operand of declaration `decl`.
 pub(super) fn t(decl: u32) -> Src {
     Src::new(Reg::Resource {
-        decl,
+        decl: ResourceId::new(decl),
         element: Index::imm(0),
     })
 }
@@ -172,7 +172,7 @@ pub(super) fn t(decl: u32) -> Src {
 /// `u#` register of declaration `decl`.
 pub(super) fn u(decl: u32) -> Reg {
     Reg::Uav {
-        decl,
+        decl: ResourceId::new(decl),
         element: Index::imm(0),
     }
 }
@@ -181,7 +181,7 @@ pub(super) fn u(decl: u32) -> Reg {
 pub(super) fn s(decl: u32, c: u8) -> Src {
     swz(
         Reg::Sampler {
-            decl,
+            decl: SamplerId::new(decl),
             element: Index::imm(0),
         },
         [c; 4],

@@ -243,7 +243,7 @@ impl Lowerer {
                 if let Some(entry) = labels.get_mut(position) {
                     *entry = Some(label);
                 }
-                *src = ir::Src::new(ir::Reg::Function(0));
+                *src = ir::Src::new(ir::Reg::Function(ir::FunctionId::new(0)));
             } else {
                 self.src_into(operand, at, src)?;
             }

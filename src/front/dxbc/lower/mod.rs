@@ -244,7 +244,7 @@ impl Lowerer {
                 .get_mut(fixup.inst)
                 .and_then(|i| i.src_mut().get_mut(fixup.src));
             if let Some(src) = src {
-                src.reg = ir::Reg::Function(target);
+                src.reg = ir::Reg::Function(ir::FunctionId::new(target));
             }
         }
         if matches!(self.module.stage, ir::Stage::Hull | ir::Stage::Domain) {

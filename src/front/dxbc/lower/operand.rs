@@ -223,7 +223,7 @@ impl Lowerer {
                 let idx = indices(op, 2, at)?;
                 let register = immediate(&idx[0], at)?;
                 ir::Reg::IndexableTemp {
-                    array: find(&self.lookup_indexable, register, "x", at)?,
+                    array: ir::IndexableId::new(find(&self.lookup_indexable, register, "x", at)?),
                     index: self.index(&idx[1], at)?,
                 }
             }
@@ -252,26 +252,35 @@ impl Lowerer {
                 let (decl, element, slot) = self.descriptor(op, Table::Cbuffer, at)?;
                 let slot = slot.ok_or_else(|| Error::invalid(at, "cb operand without a slot"))?;
                 ir::Reg::ConstantBuffer {
-                    decl,
+                    decl: ir::CbId::new(decl),
                     element,
                     slot: self.index(slot, at)?,
                 }
             }
             R::Resource => {
                 let (decl, element, _) = self.descriptor(op, Table::Srv, at)?;
-                ir::Reg::Resource { decl, element }
+                ir::Reg::Resource {
+                    decl: ir::ResourceId::new(decl),
+                    element,
+                }
             }
             R::UnorderedAccessView => {
                 let (decl, element, _) = self.descriptor(op, Table::Uav, at)?;
-                ir::Reg::Uav { decl, element }
+                ir::Reg::Uav {
+                    decl: ir::ResourceId::new(decl),
+                    element,
+                }
             }
             R::Sampler => {
                 let (decl, element, _) = self.descriptor(op, Table::Sampler, at)?;
-                ir::Reg::Sampler { decl, element }
+                ir::Reg::Sampler {
+                    decl: ir::SamplerId::new(decl),
+                    element,
+                }
             }
             R::ThreadGroupSharedMemory => {
                 let register = immediate(&indices(op, 1, at)?[0], at)?;
-                ir::Reg::Tgsm(find(&self.lookup_tgsm, register, "g", at)?)
+                ir::Reg::Tgsm(ir::TgsmId::new(find(&self.lookup_tgsm, register, "g", at)?))
             }
             R::InputThreadId => ir::Reg::ThreadId,
             R::InputThreadGroupId => ir::Reg::ThreadGroupId,

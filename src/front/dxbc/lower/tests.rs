@@ -373,8 +373,8 @@ fn labels_may_be_defined_after_their_calls_and_in_any_order() {
     )
     .expect("translates");
     let target = |i: usize| m.insts[i].src()[0].reg;
-    assert_eq!(target(0), ir::Reg::Function(2));
-    assert_eq!(target(3), ir::Reg::Function(1));
+    assert_eq!(target(0), ir::Reg::Function(ir::FunctionId::new(2)));
+    assert_eq!(target(3), ir::Reg::Function(ir::FunctionId::new(1)));
     assert_eq!(m.functions[1].label, Some(9));
 }
 
