@@ -34,7 +34,10 @@ pub use module::{
     TessOutputPrimitive, TessPartitioning, TessellationInfo, Tgsm,
 };
 pub use op::{
-    Family, Inst, InstFlags, Op, Payload, ResinfoReturn, Role, SampleinfoReturn, SwitchId, Test,
+    AtomicOp, BitsOp, BufferOp, ControlFlowOp, DerivativeOp, DiscardOp, DoubleOp, Family, FloatOp,
+    GatherOp, GeometryOp, Inst, InstFlags, IntegerOp, InterpolationOp, MoveOp, Op, OpKind, Payload,
+    QueryOp, ResinfoReturn, Role, SampleOp, SampleinfoReturn, SparseOp, SwitchId, SyncOp, Test,
+    TextureLoadOp,
 };
 pub use operand::{DepthOutput, Dst, Index, Modifier, Reg, Rel, RelFile, Src};
 pub use print::{print, register_name};

@@ -10,7 +10,9 @@
 //! Every operation is one row of the table below: its name, its operand counts
 //! `(destinations -> sources)`, its [`Family`] (what the back end dispatches on) and, for
 //! operations on memory, images and samplers, the [`Role`] of each source. [`Op::arity`],
-//! [`Op::family`] and [`Op::roles`] all come from that table; adding an operation is one row.
+//! [`Op::family`], [`Op::roles`] and [`Op::kind`] (the operation as an [`OpKind`]: its family
+//! and a per-family enum such as [`FloatOp`]) all come from that table; adding an operation is
+//! one row.
 
 use super::operand::{Dst, Src};
 
@@ -94,7 +96,7 @@ pub enum Role {
 
 macro_rules! ops {
     ($(
-        $family:ident {
+        $family:ident($sub:ident) {
             $( $variant:ident $name:literal ($dsts:literal -> $srcs:literal)
                $([$($role:ident),*])?; )*
         }
@@ -108,7 +110,44 @@ macro_rules! ops {
             )*)*
         }
 
+        $(
+            #[doc = concat!("The operations of [`Family::", stringify!($family), "`], for an ")]
+            #[doc = "exhaustive `match` in the code that emits that family."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub enum $sub {
+                $(
+                    #[doc = concat!("`", $name, "`")]
+                    $variant,
+                )*
+            }
+
+            impl From<$sub> for Op {
+                fn from(op: $sub) -> Op {
+                    match op {
+                        $($sub::$variant => Op::$variant,)*
+                    }
+                }
+            }
+        )*
+
+        /// An [`Op`] as its family and its operation within the family: what a back end
+        /// matches on to handle every operation of a family with no catch-all.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum OpKind {
+            $(
+                #[doc = concat!("[`Family::", stringify!($family), "`].")]
+                $family($sub),
+            )*
+        }
+
         impl Op {
+            /// The operation as its family and its operation within the family.
+            pub const fn kind(self) -> OpKind {
+                match self {
+                    $($(Op::$variant => OpKind::$family($sub::$variant),)*)*
+                }
+            }
+
             /// Every operation, in table order.
             pub const ALL: &'static [Op] = &[$($(Op::$variant,)*)*];
 
@@ -146,7 +185,7 @@ macro_rules! ops {
 }
 
 ops! {
-    Float {
+    Float(FloatOp) {
         Add "add" (1 -> 2); Mul "mul" (1 -> 2); Mad "mad" (1 -> 3); Div "div" (1 -> 2);
         Min "min" (1 -> 2); Max "max" (1 -> 2);
         Dp2 "dp2" (1 -> 2); Dp3 "dp3" (1 -> 2); Dp4 "dp4" (1 -> 2);
@@ -159,15 +198,15 @@ ops! {
         Ftoi "ftoi" (1 -> 1); Ftou "ftou" (1 -> 1); Itof "itof" (1 -> 1); Utof "utof" (1 -> 1);
         F32tof16 "f32tof16" (1 -> 1); F16tof32 "f16tof32" (1 -> 1);
     }
-    Derivative {
+    Derivative(DerivativeOp) {
         DerivRtx "deriv_rtx" (1 -> 1); DerivRty "deriv_rty" (1 -> 1);
         DerivRtxCoarse "deriv_rtx_coarse" (1 -> 1); DerivRtxFine "deriv_rtx_fine" (1 -> 1);
         DerivRtyCoarse "deriv_rty_coarse" (1 -> 1); DerivRtyFine "deriv_rty_fine" (1 -> 1);
     }
-    Move {
+    Move(MoveOp) {
         Mov "mov" (1 -> 1); Movc "movc" (1 -> 3); Swapc "swapc" (2 -> 3);
     }
-    Integer {
+    Integer(IntegerOp) {
         Iadd "iadd" (1 -> 2); Ineg "ineg" (1 -> 1); Imul "imul" (2 -> 2); Umul "umul" (2 -> 2);
         Imad "imad" (1 -> 3); Umad "umad" (1 -> 3); Udiv "udiv" (2 -> 2);
         Ishl "ishl" (1 -> 2); Ishr "ishr" (1 -> 2); Ushr "ushr" (1 -> 2);
@@ -175,19 +214,15 @@ ops! {
         Imin "imin" (1 -> 2); Imax "imax" (1 -> 2); Umin "umin" (1 -> 2); Umax "umax" (1 -> 2);
         Ieq "ieq" (1 -> 2); Ine "ine" (1 -> 2); Ilt "ilt" (1 -> 2); Ige "ige" (1 -> 2);
         Ult "ult" (1 -> 2); Uge "uge" (1 -> 2);
+        Uaddc "uaddc" (2 -> 2); Usubb "usubb" (2 -> 2);
     }
-    Bits {
+    Bits(BitsOp) {
         Countbits "countbits" (1 -> 1); FirstbitHi "firstbit_hi" (1 -> 1);
         FirstbitLo "firstbit_lo" (1 -> 1); FirstbitShi "firstbit_shi" (1 -> 1);
         Ubfe "ubfe" (1 -> 3); Ibfe "ibfe" (1 -> 3); Bfi "bfi" (1 -> 4); Bfrev "bfrev" (1 -> 1);
-    }
-    Integer {
-        Uaddc "uaddc" (2 -> 2); Usubb "usubb" (2 -> 2);
-    }
-    Bits {
         Msad "msad" (1 -> 3);
     }
-    Double {
+    Double(DoubleOp) {
         Dadd "dadd" (1 -> 2); Dmul "dmul" (1 -> 2); Dmin "dmin" (1 -> 2); Dmax "dmax" (1 -> 2);
         Ddiv "ddiv" (1 -> 2); Dfma "dfma" (1 -> 3); Drcp "drcp" (1 -> 1);
         Deq "deq" (1 -> 2); Dne "dne" (1 -> 2); Dlt "dlt" (1 -> 2); Dge "dge" (1 -> 2);
@@ -195,7 +230,7 @@ ops! {
         Dtof "dtof" (1 -> 1); Ftod "ftod" (1 -> 1); Dtoi "dtoi" (1 -> 1); Dtou "dtou" (1 -> 1);
         Itod "itod" (1 -> 1); Utod "utod" (1 -> 1);
     }
-    ControlFlow {
+    ControlFlow(ControlFlowOp) {
         If "if" (0 -> 1); Else "else" (0 -> 0); EndIf "endif" (0 -> 0);
         Loop "loop" (0 -> 0); EndLoop "endloop" (0 -> 0);
         Break "break" (0 -> 0); Breakc "breakc" (0 -> 1);
@@ -203,14 +238,12 @@ ops! {
         Switch "switch" (0 -> 1); Case "case" (0 -> 1); Default "default" (0 -> 0);
         EndSwitch "endswitch" (0 -> 0);
         Ret "ret" (0 -> 0); Retc "retc" (0 -> 1); Call "call" (0 -> 1); Callc "callc" (0 -> 2);
-    }
-    Discard {
-        Discard "discard" (0 -> 1);
-    }
-    ControlFlow {
         Nop "nop" (0 -> 0);
     }
-    Buffer {
+    Discard(DiscardOp) {
+        Discard "discard" (0 -> 1);
+    }
+    Buffer(BufferOp) {
         LdRaw "ld_raw" (1 -> 2) [Address, Resource];
         LdStructured "ld_structured" (1 -> 3) [Address, StructOffset, Resource];
         StoreRaw "store_raw" (1 -> 2) [Address, Value];
@@ -219,7 +252,7 @@ ops! {
         StoreUavTyped "store_uav_typed" (1 -> 2) [Address, Value];
         Bufinfo "bufinfo" (1 -> 1) [Resource];
     }
-    Atomic {
+    Atomic(AtomicOp) {
         AtomicAnd "atomic_and" (1 -> 2) [Address, Value];
         AtomicOr "atomic_or" (1 -> 2) [Address, Value];
         AtomicXor "atomic_xor" (1 -> 2) [Address, Value];
@@ -242,14 +275,14 @@ ops! {
         ImmAtomicUmax "imm_atomic_umax" (1 -> 3) [Resource, Address, Value];
         ImmAtomicUmin "imm_atomic_umin" (1 -> 3) [Resource, Address, Value];
     }
-    Sync {
+    Sync(SyncOp) {
         Sync "sync" (0 -> 0);
     }
-    TextureLoad {
+    TextureLoad(TextureLoadOp) {
         Ld "ld" (1 -> 2) [Address, Resource];
         LdMs "ldms" (1 -> 3) [Address, Resource, SampleIndex];
     }
-    Sample {
+    Sample(SampleOp) {
         Sample "sample" (1 -> 3) [Address, Resource, Sampler];
         SampleB "sample_b" (1 -> 4) [Address, Resource, Sampler, Bias];
         SampleL "sample_l" (1 -> 4) [Address, Resource, Sampler, Lod];
@@ -257,24 +290,24 @@ ops! {
         SampleC "sample_c" (1 -> 4) [Address, Resource, Sampler, Reference];
         SampleCLz "sample_c_lz" (1 -> 4) [Address, Resource, Sampler, Reference];
     }
-    Gather {
+    Gather(GatherOp) {
         Gather4 "gather4" (1 -> 3) [Address, Resource, Sampler];
         Gather4C "gather4_c" (1 -> 4) [Address, Resource, Sampler, Reference];
         Gather4Po "gather4_po" (1 -> 4) [Address, Offset, Resource, Sampler];
         Gather4PoC "gather4_po_c" (1 -> 5) [Address, Offset, Resource, Sampler, Reference];
     }
-    Query {
+    Query(QueryOp) {
         Resinfo "resinfo" (1 -> 2) [Lod, Resource];
         Lod "lod" (1 -> 3) [Address, Resource, Sampler];
         SampleInfo "sampleinfo" (1 -> 1) [Resource];
         SamplePos "samplepos" (1 -> 2) [Resource, SampleIndex];
     }
-    Interpolation {
+    Interpolation(InterpolationOp) {
         EvalSnapped "eval_snapped" (1 -> 2) [Attribute, Offset];
         EvalSampleIndex "eval_sample_index" (1 -> 2) [Attribute, SampleIndex];
         EvalCentroid "eval_centroid" (1 -> 1) [Attribute];
     }
-    Sparse {
+    Sparse(SparseOp) {
         SampleLS "sample_l_s" (2 -> 4) [Address, Resource, Sampler, Lod];
         SampleCLzS "sample_c_lz_s" (2 -> 4) [Address, Resource, Sampler, Reference];
         SampleClS "sample_cl_s" (2 -> 4) [Address, Resource, Sampler, Clamp];
@@ -293,7 +326,7 @@ ops! {
         LdStructuredS "ld_structured_s" (2 -> 3) [Address, StructOffset, Resource];
         CheckAccessFullyMapped "check_access_fully_mapped" (1 -> 1) [Status];
     }
-    Geometry {
+    Geometry(GeometryOp) {
         Emit "emit" (0 -> 0); Cut "cut" (0 -> 0); EmitThenCut "emit_then_cut" (0 -> 0);
     }
 }

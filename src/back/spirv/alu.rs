@@ -3,10 +3,10 @@
 //! instruction pages).
 //!
 //! Contract:
-//! - Every operation of the move, float, integer, bit and double [`Family`] is emitted or
-//!   answered with an error; none is skipped. The dispatch matches every family (no catch-all),
-//!   so a new family must be routed before the crate compiles; the tests emit every operation
-//!   of these families, so a new operation without an arm fails them.
+//! - Every operation of the move, float, integer, bit and double families is emitted or
+//!   answered with an error; none is skipped. The dispatch matches every [`OpKind`] and, in
+//!   each family, every operation (no catch-all), so an operation added to the IR's op table
+//!   does not compile until it has its arm here.
 //! - An operation reads each source for exactly the components its destination writes (one
 //!   vector per source, through the swizzle, as the type it computes in, with the source modifier
 //!   applied by [`Emitter::load_src`]) and computes with one SPIR-V instruction per step over the
@@ -34,27 +34,38 @@ use spirv::{GlslStd450Op, Op as SpvOp};
 
 use super::context::{Emitter, Scalar, Value};
 use crate::error::Error;
-use crate::ir::{Family, Inst, Modifier, Op, Reg};
+use crate::ir::{Inst, Modifier, MoveOp, OpKind, Reg};
 use crate::spv::Id;
 
 impl Emitter<'_> {
     /// Emits one ALU instruction (an operation of the move, float, integer, bit or double
     /// family).
     pub fn alu(&mut self, inst: &Inst) -> Result<(), Error> {
-        use Family::*;
-        match inst.op.family() {
-            Move => match inst.op {
-                Op::Mov => self.mov(inst),
-                Op::Movc => self.movc(inst),
-                Op::Swapc => self.swapc(inst),
-                _ => Err(Self::not_arithmetic(inst)),
+        // Every family, and every operation of the ALU families, has its arm (no catch-all):
+        // an operation added to the table fails to compile until it is emitted.
+        match inst.op.kind() {
+            OpKind::Move(op) => match op {
+                MoveOp::Mov => self.mov(inst),
+                MoveOp::Movc => self.movc(inst),
+                MoveOp::Swapc => self.swapc(inst),
             },
-            Float => self.float_alu(inst),
-            Integer => self.int_alu(inst),
-            Bits => self.bits_alu(inst),
-            Double => self.double_alu(inst),
-            Derivative | ControlFlow | Discard | Buffer | Atomic | Sync | TextureLoad | Sample
-            | Gather | Query | Interpolation | Sparse | Geometry => Err(Self::not_arithmetic(inst)),
+            OpKind::Float(op) => self.float_alu(inst, op),
+            OpKind::Integer(op) => self.int_alu(inst, op),
+            OpKind::Bits(op) => self.bits_alu(inst, op),
+            OpKind::Double(op) => self.double_alu(inst, op),
+            OpKind::Derivative(_)
+            | OpKind::ControlFlow(_)
+            | OpKind::Discard(_)
+            | OpKind::Buffer(_)
+            | OpKind::Atomic(_)
+            | OpKind::Sync(_)
+            | OpKind::TextureLoad(_)
+            | OpKind::Sample(_)
+            | OpKind::Gather(_)
+            | OpKind::Query(_)
+            | OpKind::Interpolation(_)
+            | OpKind::Sparse(_)
+            | OpKind::Geometry(_) => Err(Self::not_arithmetic(inst)),
         }
     }
 
