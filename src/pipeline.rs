@@ -438,9 +438,7 @@ fn name(error: Error, name_at: impl FnOnce(u32) -> Option<&'static str>) -> Erro
 }
 
 fn shader_info(module: &ir::Module) -> Result<ShaderInfo, Error> {
-    let stage = module
-        .stage
-        .ok_or_else(|| Error::internal(0, "module without a stage"))?;
+    let stage = module.stage;
     let entry = |range: RegisterRange,
                  id: u32,
                  shape: Option<ResourceShape>,

@@ -19,6 +19,7 @@
 //!   run it after every pass.
 //! - **Printing.** [`print()`] writes a stable, fxc-like text form for snapshots and debugging.
 
+mod id;
 mod module;
 mod op;
 mod operand;
@@ -26,13 +27,19 @@ mod print;
 mod stream_output;
 mod validate;
 
+pub use id::{CbId, FunctionId, IndexableId, ResourceId, SamplerId, TgsmId};
 pub use module::{
     CbDecl, ComponentType, Dimension, Function, GeometryInfo, HullPhase, HullSchedule, HullStep,
     IndexableTemp, IoDecl, Module, PhaseKind, ResourceDecl, ResourceShape, ReturnType, SamplerDecl,
     SignatureElement, Stage, StreamOutput, StreamOutputEntry, SwitchTable, TessDomain,
     TessOutputPrimitive, TessPartitioning, TessellationInfo, Tgsm,
 };
-pub use op::{Inst, InstFlags, Op, Test};
+pub use op::{
+    AtomicOp, BitsOp, BufferOp, ControlFlowOp, DerivativeOp, DiscardOp, DoubleOp, Family, FloatOp,
+    GatherOp, GeometryOp, Inst, InstFlags, IntegerOp, InterpolationOp, MoveOp, Op, OpKind, Payload,
+    QueryOp, ResinfoReturn, Role, SampleOp, SampleinfoReturn, SparseOp, SwitchId, SyncOp, Test,
+    TextureLoadOp,
+};
 pub use operand::{DepthOutput, Dst, Index, Modifier, Reg, Rel, RelFile, Src};
 pub use print::{print, register_name};
 pub use stream_output::{StreamOutputRequest, StreamOutputRequestEntry};

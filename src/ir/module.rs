@@ -38,13 +38,15 @@ impl Stage {
 }
 
 /// A translated shader: declarations plus the instruction arena its functions share.
-#[derive(Clone, Debug, Default, PartialEq)]
+///
+/// Every module has a stage, so there is no `Default`: [`Module::new`] makes an empty one.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Module {
     /// Byte offset of the program's version token: where errors about the program as a whole
     /// (a missing declaration the stage needs) point.
     pub program_span: u32,
     /// The stage.
-    pub stage: Option<Stage>,
+    pub stage: Stage,
     /// Shader model `(major, minor)`.
     pub model: (u8, u8),
     /// `dcl_globalFlags` bits (D3D10_SB_GLOBAL_FLAG_*).
@@ -94,11 +96,44 @@ pub struct Module {
     pub functions: Vec<Function>,
     /// Every instruction of every function.
     pub insts: Vec<Inst>,
-    /// Case tables, indexed by the `aux` field of a `switch` instruction.
+    /// Case tables, indexed by the [`SwitchId`](super::SwitchId) in a `switch` instruction's
+    /// payload.
     pub switches: Vec<SwitchTable>,
 }
 
 impl Module {
+    /// An empty module of `stage`: no declarations, functions or instructions.
+    pub fn new(stage: Stage) -> Module {
+        Module {
+            program_span: Default::default(),
+            stage,
+            model: Default::default(),
+            global_flags: Default::default(),
+            temps: Default::default(),
+            indexable_temps: Default::default(),
+            icb: Default::default(),
+            cbuffers: Default::default(),
+            resources: Default::default(),
+            samplers: Default::default(),
+            tgsm: Default::default(),
+            inputs: Default::default(),
+            outputs: Default::default(),
+            input_signature: Default::default(),
+            output_signature: Default::default(),
+            geometry: Default::default(),
+            tessellation: Default::default(),
+            hull_phases: Default::default(),
+            hull_steps: Default::default(),
+            patch_constants: Default::default(),
+            patch_constant_signature: Default::default(),
+            stream_output: Default::default(),
+            thread_group: Default::default(),
+            functions: Default::default(),
+            insts: Default::default(),
+            switches: Default::default(),
+        }
+    }
+
     /// Every register range the module declares, as a binding map sees them: constant buffers,
     /// SRVs and UAVs, samplers, then the counter range of every UAV (a runtime that builds its
     /// bindings from reflection maps each of these).

@@ -6,28 +6,178 @@
 //! and atomics without a returned value have the resource as their destination. The tiled-resource
 //! (`_s`) variants have the status as a second destination (`ld_s r0, r1.x, r2, t0` → dst
 //! `r0`, `r1.x`); `check_access_fully_mapped` reads such a status.
+//!
+//! Every operation is one row of the table below: its name, its operand counts
+//! `(destinations -> sources)`, its [`Family`] (what the back end dispatches on) and, for
+//! operations on memory, images and samplers, the [`Role`] of each source. [`Op::arity`],
+//! [`Op::family`], [`Op::roles`] and [`Op::kind`] (the operation as an [`OpKind`]: its family
+//! and a per-family enum such as [`FloatOp`]) all come from that table; adding an operation is
+//! one row.
 
 use super::operand::{Dst, Src};
 
+/// What kind of operation an [`Op`] is: the unit the back end dispatches on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Untyped moves and selects (`mov`, `movc`, `swapc`).
+    Move,
+    /// 32-bit float arithmetic, comparisons, and conversions between float and integer or half.
+    Float,
+    /// 32-bit integer arithmetic, shifts, logic and comparisons.
+    Integer,
+    /// Bit counting and bit-field operations (`countbits`, `ubfe`, `bfi`, `msad`, ...).
+    Bits,
+    /// 64-bit float arithmetic, comparisons and conversions.
+    Double,
+    /// Screen-space derivatives (pixel shaders).
+    Derivative,
+    /// Structured control flow, jumps, returns, calls and `nop`.
+    ControlFlow,
+    /// `discard` (pixel shaders).
+    Discard,
+    /// Raw, structured and typed buffer loads and stores, `bufinfo`.
+    Buffer,
+    /// Atomic operations on UAVs and shared memory.
+    Atomic,
+    /// `sync`: barriers and memory fences.
+    Sync,
+    /// Texel fetches (`ld`, `ldms`); `ld` on a typed buffer is a buffer load.
+    TextureLoad,
+    /// Filtered sampling (`sample*`).
+    Sample,
+    /// Gathers (`gather4*`).
+    Gather,
+    /// Resource queries (`resinfo`, `lod`, `sampleinfo`, `samplepos`).
+    Query,
+    /// Pull-model interpolation (`eval_*`, pixel shaders).
+    Interpolation,
+    /// Tiled-resource forms with a status destination, and `check_access_fully_mapped`.
+    Sparse,
+    /// Geometry-shader vertex and primitive output (`emit`, `cut`).
+    Geometry,
+}
+
+/// What a source operand of an operation on memory, images or samplers is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// The texel coordinate, byte address or structure index.
+    Address,
+    /// The byte offset inside a structure.
+    StructOffset,
+    /// The resource (`t#`, `u#` or `g#`).
+    Resource,
+    /// The sampler (`s#`).
+    Sampler,
+    /// The depth-comparison reference value.
+    Reference,
+    /// The explicit level of detail (or the mip level of `resinfo`).
+    Lod,
+    /// The LOD bias.
+    Bias,
+    /// The x gradient.
+    GradientX,
+    /// The y gradient.
+    GradientY,
+    /// The LOD clamp.
+    Clamp,
+    /// The programmable texel offset of `gather4_po*`.
+    Offset,
+    /// The sample index.
+    SampleIndex,
+    /// The value stored or combined.
+    Value,
+    /// The value compared against by a compare-and-exchange.
+    Compare,
+    /// The attribute (input register) interpolated.
+    Attribute,
+    /// The status that `check_access_fully_mapped` reads.
+    Status,
+}
+
 macro_rules! ops {
-    ($($variant:ident $name:literal;)*) => {
+    ($(
+        $family:ident($sub:ident) {
+            $( $variant:ident $name:literal ($dsts:literal -> $srcs:literal)
+               $([$($role:ident),*])?; )*
+        }
+    )*) => {
         /// An IR operation (see the module docs for the operand convention).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Op {
-            $(
+            $($(
                 #[doc = concat!("`", $name, "`")]
                 $variant,
+            )*)*
+        }
+
+        $(
+            #[doc = concat!("The operations of [`Family::", stringify!($family), "`], for an ")]
+            #[doc = "exhaustive `match` in the code that emits that family."]
+            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            pub enum $sub {
+                $(
+                    #[doc = concat!("`", $name, "`")]
+                    $variant,
+                )*
+            }
+
+            impl From<$sub> for Op {
+                fn from(op: $sub) -> Op {
+                    match op {
+                        $($sub::$variant => Op::$variant,)*
+                    }
+                }
+            }
+        )*
+
+        /// An [`Op`] as its family and its operation within the family: what a back end
+        /// matches on to handle every operation of a family with no catch-all.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum OpKind {
+            $(
+                #[doc = concat!("[`Family::", stringify!($family), "`].")]
+                $family($sub),
             )*
         }
 
         impl Op {
-            /// Every operation, in declaration order.
-            pub const ALL: &'static [Op] = &[$(Op::$variant,)*];
+            /// The operation as its family and its operation within the family.
+            pub const fn kind(self) -> OpKind {
+                match self {
+                    $($(Op::$variant => OpKind::$family($sub::$variant),)*)*
+                }
+            }
+
+            /// Every operation, in table order.
+            pub const ALL: &'static [Op] = &[$($(Op::$variant,)*)*];
 
             /// The DXBC mnemonic (without `_sat`, test or other suffixes).
-            pub fn name(self) -> &'static str {
+            pub const fn name(self) -> &'static str {
                 match self {
-                    $(Op::$variant => $name,)*
+                    $($(Op::$variant => $name,)*)*
+                }
+            }
+
+            /// The operand counts `(destinations, sources)` every instruction of this
+            /// operation has.
+            pub const fn arity(self) -> (usize, usize) {
+                match self {
+                    $($(Op::$variant => ($dsts, $srcs),)*)*
+                }
+            }
+
+            /// The family the operation belongs to.
+            pub const fn family(self) -> Family {
+                match self {
+                    $($(Op::$variant => Family::$family,)*)*
+                }
+            }
+
+            /// The role of each source, by position; empty for operations whose sources are
+            /// plain values (arithmetic, control flow).
+            pub const fn roles(self) -> &'static [Role] {
+                match self {
+                    $($(Op::$variant => &[$($(Role::$role),*)?],)*)*
                 }
             }
         }
@@ -35,164 +185,178 @@ macro_rules! ops {
 }
 
 ops! {
-    // Float ALU.
-    Add "add"; Mul "mul"; Mad "mad"; Div "div"; Min "min"; Max "max";
-    Dp2 "dp2"; Dp3 "dp3"; Dp4 "dp4";
-    Eq "eq"; Ne "ne"; Lt "lt"; Ge "ge";
-    Exp "exp"; Log "log"; Frc "frc"; Sqrt "sqrt"; Rsq "rsq"; Rcp "rcp";
-    RoundNe "round_ne"; RoundNi "round_ni"; RoundPi "round_pi"; RoundZ "round_z";
-    Sincos "sincos";
-    Ftoi "ftoi"; Ftou "ftou"; Itof "itof"; Utof "utof";
-    F32tof16 "f32tof16"; F16tof32 "f16tof32";
-    DerivRtx "deriv_rtx"; DerivRty "deriv_rty";
-    DerivRtxCoarse "deriv_rtx_coarse"; DerivRtxFine "deriv_rtx_fine";
-    DerivRtyCoarse "deriv_rty_coarse"; DerivRtyFine "deriv_rty_fine";
-    // Moves and selects (untyped).
-    Mov "mov"; Movc "movc"; Swapc "swapc";
-    // Integer ALU.
-    Iadd "iadd"; Ineg "ineg"; Imul "imul"; Umul "umul"; Imad "imad"; Umad "umad"; Udiv "udiv";
-    Ishl "ishl"; Ishr "ishr"; Ushr "ushr";
-    And "and"; Or "or"; Xor "xor"; Not "not";
-    Imin "imin"; Imax "imax"; Umin "umin"; Umax "umax";
-    Ieq "ieq"; Ine "ine"; Ilt "ilt"; Ige "ige"; Ult "ult"; Uge "uge";
-    Countbits "countbits"; FirstbitHi "firstbit_hi"; FirstbitLo "firstbit_lo";
-    FirstbitShi "firstbit_shi";
-    Ubfe "ubfe"; Ibfe "ibfe"; Bfi "bfi"; Bfrev "bfrev";
-    Uaddc "uaddc"; Usubb "usubb"; Msad "msad";
-    // Double ALU.
-    Dadd "dadd"; Dmul "dmul"; Dmin "dmin"; Dmax "dmax"; Ddiv "ddiv"; Dfma "dfma"; Drcp "drcp";
-    Deq "deq"; Dne "dne"; Dlt "dlt"; Dge "dge";
-    Dmov "dmov"; Dmovc "dmovc";
-    Dtof "dtof"; Ftod "ftod"; Dtoi "dtoi"; Dtou "dtou"; Itod "itod"; Utod "utod";
-    // Control flow.
-    If "if"; Else "else"; EndIf "endif";
-    Loop "loop"; EndLoop "endloop";
-    Break "break"; Breakc "breakc"; Continue "continue"; Continuec "continuec";
-    Switch "switch"; Case "case"; Default "default"; EndSwitch "endswitch";
-    Ret "ret"; Retc "retc"; Call "call"; Callc "callc";
-    Discard "discard"; Nop "nop";
-    // Buffers and shared memory.
-    LdRaw "ld_raw"; LdStructured "ld_structured"; StoreRaw "store_raw";
-    StoreStructured "store_structured"; LdUavTyped "ld_uav_typed";
-    StoreUavTyped "store_uav_typed"; Bufinfo "bufinfo";
-    // Atomics.
-    AtomicAnd "atomic_and"; AtomicOr "atomic_or"; AtomicXor "atomic_xor";
-    AtomicCmpStore "atomic_cmp_store"; AtomicIadd "atomic_iadd";
-    AtomicImax "atomic_imax"; AtomicImin "atomic_imin";
-    AtomicUmax "atomic_umax"; AtomicUmin "atomic_umin";
-    ImmAtomicAlloc "imm_atomic_alloc"; ImmAtomicConsume "imm_atomic_consume";
-    ImmAtomicIadd "imm_atomic_iadd"; ImmAtomicAnd "imm_atomic_and";
-    ImmAtomicOr "imm_atomic_or"; ImmAtomicXor "imm_atomic_xor";
-    ImmAtomicExch "imm_atomic_exch"; ImmAtomicCmpExch "imm_atomic_cmp_exch";
-    ImmAtomicImax "imm_atomic_imax"; ImmAtomicImin "imm_atomic_imin";
-    ImmAtomicUmax "imm_atomic_umax"; ImmAtomicUmin "imm_atomic_umin";
-    Sync "sync";
-    // Textures.
-    Ld "ld"; LdMs "ldms"; Sample "sample"; SampleB "sample_b"; SampleL "sample_l";
-    SampleD "sample_d"; SampleC "sample_c"; SampleCLz "sample_c_lz";
-    Gather4 "gather4"; Gather4C "gather4_c"; Gather4Po "gather4_po"; Gather4PoC "gather4_po_c";
-    Resinfo "resinfo"; Lod "lod"; SampleInfo "sampleinfo"; SamplePos "samplepos";
-    EvalSnapped "eval_snapped"; EvalSampleIndex "eval_sample_index";
-    EvalCentroid "eval_centroid";
-    // Tiled-resource (sparse) variants: a second destination receives the access status.
-    SampleLS "sample_l_s"; SampleCLzS "sample_c_lz_s"; SampleClS "sample_cl_s";
-    SampleBClS "sample_b_cl_s"; SampleDClS "sample_d_cl_s"; SampleCClS "sample_c_cl_s";
-    LdS "ld_s"; LdMsS "ldms_s";
-    Gather4S "gather4_s"; Gather4CS "gather4_c_s"; Gather4PoS "gather4_po_s";
-    Gather4PoCS "gather4_po_c_s";
-    LdUavTypedS "ld_uav_typed_s"; LdRawS "ld_raw_s"; LdStructuredS "ld_structured_s";
-    CheckAccessFullyMapped "check_access_fully_mapped";
-    // Geometry.
-    Emit "emit"; Cut "cut"; EmitThenCut "emit_then_cut";
+    Float(FloatOp) {
+        Add "add" (1 -> 2); Mul "mul" (1 -> 2); Mad "mad" (1 -> 3); Div "div" (1 -> 2);
+        Min "min" (1 -> 2); Max "max" (1 -> 2);
+        Dp2 "dp2" (1 -> 2); Dp3 "dp3" (1 -> 2); Dp4 "dp4" (1 -> 2);
+        Eq "eq" (1 -> 2); Ne "ne" (1 -> 2); Lt "lt" (1 -> 2); Ge "ge" (1 -> 2);
+        Exp "exp" (1 -> 1); Log "log" (1 -> 1); Frc "frc" (1 -> 1); Sqrt "sqrt" (1 -> 1);
+        Rsq "rsq" (1 -> 1); Rcp "rcp" (1 -> 1);
+        RoundNe "round_ne" (1 -> 1); RoundNi "round_ni" (1 -> 1); RoundPi "round_pi" (1 -> 1);
+        RoundZ "round_z" (1 -> 1);
+        Sincos "sincos" (2 -> 1);
+        Ftoi "ftoi" (1 -> 1); Ftou "ftou" (1 -> 1); Itof "itof" (1 -> 1); Utof "utof" (1 -> 1);
+        F32tof16 "f32tof16" (1 -> 1); F16tof32 "f16tof32" (1 -> 1);
+    }
+    Derivative(DerivativeOp) {
+        DerivRtx "deriv_rtx" (1 -> 1); DerivRty "deriv_rty" (1 -> 1);
+        DerivRtxCoarse "deriv_rtx_coarse" (1 -> 1); DerivRtxFine "deriv_rtx_fine" (1 -> 1);
+        DerivRtyCoarse "deriv_rty_coarse" (1 -> 1); DerivRtyFine "deriv_rty_fine" (1 -> 1);
+    }
+    Move(MoveOp) {
+        Mov "mov" (1 -> 1); Movc "movc" (1 -> 3); Swapc "swapc" (2 -> 3);
+    }
+    Integer(IntegerOp) {
+        Iadd "iadd" (1 -> 2); Ineg "ineg" (1 -> 1); Imul "imul" (2 -> 2); Umul "umul" (2 -> 2);
+        Imad "imad" (1 -> 3); Umad "umad" (1 -> 3); Udiv "udiv" (2 -> 2);
+        Ishl "ishl" (1 -> 2); Ishr "ishr" (1 -> 2); Ushr "ushr" (1 -> 2);
+        And "and" (1 -> 2); Or "or" (1 -> 2); Xor "xor" (1 -> 2); Not "not" (1 -> 1);
+        Imin "imin" (1 -> 2); Imax "imax" (1 -> 2); Umin "umin" (1 -> 2); Umax "umax" (1 -> 2);
+        Ieq "ieq" (1 -> 2); Ine "ine" (1 -> 2); Ilt "ilt" (1 -> 2); Ige "ige" (1 -> 2);
+        Ult "ult" (1 -> 2); Uge "uge" (1 -> 2);
+        Uaddc "uaddc" (2 -> 2); Usubb "usubb" (2 -> 2);
+    }
+    Bits(BitsOp) {
+        Countbits "countbits" (1 -> 1); FirstbitHi "firstbit_hi" (1 -> 1);
+        FirstbitLo "firstbit_lo" (1 -> 1); FirstbitShi "firstbit_shi" (1 -> 1);
+        Ubfe "ubfe" (1 -> 3); Ibfe "ibfe" (1 -> 3); Bfi "bfi" (1 -> 4); Bfrev "bfrev" (1 -> 1);
+        Msad "msad" (1 -> 3);
+    }
+    Double(DoubleOp) {
+        Dadd "dadd" (1 -> 2); Dmul "dmul" (1 -> 2); Dmin "dmin" (1 -> 2); Dmax "dmax" (1 -> 2);
+        Ddiv "ddiv" (1 -> 2); Dfma "dfma" (1 -> 3); Drcp "drcp" (1 -> 1);
+        Deq "deq" (1 -> 2); Dne "dne" (1 -> 2); Dlt "dlt" (1 -> 2); Dge "dge" (1 -> 2);
+        Dmov "dmov" (1 -> 1); Dmovc "dmovc" (1 -> 3);
+        Dtof "dtof" (1 -> 1); Ftod "ftod" (1 -> 1); Dtoi "dtoi" (1 -> 1); Dtou "dtou" (1 -> 1);
+        Itod "itod" (1 -> 1); Utod "utod" (1 -> 1);
+    }
+    ControlFlow(ControlFlowOp) {
+        If "if" (0 -> 1); Else "else" (0 -> 0); EndIf "endif" (0 -> 0);
+        Loop "loop" (0 -> 0); EndLoop "endloop" (0 -> 0);
+        Break "break" (0 -> 0); Breakc "breakc" (0 -> 1);
+        Continue "continue" (0 -> 0); Continuec "continuec" (0 -> 1);
+        Switch "switch" (0 -> 1); Case "case" (0 -> 1); Default "default" (0 -> 0);
+        EndSwitch "endswitch" (0 -> 0);
+        Ret "ret" (0 -> 0); Retc "retc" (0 -> 1); Call "call" (0 -> 1); Callc "callc" (0 -> 2);
+        Nop "nop" (0 -> 0);
+    }
+    Discard(DiscardOp) {
+        Discard "discard" (0 -> 1);
+    }
+    Buffer(BufferOp) {
+        LdRaw "ld_raw" (1 -> 2) [Address, Resource];
+        LdStructured "ld_structured" (1 -> 3) [Address, StructOffset, Resource];
+        StoreRaw "store_raw" (1 -> 2) [Address, Value];
+        StoreStructured "store_structured" (1 -> 3) [Address, StructOffset, Value];
+        LdUavTyped "ld_uav_typed" (1 -> 2) [Address, Resource];
+        StoreUavTyped "store_uav_typed" (1 -> 2) [Address, Value];
+        Bufinfo "bufinfo" (1 -> 1) [Resource];
+    }
+    Atomic(AtomicOp) {
+        AtomicAnd "atomic_and" (1 -> 2) [Address, Value];
+        AtomicOr "atomic_or" (1 -> 2) [Address, Value];
+        AtomicXor "atomic_xor" (1 -> 2) [Address, Value];
+        AtomicCmpStore "atomic_cmp_store" (1 -> 3) [Address, Compare, Value];
+        AtomicIadd "atomic_iadd" (1 -> 2) [Address, Value];
+        AtomicImax "atomic_imax" (1 -> 2) [Address, Value];
+        AtomicImin "atomic_imin" (1 -> 2) [Address, Value];
+        AtomicUmax "atomic_umax" (1 -> 2) [Address, Value];
+        AtomicUmin "atomic_umin" (1 -> 2) [Address, Value];
+        ImmAtomicAlloc "imm_atomic_alloc" (1 -> 1) [Resource];
+        ImmAtomicConsume "imm_atomic_consume" (1 -> 1) [Resource];
+        ImmAtomicIadd "imm_atomic_iadd" (1 -> 3) [Resource, Address, Value];
+        ImmAtomicAnd "imm_atomic_and" (1 -> 3) [Resource, Address, Value];
+        ImmAtomicOr "imm_atomic_or" (1 -> 3) [Resource, Address, Value];
+        ImmAtomicXor "imm_atomic_xor" (1 -> 3) [Resource, Address, Value];
+        ImmAtomicExch "imm_atomic_exch" (1 -> 3) [Resource, Address, Value];
+        ImmAtomicCmpExch "imm_atomic_cmp_exch" (1 -> 4) [Resource, Address, Compare, Value];
+        ImmAtomicImax "imm_atomic_imax" (1 -> 3) [Resource, Address, Value];
+        ImmAtomicImin "imm_atomic_imin" (1 -> 3) [Resource, Address, Value];
+        ImmAtomicUmax "imm_atomic_umax" (1 -> 3) [Resource, Address, Value];
+        ImmAtomicUmin "imm_atomic_umin" (1 -> 3) [Resource, Address, Value];
+    }
+    Sync(SyncOp) {
+        Sync "sync" (0 -> 0);
+    }
+    TextureLoad(TextureLoadOp) {
+        Ld "ld" (1 -> 2) [Address, Resource];
+        LdMs "ldms" (1 -> 3) [Address, Resource, SampleIndex];
+    }
+    Sample(SampleOp) {
+        Sample "sample" (1 -> 3) [Address, Resource, Sampler];
+        SampleB "sample_b" (1 -> 4) [Address, Resource, Sampler, Bias];
+        SampleL "sample_l" (1 -> 4) [Address, Resource, Sampler, Lod];
+        SampleD "sample_d" (1 -> 5) [Address, Resource, Sampler, GradientX, GradientY];
+        SampleC "sample_c" (1 -> 4) [Address, Resource, Sampler, Reference];
+        SampleCLz "sample_c_lz" (1 -> 4) [Address, Resource, Sampler, Reference];
+    }
+    Gather(GatherOp) {
+        Gather4 "gather4" (1 -> 3) [Address, Resource, Sampler];
+        Gather4C "gather4_c" (1 -> 4) [Address, Resource, Sampler, Reference];
+        Gather4Po "gather4_po" (1 -> 4) [Address, Offset, Resource, Sampler];
+        Gather4PoC "gather4_po_c" (1 -> 5) [Address, Offset, Resource, Sampler, Reference];
+    }
+    Query(QueryOp) {
+        Resinfo "resinfo" (1 -> 2) [Lod, Resource];
+        Lod "lod" (1 -> 3) [Address, Resource, Sampler];
+        SampleInfo "sampleinfo" (1 -> 1) [Resource];
+        SamplePos "samplepos" (1 -> 2) [Resource, SampleIndex];
+    }
+    Interpolation(InterpolationOp) {
+        EvalSnapped "eval_snapped" (1 -> 2) [Attribute, Offset];
+        EvalSampleIndex "eval_sample_index" (1 -> 2) [Attribute, SampleIndex];
+        EvalCentroid "eval_centroid" (1 -> 1) [Attribute];
+    }
+    Sparse(SparseOp) {
+        SampleLS "sample_l_s" (2 -> 4) [Address, Resource, Sampler, Lod];
+        SampleCLzS "sample_c_lz_s" (2 -> 4) [Address, Resource, Sampler, Reference];
+        SampleClS "sample_cl_s" (2 -> 4) [Address, Resource, Sampler, Clamp];
+        SampleBClS "sample_b_cl_s" (2 -> 5) [Address, Resource, Sampler, Bias, Clamp];
+        SampleDClS "sample_d_cl_s" (2 -> 6)
+            [Address, Resource, Sampler, GradientX, GradientY, Clamp];
+        SampleCClS "sample_c_cl_s" (2 -> 5) [Address, Resource, Sampler, Reference, Clamp];
+        LdS "ld_s" (2 -> 2) [Address, Resource];
+        LdMsS "ldms_s" (2 -> 3) [Address, Resource, SampleIndex];
+        Gather4S "gather4_s" (2 -> 3) [Address, Resource, Sampler];
+        Gather4CS "gather4_c_s" (2 -> 4) [Address, Resource, Sampler, Reference];
+        Gather4PoS "gather4_po_s" (2 -> 4) [Address, Offset, Resource, Sampler];
+        Gather4PoCS "gather4_po_c_s" (2 -> 5) [Address, Offset, Resource, Sampler, Reference];
+        LdUavTypedS "ld_uav_typed_s" (2 -> 2) [Address, Resource];
+        LdRawS "ld_raw_s" (2 -> 2) [Address, Resource];
+        LdStructuredS "ld_structured_s" (2 -> 3) [Address, StructOffset, Resource];
+        CheckAccessFullyMapped "check_access_fully_mapped" (1 -> 1) [Status];
+    }
+    Geometry(GeometryOp) {
+        Emit "emit" (0 -> 0); Cut "cut" (0 -> 0); EmitThenCut "emit_then_cut" (0 -> 0);
+    }
 }
 
 impl Op {
-    /// The operand counts `(destinations, sources)` every instruction of this operation has.
-    pub fn arity(self) -> (usize, usize) {
-        use Op::*;
-        match self {
-            Nop | Else | EndIf | Loop | EndLoop | Break | Continue | Default | EndSwitch | Ret
-            | Emit | Cut | EmitThenCut => (0, 0),
-            If | Breakc | Continuec | Switch | Case | Retc | Call | Discard => (0, 1),
-            Callc => (0, 2),
-            Sync => (0, 0),
-            Sincos => (2, 1),
-            Udiv | Imul | Umul | Uaddc | Usubb => (2, 2),
-            Swapc => (2, 3),
-            Mad | Imad | Umad | Movc | Dmovc | Dfma | Ubfe | Ibfe | Msad => (1, 3),
-            Bfi => (1, 4),
-            Add | Mul | Div | Min | Max | Dp2 | Dp3 | Dp4 | Eq | Ne | Lt | Ge | Iadd | Ishl
-            | Ishr | Ushr | And | Or | Xor | Imin | Imax | Umin | Umax | Ieq | Ine | Ilt | Ige
-            | Ult | Uge | Dadd | Dmul | Dmin | Dmax | Ddiv | Deq | Dne | Dlt | Dge => (1, 2),
-            Exp | Log | Frc | Sqrt | Rsq | Rcp | RoundNe | RoundNi | RoundPi | RoundZ | Ftoi
-            | Ftou | Itof | Utof | F32tof16 | F16tof32 | DerivRtx | DerivRty | DerivRtxCoarse
-            | DerivRtxFine | DerivRtyCoarse | DerivRtyFine | Mov | Ineg | Not | Countbits
-            | FirstbitHi | FirstbitLo | FirstbitShi | Bfrev | Drcp | Dmov | Dtof | Ftod | Dtoi
-            | Dtou | Itod | Utod => (1, 1),
-            LdRaw => (1, 2),
-            LdStructured => (1, 3),
-            StoreRaw => (1, 2),
-            StoreStructured => (1, 3),
-            LdUavTyped => (1, 2),
-            StoreUavTyped => (1, 2),
-            Bufinfo => (1, 1),
-            AtomicAnd | AtomicOr | AtomicXor | AtomicIadd | AtomicImax | AtomicImin
-            | AtomicUmax | AtomicUmin => (1, 2),
-            AtomicCmpStore => (1, 3),
-            ImmAtomicAlloc | ImmAtomicConsume => (1, 1),
-            ImmAtomicIadd | ImmAtomicAnd | ImmAtomicOr | ImmAtomicXor | ImmAtomicExch
-            | ImmAtomicImax | ImmAtomicImin | ImmAtomicUmax | ImmAtomicUmin => (1, 3),
-            ImmAtomicCmpExch => (1, 4),
-            Ld => (1, 2),
-            LdMs => (1, 3),
-            Sample => (1, 3),
-            SampleB | SampleL | SampleC | SampleCLz => (1, 4),
-            SampleD => (1, 5),
-            Gather4 => (1, 3),
-            Gather4C | Gather4Po => (1, 4),
-            Gather4PoC => (1, 5),
-            Resinfo => (1, 2),
-            Lod => (1, 3),
-            SampleInfo => (1, 1),
-            SamplePos => (1, 2),
-            EvalSnapped | EvalSampleIndex => (1, 2),
-            EvalCentroid => (1, 1),
-            LdS | LdUavTypedS | LdRawS => (2, 2),
-            LdMsS | LdStructuredS | Gather4S => (2, 3),
-            SampleLS | SampleCLzS | SampleClS | Gather4CS | Gather4PoS => (2, 4),
-            SampleBClS | SampleCClS | Gather4PoCS => (2, 5),
-            SampleDClS => (2, 6),
-            CheckAccessFullyMapped => (1, 1),
-        }
+    /// The position of the first source with `role`, if the operation has one.
+    pub fn source(self, role: Role) -> Option<usize> {
+        self.roles().iter().position(|&r| r == role)
     }
 
-    /// Control-flow operations: constructs, jumps, returns and calls.
-    pub fn is_control_flow(self) -> bool {
-        matches!(
-            self,
-            Op::If
-                | Op::Else
-                | Op::EndIf
-                | Op::Loop
-                | Op::EndLoop
-                | Op::Break
-                | Op::Breakc
-                | Op::Continue
-                | Op::Continuec
-                | Op::Switch
-                | Op::Case
-                | Op::Default
-                | Op::EndSwitch
-                | Op::Ret
-                | Op::Retc
-                | Op::Call
-                | Op::Callc
-                | Op::Nop
-        )
+    /// The operation named `name` (its DXBC mnemonic), if there is one; usable in constants.
+    pub const fn from_name(name: &str) -> Option<Op> {
+        let mut i = 0;
+        while i < Op::ALL.len() {
+            let op = Op::ALL[i];
+            if str_eq(op.name(), name) {
+                return Some(op);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Control-flow operations: constructs, jumps, returns, calls and `nop`.
+    pub const fn is_control_flow(self) -> bool {
+        matches!(self.family(), Family::ControlFlow)
     }
 
     /// Operations that open, split or close a structured control-flow construct.
-    pub fn is_block_delimiter(self) -> bool {
+    pub const fn is_block_delimiter(self) -> bool {
         matches!(
             self,
             Op::If
@@ -206,6 +370,22 @@ impl Op {
                 | Op::EndSwitch
         )
     }
+}
+
+/// Byte-wise string equality, usable in constants.
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// The condition of `if`, `breakc`, `continuec`, `retc`, `callc` and `discard`.
@@ -232,6 +412,104 @@ pub struct InstFlags {
     pub sync: u8,
 }
 
+/// What `resinfo` returns (its `_rcpFloat`/`_uint` suffix).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ResinfoReturn {
+    /// Float sizes.
+    #[default]
+    Float,
+    /// `_rcpFloat`: reciprocal float sizes.
+    RcpFloat,
+    /// `_uint`: integer sizes.
+    Uint,
+    /// The reserved encoding (3), which the back end refuses.
+    Reserved,
+}
+
+/// What `sampleinfo` returns (its `_uint` suffix).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SampleinfoReturn {
+    /// A float count.
+    #[default]
+    Float,
+    /// `_uint`: an integer count.
+    Uint,
+}
+
+/// The index of a [`SwitchTable`](super::SwitchTable) in
+/// [`Module::switches`](super::Module::switches).
+///
+/// Kept as four bytes of alignment 1 so that [`Payload`] packs into five bytes and an
+/// [`Inst`] stays at 272.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SwitchId([u8; 4]);
+
+impl SwitchId {
+    /// The id of table `index`.
+    pub const fn new(index: u32) -> SwitchId {
+        SwitchId(index.to_le_bytes())
+    }
+
+    /// The table's index.
+    pub const fn index(self) -> usize {
+        u32::from_le_bytes(self.0) as usize
+    }
+}
+
+impl std::fmt::Display for SwitchId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        u32::from_le_bytes(self.0).fmt(f)
+    }
+}
+
+/// Operation-specific data an [`Inst`] carries besides its operands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Payload {
+    /// Nothing.
+    #[default]
+    None,
+    /// `switch`: its case table.
+    Switch(SwitchId),
+    /// Texture operations (their `_s` forms included): the immediate texel offsets `(u, v, w)`,
+    /// each in -8..=7.
+    TexelOffsets([i8; 3]),
+    /// `resinfo`: the return type.
+    Resinfo(ResinfoReturn),
+    /// `sampleinfo`: the return type.
+    Sampleinfo(SampleinfoReturn),
+    /// `emit`, `cut`, `emit_then_cut`: the stream (0 without a stream operand).
+    Stream(u8),
+}
+
+impl Payload {
+    /// The immediate texel offsets (zeros when there are none).
+    #[inline]
+    pub fn texel_offsets(self) -> [i8; 3] {
+        match self {
+            Payload::TexelOffsets(offsets) => offsets,
+            _ => [0; 3],
+        }
+    }
+
+    /// The switch table, if this is a `switch`'s payload.
+    #[inline]
+    pub fn switch(self) -> Option<SwitchId> {
+        match self {
+            Payload::Switch(id) => Some(id),
+            _ => None,
+        }
+    }
+
+    /// The stream of a geometry operation (0 when none).
+    #[inline]
+    pub fn stream(self) -> u8 {
+        match self {
+            Payload::Stream(stream) => stream,
+            _ => 0,
+        }
+    }
+}
+
 /// Largest number of destinations an instruction has.
 pub const MAX_DST: usize = 2;
 /// Largest number of sources an instruction has (`sample_d_cl_s`: address, resource, sampler,
@@ -247,11 +525,8 @@ pub struct Inst {
     pub span: u32,
     /// Controls.
     pub flags: InstFlags,
-    /// Extra operation-specific data: the switch table of `switch`; the texel offsets
-    /// (`(u,v,w)` 4-bit signed, packed `u | v << 4 | w << 8`) of texture operations, their
-    /// `_s` variants included; the return type of `resinfo` (0 float, 1 `_rcpFloat`, 2 `_uint`) and `sampleinfo`
-    /// (0 float, 1 `_uint`); the stream of `emit`, `cut` and `emit_then_cut`.
-    pub aux: u32,
+    /// Operation-specific data (see [`Payload`]).
+    pub payload: Payload,
     dst: [Dst; MAX_DST],
     src: [Src; MAX_SRC],
     dst_count: u8,
@@ -265,7 +540,7 @@ impl Inst {
             op,
             span,
             flags: InstFlags::default(),
-            aux: 0,
+            payload: Payload::None,
             dst: [Dst::default(); MAX_DST],
             src: [Src::default(); MAX_SRC],
             dst_count: 0,

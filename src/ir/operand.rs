@@ -1,5 +1,7 @@
 //! Operands: registers with resolved declarations, swizzles, write masks and modifiers.
 
+use super::id::{CbId, FunctionId, IndexableId, ResourceId, SamplerId, TgsmId};
+
 /// A register file of a relative index's register.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum RelFile {
@@ -164,7 +166,7 @@ pub enum Reg {
     /// [`Module::indexable_temps`]: super::Module::indexable_temps
     IndexableTemp {
         /// Which array.
-        array: u32,
+        array: IndexableId,
         /// Element.
         index: Index,
     },
@@ -218,7 +220,7 @@ pub enum Reg {
     /// `cb#[slot]` (SM5.1: `CB#[element][slot]`).
     ConstantBuffer {
         /// Position in [`Module::cbuffers`](super::Module::cbuffers).
-        decl: u32,
+        decl: CbId,
         /// Descriptor in the declared range, relative to its first register.
         element: Index,
         /// The 16-byte vector.
@@ -241,28 +243,28 @@ pub enum Reg {
     /// `t#` (SM5.1 `T#[element]`).
     Resource {
         /// Position in [`Module::resources`](super::Module::resources).
-        decl: u32,
+        decl: ResourceId,
         /// Descriptor in the declared range, relative to its first register.
         element: Index,
     },
     /// `u#` (SM5.1 `U#[element]`).
     Uav {
         /// Position in [`Module::resources`](super::Module::resources).
-        decl: u32,
+        decl: ResourceId,
         /// Descriptor in the declared range, relative to its first register.
         element: Index,
     },
     /// `s#` (SM5.1 `S#[element]`).
     Sampler {
         /// Position in [`Module::samplers`](super::Module::samplers).
-        decl: u32,
+        decl: SamplerId,
         /// Descriptor in the declared range, relative to its first register.
         element: Index,
     },
     /// `g#`: position in [`Module::tgsm`](super::Module::tgsm).
-    Tgsm(u32),
+    Tgsm(TgsmId),
     /// `l#` of `call`: position in [`Module::functions`](super::Module::functions).
-    Function(u32),
+    Function(FunctionId),
 }
 
 /// Which depth output a pixel shader writes.

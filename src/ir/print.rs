@@ -12,7 +12,7 @@ const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
 /// Writes `module` as text.
 pub fn print(module: &Module) -> String {
     let mut s = String::new();
-    let stage = module.stage.map_or("??", |s| s.prefix());
+    let stage = module.stage.prefix();
     let _ = writeln!(s, "{stage}_{}_{}", module.model.0, module.model.1);
     if module.temps > 0 {
         let _ = writeln!(s, "temps {}", module.temps);
@@ -194,8 +194,8 @@ fn write_inst(s: &mut String, inst: &Inst) {
         first = false;
         write_src(s, src);
     }
-    if inst.op == Op::Switch {
-        let _ = write!(s, " (table {})", inst.aux);
+    if let Some(table) = inst.payload.switch() {
+        let _ = write!(s, " (table {table})");
     }
 }
 

@@ -5,7 +5,6 @@ use super::*;
 fn module_with(insts: Vec<Inst>) -> Module {
     let n = insts.len() as u32;
     Module {
-        stage: Some(Stage::Compute),
         model: (5, 0),
         temps: 1,
         functions: vec![Function {
@@ -14,7 +13,7 @@ fn module_with(insts: Vec<Inst>) -> Module {
             span: 0,
         }],
         insts,
-        ..Module::default()
+        ..Module::new(Stage::Compute)
     }
 }
 
@@ -97,9 +96,9 @@ fn printer_indents_constructs_and_shows_offsets() {
 #[test]
 fn recursion_is_rejected_at_the_call() {
     let mut call0 = Inst::new(Op::Call, 0x10);
-    call0.push_src(Src::new(Reg::Function(1)));
+    call0.push_src(Src::new(Reg::Function(FunctionId::new(1))));
     let mut call1 = Inst::new(Op::Call, 0x40);
-    call1.push_src(Src::new(Reg::Function(1)));
+    call1.push_src(Src::new(Reg::Function(FunctionId::new(1))));
     let mut m = module_with(vec![call0, inst(Op::Ret, 0x14), call1, inst(Op::Ret, 0x44)]);
     m.functions = vec![
         Function {
@@ -116,4 +115,77 @@ fn recursion_is_rejected_at_the_call() {
     let e = validate(&m).unwrap_err();
     assert_eq!(e.offset, 0x40);
     assert!(e.message.contains("recursive"), "{e}");
+}
+
+#[test]
+fn an_instruction_keeps_its_size() {
+    assert_eq!(std::mem::size_of::<Payload>(), 5);
+    assert_eq!(std::mem::size_of::<Inst>(), 272);
+    assert_eq!(std::mem::size_of::<Reg>(), 24);
+}
+
+#[test]
+fn the_op_table_is_consistent() {
+    for &op in Op::ALL {
+        let (_, srcs) = op.arity();
+        let roles = op.roles();
+        assert!(
+            roles.is_empty() || roles.len() == srcs,
+            "{op:?}: {} roles for {srcs} sources",
+            roles.len()
+        );
+        assert_eq!(Op::from_name(op.name()), Some(op), "{op:?}");
+        // The kind names the same family and converts back to the same operation.
+        let back = match op.kind() {
+            OpKind::Move(o) => (Family::Move, Op::from(o)),
+            OpKind::Float(o) => (Family::Float, Op::from(o)),
+            OpKind::Integer(o) => (Family::Integer, Op::from(o)),
+            OpKind::Bits(o) => (Family::Bits, Op::from(o)),
+            OpKind::Double(o) => (Family::Double, Op::from(o)),
+            OpKind::Derivative(o) => (Family::Derivative, Op::from(o)),
+            OpKind::ControlFlow(o) => (Family::ControlFlow, Op::from(o)),
+            OpKind::Discard(o) => (Family::Discard, Op::from(o)),
+            OpKind::Buffer(o) => (Family::Buffer, Op::from(o)),
+            OpKind::Atomic(o) => (Family::Atomic, Op::from(o)),
+            OpKind::Sync(o) => (Family::Sync, Op::from(o)),
+            OpKind::TextureLoad(o) => (Family::TextureLoad, Op::from(o)),
+            OpKind::Sample(o) => (Family::Sample, Op::from(o)),
+            OpKind::Gather(o) => (Family::Gather, Op::from(o)),
+            OpKind::Query(o) => (Family::Query, Op::from(o)),
+            OpKind::Interpolation(o) => (Family::Interpolation, Op::from(o)),
+            OpKind::Sparse(o) => (Family::Sparse, Op::from(o)),
+            OpKind::Geometry(o) => (Family::Geometry, Op::from(o)),
+        };
+        assert_eq!(back, (op.family(), op), "{op:?}");
+    }
+    // Resource operations name their resource; samplers follow their resource.
+    for op in [
+        Op::Ld,
+        Op::Sample,
+        Op::Gather4PoC,
+        Op::SampleDClS,
+        Op::LdStructuredS,
+    ] {
+        assert!(op.source(Role::Resource).is_some(), "{op:?}");
+    }
+    assert_eq!(Op::SampleDClS.source(Role::Clamp), Some(5));
+    assert_eq!(Op::from_name("dcl_temps"), None);
+}
+
+#[test]
+fn payload_accessors_default_to_nothing() {
+    assert_eq!(Payload::None.texel_offsets(), [0; 3]);
+    assert_eq!(
+        Payload::TexelOffsets([-8, 7, 0]).texel_offsets(),
+        [-8, 7, 0]
+    );
+    assert_eq!(Payload::Stream(2).stream(), 2);
+    assert_eq!(Payload::None.stream(), 0);
+    assert_eq!(
+        Payload::Switch(SwitchId::new(70_000))
+            .switch()
+            .map(SwitchId::index),
+        Some(70_000)
+    );
+    assert_eq!(Payload::None.switch(), None);
 }

@@ -103,8 +103,10 @@ pub fn validate(module: &Module) -> Result<(), ValidationError> {
                     _ => return fail(at, "endloop without a matching loop".into()),
                 },
                 Op::Switch => {
-                    if inst.aux as usize >= module.switches.len() {
-                        return fail(at, format!("switch table {} does not exist", inst.aux));
+                    match inst.payload.switch() {
+                        Some(id) if id.index() < module.switches.len() => {}
+                        Some(id) => return fail(at, format!("switch table {id} does not exist")),
+                        None => return fail(at, "switch without a case table".into()),
                     }
                     if !matches!(body.get(k + 1).map(|n| n.op), Some(Op::Case | Op::Default)) {
                         return fail(at, "switch not followed by case or default".into());
@@ -205,7 +207,7 @@ fn check_index(module: &Module, index: &Index, len: Option<u32>, what: &str) -> 
 fn check_reg(module: &Module, reg: &Reg) -> Result<(), String> {
     match reg {
         Reg::Temp(n) if *n >= module.temps => Err(format!("r{n} past dcl_temps {}", module.temps)),
-        Reg::IndexableTemp { array, index } => match module.indexable_temps.get(*array as usize) {
+        Reg::IndexableTemp { array, index } => match module.indexable_temps.get(array.index()) {
             None => Err(format!("indexable temp #{array} is not declared")),
             Some(x) => check_index(module, index, Some(x.len), "indexable temp"),
         },
@@ -220,7 +222,7 @@ fn check_reg(module: &Module, reg: &Reg) -> Result<(), String> {
             decl,
             element,
             slot,
-        } => match module.cbuffers.get(*decl as usize) {
+        } => match module.cbuffers.get(decl.index()) {
             None => Err(format!("constant buffer #{decl} is not declared")),
             Some(cb) => {
                 check_index(
@@ -244,7 +246,7 @@ fn check_reg(module: &Module, reg: &Reg) -> Result<(), String> {
             } else {
                 ResourceKind::UnorderedAccess
             };
-            match module.resources.get(*decl as usize) {
+            match module.resources.get(decl.index()) {
                 Some(r) if r.range.kind == kind => {
                     check_index(module, element, r.range.count.bounded(), "resource range")
                 }
@@ -252,14 +254,14 @@ fn check_reg(module: &Module, reg: &Reg) -> Result<(), String> {
                 None => Err(format!("resource #{decl} is not declared")),
             }
         }
-        Reg::Sampler { decl, element } => match module.samplers.get(*decl as usize) {
+        Reg::Sampler { decl, element } => match module.samplers.get(decl.index()) {
             Some(s) => check_index(module, element, s.range.count.bounded(), "sampler range"),
             None => Err(format!("sampler #{decl} is not declared")),
         },
-        Reg::Tgsm(n) if *n as usize >= module.tgsm.len() => {
+        Reg::Tgsm(n) if n.index() >= module.tgsm.len() => {
             Err(format!("shared memory #{n} is not declared"))
         }
-        Reg::Function(n) if *n == 0 || *n as usize >= module.functions.len() => {
+        Reg::Function(n) if n.index() == 0 || n.index() >= module.functions.len() => {
             Err(format!("call target function #{n} does not exist"))
         }
         _ => Ok(()),
@@ -274,7 +276,7 @@ fn check_no_recursion(module: &Module) -> Result<(), ValidationError> {
         module.body(f).iter().filter_map(|inst| {
             inst.src().iter().find_map(|s| match s.reg {
                 Reg::Function(g) if matches!(inst.op, Op::Call | Op::Callc) => {
-                    Some((g as usize, inst.span))
+                    Some((g.index(), inst.span))
                 }
                 _ => None,
             })
@@ -330,7 +332,7 @@ fn check_call_depth(module: &Module, is_phase: &[bool]) -> Result<(), Validation
                 .filter(|inst| matches!(inst.op, Op::Call | Op::Callc))
                 .filter_map(|inst| {
                     inst.src().iter().find_map(|s| match s.reg {
-                        Reg::Function(g) if (g as usize) < n => Some((g as usize, inst.span)),
+                        Reg::Function(g) if g.index() < n => Some((g.index(), inst.span)),
                         _ => None,
                     })
                 })

@@ -12,7 +12,7 @@
 //! one SPIR-V `OpSwitch` cannot hold it.
 
 use crate::error::Error;
-use crate::ir::{Module, Op, Reg, SwitchTable};
+use crate::ir::{Module, Op, Reg, SwitchId, SwitchTable};
 
 /// Most `case` values of one switch: an `OpSwitch` takes 3 words plus 2 per case, and a SPIR-V
 /// instruction has at most 65,535 words. D3D sets no limit of its own.
@@ -21,7 +21,7 @@ pub const MAX_SWITCH_CASES: usize = (65_535 - 3) / 2;
 /// A switch being scanned.
 struct Open {
     /// Its table's position in [`Module::switches`].
-    table: usize,
+    table: SwitchId,
     /// Blocks numbered so far.
     blocks: u32,
     /// The last instruction was a label of this switch (the next label joins its block).
@@ -65,8 +65,10 @@ pub fn collect_switch_cases(module: &mut Module) -> Result<(), Error> {
                     if let Some(outer) = stack.last_mut() {
                         outer.in_label_run = false;
                     }
-                    let table = inst.aux as usize;
-                    let Some(t) = switches.get_mut(table) else {
+                    let Some(table) = inst.payload.switch() else {
+                        return Err(Error::invalid(at, "switch without a case table"));
+                    };
+                    let Some(t) = switches.get_mut(table.index()) else {
                         return Err(Error::invalid(
                             at,
                             format!("switch table {table} does not exist"),
@@ -93,7 +95,7 @@ pub fn collect_switch_cases(module: &mut Module) -> Result<(), Error> {
                         open.in_label_run = true;
                     }
                     let block = open.blocks - 1;
-                    let Some(table) = switches.get_mut(open.table) else {
+                    let Some(table) = switches.get_mut(open.table.index()) else {
                         return Err(Error::invalid(at, "switch table does not exist"));
                     };
                     if inst.op == Op::Default {
@@ -124,7 +126,7 @@ pub fn collect_switch_cases(module: &mut Module) -> Result<(), Error> {
                         return Err(Error::invalid(at, "endswitch without a matching switch"));
                     };
                     check_unique(&mut open.seen)?;
-                    if let Some(table) = switches.get_mut(open.table) {
+                    if let Some(table) = switches.get_mut(open.table.index()) {
                         table.blocks = open.blocks;
                     }
                     if let Some(outer) = stack.last_mut() {

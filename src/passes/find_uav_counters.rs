@@ -33,7 +33,7 @@ pub fn find_uav_counters(module: &mut Module) -> Result<(), Error> {
             }
             _ => return Err(Error::invalid(at, format!("{name} without a UAV"))),
         };
-        let Some(uav) = resources.get_mut(decl as usize) else {
+        let Some(uav) = resources.get_mut(decl.index()) else {
             return Err(Error::invalid(
                 at,
                 format!("resource #{decl} is not declared"),

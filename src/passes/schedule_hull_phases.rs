@@ -20,7 +20,7 @@ use crate::ir::{HullSchedule, HullStep, Module, PhaseKind, Reg, Stage};
 
 /// Fills [`Module::hull_steps`] of a hull shader.
 pub fn schedule_hull_phases(module: &mut Module, schedule: HullSchedule) -> Result<(), Error> {
-    if module.stage != Some(Stage::Hull) {
+    if module.stage != Stage::Hull {
         return Ok(());
     }
     let mut steps = Vec::new();

@@ -3,8 +3,10 @@
 //! §22.10 and the `(sm4 - asm)`/`(sm5 - asm)` instruction pages).
 //!
 //! Contract:
-//! - Every operation the dispatcher routes here (everything but control flow, memory, textures
-//!   and graphics-only operations) is emitted or answered with an error; none is skipped.
+//! - Every operation of the move, float, integer, bit and double families is emitted or
+//!   answered with an error; none is skipped. The dispatch matches every [`OpKind`] and, in
+//!   each family, every operation (no catch-all), so an operation added to the IR's op table
+//!   does not compile until it has its arm here.
 //! - An operation reads each source for exactly the components its destination writes (one
 //!   vector per source, through the swizzle, as the type it computes in, with the source modifier
 //!   applied by [`Emitter::load_src`]) and computes with one SPIR-V instruction per step over the
@@ -32,32 +34,47 @@ use spirv::{GlslStd450Op, Op as SpvOp};
 
 use super::context::{Emitter, Scalar, Value};
 use crate::error::Error;
-use crate::ir::{Inst, Modifier, Op, Reg};
+use crate::ir::{Inst, Modifier, MoveOp, OpKind, Reg};
 use crate::spv::Id;
 
 impl Emitter<'_> {
-    /// Emits one ALU instruction.
+    /// Emits one ALU instruction (an operation of the move, float, integer, bit or double
+    /// family).
     pub fn alu(&mut self, inst: &Inst) -> Result<(), Error> {
-        use Op::*;
-        match inst.op {
-            Mov => self.mov(inst),
-            Movc => self.movc(inst),
-            Swapc => self.swapc(inst),
-            Add | Mul | Mad | Div | Min | Max | Dp2 | Dp3 | Dp4 | Eq | Ne | Lt | Ge | Exp | Log
-            | Frc | Sqrt | Rsq | Rcp | RoundNe | RoundNi | RoundPi | RoundZ | Sincos | Ftoi
-            | Ftou | Itof | Utof | F32tof16 | F16tof32 => self.float_alu(inst),
-            Iadd | Ineg | Imul | Umul | Imad | Umad | Udiv | Ishl | Ishr | Ushr | And | Or
-            | Xor | Not | Imin | Imax | Umin | Umax | Ieq | Ine | Ilt | Ige | Ult | Uge | Uaddc
-            | Usubb => self.int_alu(inst),
-            Countbits | FirstbitHi | FirstbitLo | FirstbitShi | Ubfe | Ibfe | Bfi | Bfrev
-            | Msad => self.bits_alu(inst),
-            Dadd | Dmul | Dmin | Dmax | Ddiv | Dfma | Drcp | Deq | Dne | Dlt | Dge | Dmov
-            | Dmovc | Dtof | Ftod | Dtoi | Dtou | Itod | Utod => self.double_alu(inst),
-            _ => Err(Error::invalid(
-                inst.span,
-                format!("`{}` is not an arithmetic instruction", inst.op.name()),
-            )),
+        // Every family, and every operation of the ALU families, has its arm (no catch-all):
+        // an operation added to the table fails to compile until it is emitted.
+        match inst.op.kind() {
+            OpKind::Move(op) => match op {
+                MoveOp::Mov => self.mov(inst),
+                MoveOp::Movc => self.movc(inst),
+                MoveOp::Swapc => self.swapc(inst),
+            },
+            OpKind::Float(op) => self.float_alu(inst, op),
+            OpKind::Integer(op) => self.int_alu(inst, op),
+            OpKind::Bits(op) => self.bits_alu(inst, op),
+            OpKind::Double(op) => self.double_alu(inst, op),
+            OpKind::Derivative(_)
+            | OpKind::ControlFlow(_)
+            | OpKind::Discard(_)
+            | OpKind::Buffer(_)
+            | OpKind::Atomic(_)
+            | OpKind::Sync(_)
+            | OpKind::TextureLoad(_)
+            | OpKind::Sample(_)
+            | OpKind::Gather(_)
+            | OpKind::Query(_)
+            | OpKind::Interpolation(_)
+            | OpKind::Sparse(_)
+            | OpKind::Geometry(_) => Err(Self::not_arithmetic(inst)),
         }
+    }
+
+    /// The error for an operation the ALU does not emit.
+    fn not_arithmetic(inst: &Inst) -> Error {
+        Error::invalid(
+            inst.span,
+            format!("`{}` is not an arithmetic instruction", inst.op.name()),
+        )
     }
 
     // ---- Moves ----

@@ -553,8 +553,8 @@ impl<'a> Emitter<'a> {
                 element,
                 slot,
             } => {
-                let cb = self.ir.cbuffers.get(decl as usize).copied();
-                let var = self.cbuffers.get(decl as usize).copied();
+                let cb = self.ir.cbuffers.get(decl.index()).copied();
+                let var = self.cbuffers.get(decl.index()).copied();
                 let (Some(cb), Some(var)) = (cb, var) else {
                     return Err(Error::invalid(span, "undeclared constant buffer"));
                 };
@@ -636,7 +636,7 @@ impl<'a> Emitter<'a> {
         let reg = match rel.file {
             RelFile::Temp => Reg::Temp(u32::from(rel.register)),
             RelFile::IndexableTemp => Reg::IndexableTemp {
-                array: u32::from(rel.register),
+                array: ir::IndexableId::new(u32::from(rel.register)),
                 index: Index::imm(u32::from(rel.element)),
             },
             RelFile::Input => Reg::Input(Index::imm(u32::from(rel.register))),
@@ -692,16 +692,16 @@ impl<'a> Emitter<'a> {
     fn indexable_ptr(
         &mut self,
         span: u32,
-        array: u32,
+        array: ir::IndexableId,
         index: &Index,
     ) -> Result<(Id, Option<Id>), Error> {
         let decl = self
             .ir
             .indexable_temps
-            .get(array as usize)
+            .get(array.index())
             .copied()
             .ok_or_else(|| Error::invalid(span, "undeclared indexable temp"))?;
-        let var = self.indexable[array as usize];
+        let var = self.indexable[array.index()];
         let (idx, ok) = if !index.is_relative() && index.imm < decl.len {
             (self.u32_const(index.imm), None)
         } else {

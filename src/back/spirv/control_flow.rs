@@ -15,7 +15,7 @@ use spirv::{LoopControl, SelectionControl};
 
 use super::context::{Emitter, Frame, Scalar};
 use crate::error::Error;
-use crate::ir::{Inst, Op, Test};
+use crate::ir::{ControlFlowOp, Inst, Op, OpKind, Test};
 use crate::spv::Id;
 
 /// The start of a selection's one part: its block and the register writes recorded before it.
@@ -195,8 +195,15 @@ impl Emitter<'_> {
             // Each of these ends the block, or may (conditionally, or by a call).
             self.flush_temps()?;
         }
-        match inst.op {
-            Op::If => {
+        let OpKind::ControlFlow(op) = inst.op.kind() else {
+            return Err(Error::unsupported(
+                inst.span,
+                format!("`{}`", inst.op.name()),
+            ));
+        };
+        // Every control-flow operation has its arm (no catch-all).
+        match op {
+            ControlFlowOp::If => {
                 self.ensure_block();
                 let cond = self.condition(inst, 0)?;
                 let then = self.m.alloc_id();
@@ -216,7 +223,7 @@ impl Emitter<'_> {
                     calls,
                 });
             }
-            Op::Else => {
+            ControlFlowOp::Else => {
                 let in_block = self.m.in_block();
                 let Some(Frame::If {
                     else_label,
@@ -238,7 +245,7 @@ impl Emitter<'_> {
                 self.m.label(else_label);
                 self.temp_values.adopt(&lineage, self.m.block_serial());
             }
-            Op::EndIf => {
+            ControlFlowOp::EndIf => {
                 let Some(Frame::If {
                     else_label,
                     merge,
@@ -265,7 +272,7 @@ impl Emitter<'_> {
                     self.temp_values.adopt(&lineage, self.m.block_serial());
                 }
             }
-            Op::Loop => {
+            ControlFlowOp::Loop => {
                 let header = self.m.alloc_id();
                 let body = self.m.alloc_id();
                 let continue_target = self.m.alloc_id();
@@ -294,7 +301,7 @@ impl Emitter<'_> {
                     lineage,
                 });
             }
-            Op::EndLoop => {
+            ControlFlowOp::EndLoop => {
                 let Some(Frame::Loop {
                     header,
                     continue_target,
@@ -313,15 +320,15 @@ impl Emitter<'_> {
                     self.temp_values.adopt(lineage, self.m.block_serial());
                 }
             }
-            Op::Break => {
+            ControlFlowOp::Break => {
                 let target = self.innermost_break(inst.span)?;
                 self.close_to(target);
             }
-            Op::Continue => {
+            ControlFlowOp::Continue => {
                 let target = self.innermost_continue(inst.span)?;
                 self.close_to(target);
             }
-            Op::Breakc | Op::Continuec => {
+            ControlFlowOp::Breakc | ControlFlowOp::Continuec => {
                 let target = if inst.op == Op::Breakc {
                     self.innermost_break(inst.span)?
                 } else {
@@ -334,12 +341,12 @@ impl Emitter<'_> {
                     Ok(())
                 })?;
             }
-            Op::Ret => {
+            ControlFlowOp::Ret => {
                 if self.m.in_block() {
                     self.end_with_return()?;
                 }
             }
-            Op::Retc => {
+            ControlFlowOp::Retc => {
                 self.ensure_block();
                 let cond = self.condition(inst, 0)?;
                 self.guarded(cond, |e| {
@@ -347,17 +354,17 @@ impl Emitter<'_> {
                     Ok(())
                 })?;
             }
-            Op::Call => {
+            ControlFlowOp::Call => {
                 self.ensure_block();
                 self.call(inst, 0)?;
             }
-            Op::Callc => {
+            ControlFlowOp::Callc => {
                 self.ensure_block();
                 let cond = self.condition(inst, 0)?;
                 self.guarded(cond, |e| e.call(inst, 1))?;
             }
-            Op::Switch => self.switch(inst)?,
-            Op::Case | Op::Default => {
+            ControlFlowOp::Switch => self.switch(inst)?,
+            ControlFlowOp::Case | ControlFlowOp::Default => {
                 if !after_case {
                     let Some(Frame::Switch { blocks, next, .. }) = self.frames.last_mut() else {
                         return Err(Error::invalid(inst.span, "case outside a switch"));
@@ -371,20 +378,14 @@ impl Emitter<'_> {
                     self.m.label(label);
                 }
             }
-            Op::EndSwitch => {
+            ControlFlowOp::EndSwitch => {
                 let Some(Frame::Switch { merge, .. }) = self.frames.pop() else {
                     return Err(Error::invalid(inst.span, "endswitch without switch"));
                 };
                 self.close_to(merge);
                 self.m.label(merge);
             }
-            Op::Nop => {}
-            _ => {
-                return Err(Error::unsupported(
-                    inst.span,
-                    format!("`{}`", inst.op.name()),
-                ))
-            }
+            ControlFlowOp::Nop => {}
         }
         Ok(())
     }
@@ -396,7 +397,7 @@ impl Emitter<'_> {
         };
         let id = *self
             .functions
-            .get(f as usize)
+            .get(f.index())
             .ok_or_else(|| Error::invalid(inst.span, "call to an unknown label"))?;
         let void = self.m.type_void();
         self.temp_values.note_call();
@@ -407,10 +408,10 @@ impl Emitter<'_> {
     fn switch(&mut self, inst: &Inst) -> Result<(), Error> {
         self.ensure_block();
         let selector = self.load_src(inst, 0, 1, Scalar::U32)?;
-        let table = self
-            .ir
-            .switches
-            .get(inst.aux as usize)
+        let table = inst
+            .payload
+            .switch()
+            .and_then(|id| self.ir.switches.get(id.index()))
             .ok_or_else(|| Error::invalid(inst.span, "switch without a case table"))?;
         let blocks: Vec<Id> = (0..table.blocks).map(|_| self.m.alloc_id()).collect();
         let merge = self.m.alloc_id();

@@ -127,7 +127,7 @@ impl Emitter<'_> {
     pub fn declare_builtins(&mut self) -> Result<(), Error> {
         let mut used = [false; 4];
         // Only compute shaders have these registers (lowering checks the stage): skip the scan.
-        let insts: &[ir::Inst] = if self.ir.stage == Some(ir::Stage::Compute) {
+        let insts: &[ir::Inst] = if self.ir.stage == ir::Stage::Compute {
             &self.ir.insts
         } else {
             &[]

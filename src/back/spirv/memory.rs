@@ -33,7 +33,9 @@ use spirv::{MemorySemantics, Scope, SelectionControl, StorageClass};
 use super::context::{Emitter, ResourceVars, Scalar};
 use super::descriptors::DescriptorKind;
 use crate::error::Error;
-use crate::ir::{Inst, Op, Reg, ResourceShape};
+use crate::ir::{
+    self, AtomicOp, BufferOp, Inst, OpKind, Reg, ResourceShape, SyncOp, TextureLoadOp,
+};
 use crate::spv::Id;
 
 /// Where a raw or structured access goes.
@@ -73,23 +75,42 @@ pub(super) struct Loc {
 }
 
 impl Emitter<'_> {
-    /// Emits one memory instruction.
+    /// Emits one memory instruction: a buffer, atomic or `sync` operation, or `ld` from a
+    /// typed buffer. Every operation of those families has its arm (no catch-all).
     pub fn memory(&mut self, inst: &Inst) -> Result<(), Error> {
-        use Op::*;
-        match inst.op {
-            LdRaw | LdStructured => self.load_words(inst),
-            StoreRaw | StoreStructured => self.store_words(inst),
-            LdUavTyped => self.ld_uav_typed(inst),
-            Ld => self.ld_typed_buffer(inst),
-            StoreUavTyped => self.store_uav_typed(inst),
-            Bufinfo => self.bufinfo(inst),
-            Sync => self.sync(inst),
-            ImmAtomicAlloc | ImmAtomicConsume => self.counter(inst),
-            AtomicAnd | AtomicOr | AtomicXor | AtomicCmpStore | AtomicIadd | AtomicImax
-            | AtomicImin | AtomicUmax | AtomicUmin | ImmAtomicIadd | ImmAtomicAnd | ImmAtomicOr
-            | ImmAtomicXor | ImmAtomicExch | ImmAtomicCmpExch | ImmAtomicImax | ImmAtomicImin
-            | ImmAtomicUmax | ImmAtomicUmin => self.atomic(inst),
-            _ => Err(Error::unsupported(
+        use AtomicOp::*;
+        match inst.op.kind() {
+            OpKind::Buffer(op) => match op {
+                BufferOp::LdRaw | BufferOp::LdStructured => self.load_words(inst),
+                BufferOp::StoreRaw | BufferOp::StoreStructured => self.store_words(inst),
+                BufferOp::LdUavTyped => self.ld_uav_typed(inst),
+                BufferOp::StoreUavTyped => self.store_uav_typed(inst),
+                BufferOp::Bufinfo => self.bufinfo(inst),
+            },
+            OpKind::Atomic(op) => match op {
+                ImmAtomicAlloc | ImmAtomicConsume => self.counter(inst),
+                AtomicAnd | AtomicOr | AtomicXor | AtomicCmpStore | AtomicIadd | AtomicImax
+                | AtomicImin | AtomicUmax | AtomicUmin | ImmAtomicIadd | ImmAtomicAnd
+                | ImmAtomicOr | ImmAtomicXor | ImmAtomicExch | ImmAtomicCmpExch | ImmAtomicImax
+                | ImmAtomicImin | ImmAtomicUmax | ImmAtomicUmin => self.atomic(inst),
+            },
+            OpKind::Sync(SyncOp::Sync) => self.sync(inst),
+            OpKind::TextureLoad(TextureLoadOp::Ld) => self.ld_typed_buffer(inst),
+            OpKind::TextureLoad(TextureLoadOp::LdMs)
+            | OpKind::Move(_)
+            | OpKind::Float(_)
+            | OpKind::Integer(_)
+            | OpKind::Bits(_)
+            | OpKind::Double(_)
+            | OpKind::Derivative(_)
+            | OpKind::ControlFlow(_)
+            | OpKind::Discard(_)
+            | OpKind::Sample(_)
+            | OpKind::Gather(_)
+            | OpKind::Query(_)
+            | OpKind::Interpolation(_)
+            | OpKind::Sparse(_)
+            | OpKind::Geometry(_) => Err(Error::unsupported(
                 inst.span,
                 format!("`{}`", inst.op.name()),
             )),
@@ -128,9 +149,13 @@ impl Emitter<'_> {
     }
 
     /// The SPIR-V objects of resource declaration `decl`.
-    pub(super) fn resource_vars(&self, span: u32, decl: u32) -> Result<ResourceVars, Error> {
+    pub(super) fn resource_vars(
+        &self,
+        span: u32,
+        decl: ir::ResourceId,
+    ) -> Result<ResourceVars, Error> {
         self.resources
-            .get(decl as usize)
+            .get(decl.index())
             .copied()
             .ok_or_else(|| Error::invalid(span, format!("resource #{decl} is not declared")))
     }
@@ -139,7 +164,7 @@ impl Emitter<'_> {
     pub(super) fn target(&mut self, span: u32, reg: &Reg) -> Result<Target, Error> {
         match *reg {
             Reg::Resource { decl, element } | Reg::Uav { decl, element } => {
-                let d = self.ir.resources.get(decl as usize).ok_or_else(|| {
+                let d = self.ir.resources.get(decl.index()).ok_or_else(|| {
                     Error::invalid(span, format!("resource #{decl} is not declared"))
                 })?;
                 let stride = match d.shape {
@@ -177,11 +202,11 @@ impl Emitter<'_> {
                 let g = self
                     .ir
                     .tgsm
-                    .get(n as usize)
+                    .get(n.index())
                     .ok_or_else(|| Error::invalid(span, format!("g#{n} is not declared")))?;
                 let var = *self
                     .tgsm
-                    .get(n as usize)
+                    .get(n.index())
                     .ok_or_else(|| Error::invalid(span, format!("g#{n} is not declared")))?;
                 Ok(Target::Shared {
                     var,

@@ -30,7 +30,7 @@ use spirv::{
 /// The back end's error: the crate's composed error, whose [`Error::internal`] reports a
 /// condition only a translator bug reaches (see `error.rs`).
 pub use crate::error::Error;
-use crate::ir::{self, Dimension, Op, ResourceShape, Stage};
+use crate::ir::{self, Dimension, Family, Op, ResourceShape, Stage};
 use crate::spv::{Module, Version};
 
 use context::Emitter;
@@ -141,9 +141,7 @@ pub fn emit_reusing(
     options: &EmitOptions,
     scratch: &mut Scratch,
 ) -> Result<Vec<u32>, Error> {
-    let stage = module
-        .stage
-        .ok_or_else(|| Error::internal(0, "module without a stage"))?;
+    let stage = module.stage;
     // About 60 words per IR instruction (ALU instructions load, convert, compute and store
     // 4-component registers), bounded by the IR, which is bounded by the input.
     let code = 256 + module.insts.len() * 64;
@@ -248,7 +246,7 @@ impl Emitter<'_> {
         self.copy_inputs();
         self.load_patch_constants(spirv::StorageClass::Input);
         self.m.function_call(void, self.functions[0], &[]);
-        if self.ir.stage != Some(Stage::Geometry) {
+        if self.ir.stage != Stage::Geometry {
             self.copy_outputs(None, None);
         }
         self.m.ret();
@@ -374,11 +372,14 @@ impl Emitter<'_> {
 
     /// `ld` from a typed buffer SRV (a memory operation; `ld` on textures is a texture one).
     fn is_typed_buffer_load(&self, inst: &ir::Inst) -> bool {
-        let Some(ir::Reg::Resource { decl, .. }) = inst.src().get(1).map(|s| s.reg) else {
+        let resource = inst.op.source(ir::Role::Resource);
+        let Some(ir::Reg::Resource { decl, .. }) =
+            resource.and_then(|k| inst.src().get(k)).map(|s| s.reg)
+        else {
             return false;
         };
         matches!(
-            self.ir.resources.get(decl as usize).map(|r| r.shape),
+            self.ir.resources.get(decl.index()).map(|r| r.shape),
             Some(ResourceShape::Typed {
                 dim: Dimension::Buffer,
                 ..
@@ -416,8 +417,8 @@ impl Emitter<'_> {
         }
     }
 
+    /// One instruction, routed by its [`Family`].
     fn instruction(&mut self, inst: &ir::Inst) -> Result<(), Error> {
-        use Op::*;
         if self.skips(inst.op) {
             self.after_case = false;
             return Ok(());
@@ -426,66 +427,30 @@ impl Emitter<'_> {
             // Any instruction between two case labels ends the label run.
             self.after_case = false;
         }
-        match inst.op {
-            If | Else | EndIf | Loop | EndLoop | Break | Breakc | Continue | Continuec | Switch
-            | Case | Default | EndSwitch | Ret | Retc | Call | Callc | Nop => {
-                self.control_flow(inst)
-            }
-            LdRaw | LdStructured | StoreRaw | StoreStructured | LdUavTyped | StoreUavTyped
-            | Bufinfo | AtomicAnd | AtomicOr | AtomicXor | AtomicCmpStore | AtomicIadd
-            | AtomicImax | AtomicImin | AtomicUmax | AtomicUmin | ImmAtomicAlloc
-            | ImmAtomicConsume | ImmAtomicIadd | ImmAtomicAnd | ImmAtomicOr | ImmAtomicXor
-            | ImmAtomicExch | ImmAtomicCmpExch | ImmAtomicImax | ImmAtomicImin | ImmAtomicUmax
-            | ImmAtomicUmin | Sync => {
+        // Every family is routed (no catch-all): a new family fails to compile until it is.
+        match inst.op.family() {
+            Family::ControlFlow => self.control_flow(inst),
+            Family::Buffer | Family::Atomic | Family::Sync => {
                 self.ensure_block();
                 self.memory(inst)
             }
-            Ld if self.is_typed_buffer_load(inst) => {
+            Family::TextureLoad if inst.op == Op::Ld && self.is_typed_buffer_load(inst) => {
                 self.ensure_block();
                 self.memory(inst)
             }
-            Ld
-            | LdMs
-            | Sample
-            | SampleB
-            | SampleL
-            | SampleD
-            | SampleC
-            | SampleCLz
-            | Gather4
-            | Gather4C
-            | Gather4Po
-            | Gather4PoC
-            | Resinfo
-            | Lod
-            | SampleInfo
-            | SamplePos
-            | SampleLS
-            | SampleCLzS
-            | SampleClS
-            | SampleBClS
-            | SampleDClS
-            | SampleCClS
-            | LdS
-            | LdMsS
-            | Gather4S
-            | Gather4CS
-            | Gather4PoS
-            | Gather4PoCS
-            | LdUavTypedS
-            | LdRawS
-            | LdStructuredS
-            | CheckAccessFullyMapped => {
+            Family::TextureLoad
+            | Family::Sample
+            | Family::Gather
+            | Family::Query
+            | Family::Sparse => {
                 self.ensure_block();
                 self.texture(inst)
             }
-            Discard | EvalSnapped | EvalSampleIndex | EvalCentroid | Emit | Cut | EmitThenCut
-            | DerivRtx | DerivRty | DerivRtxCoarse | DerivRtxFine | DerivRtyCoarse
-            | DerivRtyFine => {
+            Family::Discard | Family::Derivative | Family::Interpolation | Family::Geometry => {
                 self.ensure_block();
                 self.stage_op(inst)
             }
-            _ => {
+            Family::Move | Family::Float | Family::Integer | Family::Bits | Family::Double => {
                 self.ensure_block();
                 self.alu(inst)
             }

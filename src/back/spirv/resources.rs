@@ -265,11 +265,11 @@ impl Emitter<'_> {
         let insts: &[ir::Inst] = if typed_uavs { &self.ir.insts } else { &[] };
         for inst in insts {
             if let Some(Reg::Uav { decl, .. }) = atomic_target(inst) {
-                let Some(slot) = used.get_mut(decl as usize) else {
+                let Some(slot) = used.get_mut(decl.index()) else {
                     return Err(Error::invalid(inst.span, "atomic on an undeclared UAV"));
                 };
                 if matches!(
-                    self.ir.resources[decl as usize].shape,
+                    self.ir.resources[decl.index()].shape,
                     ResourceShape::Typed { .. }
                 ) {
                     *slot = true;

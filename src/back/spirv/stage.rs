@@ -23,7 +23,7 @@ use crate::spv::Version;
 impl Emitter<'_> {
     /// One stage-specific operation.
     pub(super) fn stage_op(&mut self, inst: &Inst) -> Result<(), Error> {
-        let stage = self.ir.stage.unwrap_or(Stage::Compute);
+        let stage = self.ir.stage;
         let pixel_only = |what: &str| {
             Error::invalid(
                 inst.span,
@@ -83,7 +83,7 @@ impl Emitter<'_> {
                         format!("{} outside a geometry shader", inst.op.name()),
                     ));
                 }
-                let stream = inst.aux.min(3) as u8;
+                let stream = inst.payload.stream().min(3);
                 let streams = self.io.streams;
                 let s = self.u32_const(u32::from(stream));
                 if matches!(inst.op, Op::Emit | Op::EmitThenCut) {

@@ -93,7 +93,7 @@ macro_rules! define_opcodes {
             }
 
             /// fxc's mnemonic, without suffixes.
-            pub fn name(self) -> &'static str {
+            pub const fn name(self) -> &'static str {
                 match self {
                     $(Opcode::$variant => $name,)*
                 }

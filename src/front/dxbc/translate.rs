@@ -87,7 +87,7 @@ impl<'a> FrontEnd<'a> for Dxbc<'a> {
         if let Some(so) = stream_output {
             if !matches!(
                 module.stage,
-                Some(Stage::Vertex | Stage::Domain | Stage::Geometry)
+                Stage::Vertex | Stage::Domain | Stage::Geometry
             ) {
                 // At the version token, which names the stage.
                 return Err(Error::invalid(

@@ -15,7 +15,7 @@ use spirv::{GlslStd450Op as G, Op as SpvOp};
 
 use super::super::context::{Emitter, Scalar, Value};
 use crate::error::Error;
-use crate::ir::{Inst, Op};
+use crate::ir::{BitsOp, Inst};
 
 const I: Scalar = Scalar::I32;
 const U: Scalar = Scalar::U32;
@@ -23,18 +23,17 @@ const B: Scalar = Scalar::Bool;
 
 impl Emitter<'_> {
     /// Emits a bit-manipulation instruction.
-    pub(super) fn bits_alu(&mut self, inst: &Inst) -> Result<(), Error> {
-        match inst.op {
-            Op::Countbits => self.unary(inst, U, |e, x| e.op(SpvOp::BitCount, U, x.n, &[x.id])),
-            Op::Bfrev => self.unary(inst, U, |e, x| e.op(SpvOp::BitReverse, U, x.n, &[x.id])),
-            Op::FirstbitLo => self.unary(inst, U, |e, x| e.ext(G::FindILsb, U, x.n, &[x.id])),
-            Op::FirstbitHi => self.unary(inst, U, |e, x| e.msb_distance(G::FindUMsb, x)),
-            Op::FirstbitShi => self.unary(inst, I, |e, x| e.msb_distance(G::FindSMsb, x)),
-            Op::Ubfe => self.bit_extract(inst, false),
-            Op::Ibfe => self.bit_extract(inst, true),
-            Op::Bfi => self.bit_insert(inst),
-            Op::Msad => self.ternary(inst, I, |e, [r, s, acc]| e.msad(r, s, acc)),
-            _ => Err(Error::invalid(inst.span, "not a bit instruction")),
+    pub(super) fn bits_alu(&mut self, inst: &Inst, op: BitsOp) -> Result<(), Error> {
+        match op {
+            BitsOp::Countbits => self.unary(inst, U, |e, x| e.op(SpvOp::BitCount, U, x.n, &[x.id])),
+            BitsOp::Bfrev => self.unary(inst, U, |e, x| e.op(SpvOp::BitReverse, U, x.n, &[x.id])),
+            BitsOp::FirstbitLo => self.unary(inst, U, |e, x| e.ext(G::FindILsb, U, x.n, &[x.id])),
+            BitsOp::FirstbitHi => self.unary(inst, U, |e, x| e.msb_distance(G::FindUMsb, x)),
+            BitsOp::FirstbitShi => self.unary(inst, I, |e, x| e.msb_distance(G::FindSMsb, x)),
+            BitsOp::Ubfe => self.bit_extract(inst, false),
+            BitsOp::Ibfe => self.bit_extract(inst, true),
+            BitsOp::Bfi => self.bit_insert(inst),
+            BitsOp::Msad => self.ternary(inst, I, |e, [r, s, acc]| e.msad(r, s, acc)),
         }
     }
 

@@ -18,26 +18,30 @@ use spirv::{GlslStd450Op as G, Op as SpvOp};
 
 use super::super::context::{Emitter, Scalar, Value};
 use crate::error::Error;
-use crate::ir::{Inst, Modifier, Op};
+use crate::ir::{DoubleOp, Inst, Modifier};
 
 const D: Scalar = Scalar::F64;
 
 impl Emitter<'_> {
     /// Emits a double instruction.
-    pub(super) fn double_alu(&mut self, inst: &Inst) -> Result<(), Error> {
-        match inst.op {
-            Op::Dadd => self.dbinary(inst, |e, a, b| {
+    pub(super) fn double_alu(&mut self, inst: &Inst, op: DoubleOp) -> Result<(), Error> {
+        match op {
+            DoubleOp::Dadd => self.dbinary(inst, |e, a, b| {
                 e.fop(inst, SpvOp::FAdd, D, a.n, &[a.id, b.id])
             }),
-            Op::Dmul => self.dbinary(inst, |e, a, b| {
+            DoubleOp::Dmul => self.dbinary(inst, |e, a, b| {
                 e.fop(inst, SpvOp::FMul, D, a.n, &[a.id, b.id])
             }),
-            Op::Ddiv => self.dbinary(inst, |e, a, b| {
+            DoubleOp::Ddiv => self.dbinary(inst, |e, a, b| {
                 e.fop(inst, SpvOp::FDiv, D, a.n, &[a.id, b.id])
             }),
-            Op::Dmin => self.dbinary(inst, |e, a, b| e.fext(inst, G::NMin, D, a.n, &[a.id, b.id])),
-            Op::Dmax => self.dbinary(inst, |e, a, b| e.fext(inst, G::NMax, D, a.n, &[a.id, b.id])),
-            Op::Dfma => {
+            DoubleOp::Dmin => {
+                self.dbinary(inst, |e, a, b| e.fext(inst, G::NMin, D, a.n, &[a.id, b.id]))
+            }
+            DoubleOp::Dmax => {
+                self.dbinary(inst, |e, a, b| e.fext(inst, G::NMax, D, a.n, &[a.id, b.id]))
+            }
+            DoubleOp::Dfma => {
                 let Some(mask) = self.double_mask(inst)? else {
                     return Ok(());
                 };
@@ -45,25 +49,24 @@ impl Emitter<'_> {
                 let v = self.fext(inst, G::Fma, D, a.n, &[a.id, b.id, c.id]);
                 self.store_dst(inst, 0, v)
             }
-            Op::Drcp => self.dunary(inst, |e, x| {
+            DoubleOp::Drcp => self.dunary(inst, |e, x| {
                 let one = e.k64(x.n, 1.0);
                 e.fop(inst, SpvOp::FDiv, D, x.n, &[one, x.id])
             }),
-            Op::Dmov => self.dmov(inst),
-            Op::Dmovc => self.dmovc(inst),
-            Op::Deq => self.dcompare(inst, SpvOp::FOrdEqual),
-            Op::Dne => self.dcompare(inst, SpvOp::FUnordNotEqual),
-            Op::Dlt => self.dcompare(inst, SpvOp::FOrdLessThan),
-            Op::Dge => self.dcompare(inst, SpvOp::FOrdGreaterThanEqual),
-            Op::Dtof => self.double_to_32(inst, |e, x| {
+            DoubleOp::Dmov => self.dmov(inst),
+            DoubleOp::Dmovc => self.dmovc(inst),
+            DoubleOp::Deq => self.dcompare(inst, SpvOp::FOrdEqual),
+            DoubleOp::Dne => self.dcompare(inst, SpvOp::FUnordNotEqual),
+            DoubleOp::Dlt => self.dcompare(inst, SpvOp::FOrdLessThan),
+            DoubleOp::Dge => self.dcompare(inst, SpvOp::FOrdGreaterThanEqual),
+            DoubleOp::Dtof => self.double_to_32(inst, |e, x| {
                 e.op(SpvOp::FConvert, Scalar::F32, x.n, &[x.id])
             }),
-            Op::Dtoi => self.double_to_32(inst, |e, x| e.dtoi(x, true)),
-            Op::Dtou => self.double_to_32(inst, |e, x| e.dtoi(x, false)),
-            Op::Ftod => self.widen_to_double(inst, Scalar::F32, SpvOp::FConvert),
-            Op::Itod => self.widen_to_double(inst, Scalar::I32, SpvOp::ConvertSToF),
-            Op::Utod => self.widen_to_double(inst, Scalar::U32, SpvOp::ConvertUToF),
-            _ => Err(Error::invalid(inst.span, "not a double instruction")),
+            DoubleOp::Dtoi => self.double_to_32(inst, |e, x| e.dtoi(x, true)),
+            DoubleOp::Dtou => self.double_to_32(inst, |e, x| e.dtoi(x, false)),
+            DoubleOp::Ftod => self.widen_to_double(inst, Scalar::F32, SpvOp::FConvert),
+            DoubleOp::Itod => self.widen_to_double(inst, Scalar::I32, SpvOp::ConvertSToF),
+            DoubleOp::Utod => self.widen_to_double(inst, Scalar::U32, SpvOp::ConvertUToF),
         }
     }
 

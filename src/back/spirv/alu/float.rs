@@ -12,7 +12,7 @@ use spirv::{GlslStd450Op as G, Op as SpvOp};
 
 use super::super::context::{Emitter, Scalar, Value};
 use crate::error::Error;
-use crate::ir::{Inst, Op};
+use crate::ir::{FloatOp, Inst};
 
 const F: Scalar = Scalar::F32;
 
@@ -25,49 +25,48 @@ const MINUS_TWO_31: u32 = 0xcf00_0000;
 
 impl Emitter<'_> {
     /// Emits a 32-bit float instruction.
-    pub(super) fn float_alu(&mut self, inst: &Inst) -> Result<(), Error> {
-        match inst.op {
-            Op::Add => self.binary_op(inst, F, SpvOp::FAdd),
-            Op::Mul => self.binary_op(inst, F, SpvOp::FMul),
-            Op::Div => self.binary_op(inst, F, SpvOp::FDiv),
-            Op::Min => self.binary_ext(inst, F, G::NMin),
-            Op::Max => self.binary_ext(inst, F, G::NMax),
-            Op::Mad => self.ternary(inst, F, |e, [a, b, c]| {
+    pub(super) fn float_alu(&mut self, inst: &Inst, op: FloatOp) -> Result<(), Error> {
+        match op {
+            FloatOp::Add => self.binary_op(inst, F, SpvOp::FAdd),
+            FloatOp::Mul => self.binary_op(inst, F, SpvOp::FMul),
+            FloatOp::Div => self.binary_op(inst, F, SpvOp::FDiv),
+            FloatOp::Min => self.binary_ext(inst, F, G::NMin),
+            FloatOp::Max => self.binary_ext(inst, F, G::NMax),
+            FloatOp::Mad => self.ternary(inst, F, |e, [a, b, c]| {
                 let p = e.fop(inst, SpvOp::FMul, F, a.n, &[a.id, b.id]);
                 e.fop(inst, SpvOp::FAdd, F, a.n, &[p.id, c.id])
             }),
-            Op::Dp2 => self.dot(inst, 2),
-            Op::Dp3 => self.dot(inst, 3),
-            Op::Dp4 => self.dot(inst, 4),
-            Op::Eq => self.compare_op(inst, F, SpvOp::FOrdEqual),
-            Op::Ne => self.compare_op(inst, F, SpvOp::FUnordNotEqual),
-            Op::Lt => self.compare_op(inst, F, SpvOp::FOrdLessThan),
-            Op::Ge => self.compare_op(inst, F, SpvOp::FOrdGreaterThanEqual),
-            Op::Exp => self.float_ext1(inst, G::Exp2),
-            Op::Log => self.float_ext1(inst, G::Log2),
-            Op::Frc => self.float_ext1(inst, G::Fract),
-            Op::Sqrt => self.float_ext1(inst, G::Sqrt),
-            Op::Rsq => self.float_ext1(inst, G::InverseSqrt),
-            Op::RoundNe => self.float_ext1(inst, G::RoundEven),
-            Op::RoundNi => self.float_ext1(inst, G::Floor),
-            Op::RoundPi => self.float_ext1(inst, G::Ceil),
-            Op::RoundZ => self.float_ext1(inst, G::Trunc),
-            Op::Rcp => self.unary(inst, F, |e, x| {
+            FloatOp::Dp2 => self.dot(inst, 2),
+            FloatOp::Dp3 => self.dot(inst, 3),
+            FloatOp::Dp4 => self.dot(inst, 4),
+            FloatOp::Eq => self.compare_op(inst, F, SpvOp::FOrdEqual),
+            FloatOp::Ne => self.compare_op(inst, F, SpvOp::FUnordNotEqual),
+            FloatOp::Lt => self.compare_op(inst, F, SpvOp::FOrdLessThan),
+            FloatOp::Ge => self.compare_op(inst, F, SpvOp::FOrdGreaterThanEqual),
+            FloatOp::Exp => self.float_ext1(inst, G::Exp2),
+            FloatOp::Log => self.float_ext1(inst, G::Log2),
+            FloatOp::Frc => self.float_ext1(inst, G::Fract),
+            FloatOp::Sqrt => self.float_ext1(inst, G::Sqrt),
+            FloatOp::Rsq => self.float_ext1(inst, G::InverseSqrt),
+            FloatOp::RoundNe => self.float_ext1(inst, G::RoundEven),
+            FloatOp::RoundNi => self.float_ext1(inst, G::Floor),
+            FloatOp::RoundPi => self.float_ext1(inst, G::Ceil),
+            FloatOp::RoundZ => self.float_ext1(inst, G::Trunc),
+            FloatOp::Rcp => self.unary(inst, F, |e, x| {
                 let one = e.k(F, x.n, 1f32.to_bits());
                 e.fop(inst, SpvOp::FDiv, F, x.n, &[one, x.id])
             }),
-            Op::Sincos => self.sincos(inst),
-            Op::Ftoi => self.unary(inst, F, |e, x| e.ftoi(x)),
-            Op::Ftou => self.unary(inst, F, |e, x| e.ftou(x)),
-            Op::Itof => self.unary(inst, Scalar::I32, |e, x| {
+            FloatOp::Sincos => self.sincos(inst),
+            FloatOp::Ftoi => self.unary(inst, F, |e, x| e.ftoi(x)),
+            FloatOp::Ftou => self.unary(inst, F, |e, x| e.ftou(x)),
+            FloatOp::Itof => self.unary(inst, Scalar::I32, |e, x| {
                 e.op(SpvOp::ConvertSToF, F, x.n, &[x.id])
             }),
-            Op::Utof => self.unary(inst, Scalar::U32, |e, x| {
+            FloatOp::Utof => self.unary(inst, Scalar::U32, |e, x| {
                 e.op(SpvOp::ConvertUToF, F, x.n, &[x.id])
             }),
-            Op::F32tof16 => self.unary(inst, F, |e, x| e.f32_to_f16(x)),
-            Op::F16tof32 => self.unary(inst, Scalar::U32, |e, x| e.f16_to_f32(x)),
-            _ => Err(Error::invalid(inst.span, "not a float instruction")),
+            FloatOp::F32tof16 => self.unary(inst, F, |e, x| e.f32_to_f16(x)),
+            FloatOp::F16tof32 => self.unary(inst, Scalar::U32, |e, x| e.f16_to_f32(x)),
         }
     }
 

@@ -11,7 +11,7 @@ use spirv::{GlslStd450Op as G, Op as SpvOp};
 
 use super::super::context::{Emitter, Scalar, Value};
 use crate::error::Error;
-use crate::ir::{Inst, Op};
+use crate::ir::{Inst, IntegerOp};
 use crate::spv::Id;
 
 const I: Scalar = Scalar::I32;
@@ -19,35 +19,34 @@ const U: Scalar = Scalar::U32;
 
 impl Emitter<'_> {
     /// Emits an integer instruction.
-    pub(super) fn int_alu(&mut self, inst: &Inst) -> Result<(), Error> {
-        match inst.op {
-            Op::Iadd => self.binary_op(inst, I, SpvOp::IAdd),
-            Op::Ineg => self.unary(inst, I, |e, x| e.op(SpvOp::SNegate, I, x.n, &[x.id])),
-            Op::Imad => self.ternary(inst, I, |e, [a, b, c]| e.mad(I, a, b, c)),
-            Op::Umad => self.ternary(inst, U, |e, [a, b, c]| e.mad(U, a, b, c)),
-            Op::Imul => self.mul_extended(inst, true),
-            Op::Umul => self.mul_extended(inst, false),
-            Op::Udiv => self.udiv(inst),
-            Op::Ishl => self.shift(inst, U, SpvOp::ShiftLeftLogical),
-            Op::Ishr => self.shift(inst, I, SpvOp::ShiftRightArithmetic),
-            Op::Ushr => self.shift(inst, U, SpvOp::ShiftRightLogical),
-            Op::And => self.binary_op(inst, U, SpvOp::BitwiseAnd),
-            Op::Or => self.binary_op(inst, U, SpvOp::BitwiseOr),
-            Op::Xor => self.binary_op(inst, U, SpvOp::BitwiseXor),
-            Op::Not => self.unary(inst, U, |e, x| e.op(SpvOp::Not, U, x.n, &[x.id])),
-            Op::Imin => self.binary_ext(inst, I, G::SMin),
-            Op::Imax => self.binary_ext(inst, I, G::SMax),
-            Op::Umin => self.binary_ext(inst, U, G::UMin),
-            Op::Umax => self.binary_ext(inst, U, G::UMax),
-            Op::Ieq => self.compare_op(inst, I, SpvOp::IEqual),
-            Op::Ine => self.compare_op(inst, I, SpvOp::INotEqual),
-            Op::Ilt => self.compare_op(inst, I, SpvOp::SLessThan),
-            Op::Ige => self.compare_op(inst, I, SpvOp::SGreaterThanEqual),
-            Op::Ult => self.compare_op(inst, U, SpvOp::ULessThan),
-            Op::Uge => self.compare_op(inst, U, SpvOp::UGreaterThanEqual),
-            Op::Uaddc => self.carry(inst, false),
-            Op::Usubb => self.carry(inst, true),
-            _ => Err(Error::invalid(inst.span, "not an integer instruction")),
+    pub(super) fn int_alu(&mut self, inst: &Inst, op: IntegerOp) -> Result<(), Error> {
+        match op {
+            IntegerOp::Iadd => self.binary_op(inst, I, SpvOp::IAdd),
+            IntegerOp::Ineg => self.unary(inst, I, |e, x| e.op(SpvOp::SNegate, I, x.n, &[x.id])),
+            IntegerOp::Imad => self.ternary(inst, I, |e, [a, b, c]| e.mad(I, a, b, c)),
+            IntegerOp::Umad => self.ternary(inst, U, |e, [a, b, c]| e.mad(U, a, b, c)),
+            IntegerOp::Imul => self.mul_extended(inst, true),
+            IntegerOp::Umul => self.mul_extended(inst, false),
+            IntegerOp::Udiv => self.udiv(inst),
+            IntegerOp::Ishl => self.shift(inst, U, SpvOp::ShiftLeftLogical),
+            IntegerOp::Ishr => self.shift(inst, I, SpvOp::ShiftRightArithmetic),
+            IntegerOp::Ushr => self.shift(inst, U, SpvOp::ShiftRightLogical),
+            IntegerOp::And => self.binary_op(inst, U, SpvOp::BitwiseAnd),
+            IntegerOp::Or => self.binary_op(inst, U, SpvOp::BitwiseOr),
+            IntegerOp::Xor => self.binary_op(inst, U, SpvOp::BitwiseXor),
+            IntegerOp::Not => self.unary(inst, U, |e, x| e.op(SpvOp::Not, U, x.n, &[x.id])),
+            IntegerOp::Imin => self.binary_ext(inst, I, G::SMin),
+            IntegerOp::Imax => self.binary_ext(inst, I, G::SMax),
+            IntegerOp::Umin => self.binary_ext(inst, U, G::UMin),
+            IntegerOp::Umax => self.binary_ext(inst, U, G::UMax),
+            IntegerOp::Ieq => self.compare_op(inst, I, SpvOp::IEqual),
+            IntegerOp::Ine => self.compare_op(inst, I, SpvOp::INotEqual),
+            IntegerOp::Ilt => self.compare_op(inst, I, SpvOp::SLessThan),
+            IntegerOp::Ige => self.compare_op(inst, I, SpvOp::SGreaterThanEqual),
+            IntegerOp::Ult => self.compare_op(inst, U, SpvOp::ULessThan),
+            IntegerOp::Uge => self.compare_op(inst, U, SpvOp::UGreaterThanEqual),
+            IntegerOp::Uaddc => self.carry(inst, false),
+            IntegerOp::Usubb => self.carry(inst, true),
         }
     }
 

@@ -194,7 +194,7 @@ impl Emitter<'_> {
     fn int_input(&mut self, register: u32, mask: u8, builtin: BuiltIn) -> Link {
         let i = self.ty(Scalar::I32, 1);
         let var = self.builtin_var(StorageClass::Input, i, builtin);
-        if self.ir.stage == Some(Stage::Pixel) {
+        if self.ir.stage == Stage::Pixel {
             self.m.decorate(var, Decoration::Flat, &[]);
         }
         link(

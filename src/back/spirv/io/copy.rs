@@ -392,7 +392,7 @@ impl Emitter<'_> {
                 Ok(self.m.access_chain(ptr_ty, file, &[idx]))
             }
             Reg::PatchConstant(index) => {
-                if self.ir.stage != Some(crate::ir::Stage::Hull) {
+                if self.ir.stage != crate::ir::Stage::Hull {
                     return Err(Error::invalid(
                         span,
                         "patch constant written outside a hull shader",

@@ -157,7 +157,7 @@ impl Emitter<'_> {
     /// shader.
     pub fn declare_io(&mut self) -> Result<(), Error> {
         let ir = self.ir;
-        let stage = ir.stage.unwrap_or(Stage::Compute);
+        let stage = ir.stage;
         if stage == Stage::Compute {
             return Ok(());
         }
@@ -204,7 +204,8 @@ impl Emitter<'_> {
         self.io.streams = stage == Stage::Geometry
             && (ir.outputs.iter().any(|d| d.stream != 0)
                 || ir.insts.iter().any(|i| {
-                    matches!(i.op, ir::Op::Emit | ir::Op::Cut | ir::Op::EmitThenCut) && i.aux != 0
+                    matches!(i.op, ir::Op::Emit | ir::Op::Cut | ir::Op::EmitThenCut)
+                        && i.payload.stream() != 0
                 }));
         if self.io.streams {
             self.m.capability(Capability::GeometryStreams);

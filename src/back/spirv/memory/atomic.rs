@@ -82,7 +82,7 @@ impl Emitter<'_> {
                 let shape = self
                     .ir
                     .resources
-                    .get(decl as usize)
+                    .get(decl.index())
                     .ok_or_else(|| Error::invalid(inst.span, "atomic on an undeclared UAV"))?
                     .shape;
                 if let ResourceShape::Typed { .. } = shape {

@@ -162,7 +162,7 @@ impl Emitter<'_> {
         let shape = self
             .ir
             .resources
-            .get(decl as usize)
+            .get(decl.index())
             .ok_or_else(|| Error::invalid(inst.span, format!("resource #{decl} is not declared")))?
             .shape;
         let u = self.ty(Scalar::U32, 1);

@@ -5,7 +5,7 @@ use crate::back::spirv::{emit, EmitOptions};
 use crate::bindings::{BindingTarget, Count, RegisterRange, ResourceKind, VulkanBinding};
 use crate::error::Error;
 use crate::ir::{
-    Dimension, Dst, Function, Index, Inst, Module, Op, Reg, ResourceDecl, ResourceShape,
+    self, Dimension, Dst, Function, Index, Inst, Module, Op, Reg, ResourceDecl, ResourceShape,
     ReturnType, Src, Stage, Tgsm,
 };
 use crate::spv::tests::tools::{disassemble, validate};
@@ -58,7 +58,6 @@ fn typed(ret: ReturnType) -> ResourceShape {
 fn module(resources: Vec<ResourceDecl>, tgsm: Vec<Tgsm>, mut insts: Vec<Inst>) -> Module {
     insts.push(Inst::new(Op::Ret, 0));
     Module {
-        stage: Some(Stage::Compute),
         model: (5, 0),
         temps: 4,
         resources,
@@ -70,7 +69,7 @@ fn module(resources: Vec<ResourceDecl>, tgsm: Vec<Tgsm>, mut insts: Vec<Inst>) -
             span: 0,
         }],
         insts,
-        ..Module::default()
+        ..Module::new(Stage::Compute)
     }
 }
 
@@ -106,14 +105,14 @@ fn imm(v: u32) -> Src {
 
 fn t(decl: u32) -> Reg {
     Reg::Resource {
-        decl,
+        decl: ir::ResourceId::new(decl),
         element: Index::imm(0),
     }
 }
 
 fn u(decl: u32) -> Reg {
     Reg::Uav {
-        decl,
+        decl: ir::ResourceId::new(decl),
         element: Index::imm(0),
     }
 }
@@ -307,44 +306,51 @@ fn shared_memory_access_atomics_and_barriers() {
         inst(
             Op::LdRaw,
             &[dst(r0, 1)],
-            &[src(Reg::ThreadIdInGroupFlattened), src(Reg::Tgsm(0))],
+            &[
+                src(Reg::ThreadIdInGroupFlattened),
+                src(Reg::Tgsm(ir::TgsmId::new(0))),
+            ],
         ),
         inst(
             Op::StoreRaw,
-            &[dst(Reg::Tgsm(0), 0b0011)],
+            &[dst(Reg::Tgsm(ir::TgsmId::new(0)), 0b0011)],
             &[src(r0), src(Reg::ThreadId)],
         ),
         sync(0b0011),
         inst(
             Op::LdRaw,
             &[dst(r1, 0xf)],
-            &[src(r0), swz(Reg::Tgsm(0), [1, 0, 3, 2])],
+            &[src(r0), swz(Reg::Tgsm(ir::TgsmId::new(0)), [1, 0, 3, 2])],
         ),
         inst(
             Op::StoreStructured,
-            &[dst(Reg::Tgsm(1), 0b0011)],
+            &[dst(Reg::Tgsm(ir::TgsmId::new(1)), 0b0011)],
             &[src(r0), imm(0), src(r1)],
         ),
         inst(
             Op::LdStructured,
             &[dst(r1, 0b0001)],
-            &[src(r0), imm(4), swz(Reg::Tgsm(1), [1; 4])],
+            &[src(r0), imm(4), swz(Reg::Tgsm(ir::TgsmId::new(1)), [1; 4])],
         ),
-        inst(Op::AtomicIadd, &[dst(Reg::Tgsm(0), 1)], &[src(r0), imm(1)]),
+        inst(
+            Op::AtomicIadd,
+            &[dst(Reg::Tgsm(ir::TgsmId::new(0)), 1)],
+            &[src(r0), imm(1)],
+        ),
         inst(
             Op::AtomicCmpStore,
-            &[dst(Reg::Tgsm(0), 1)],
+            &[dst(Reg::Tgsm(ir::TgsmId::new(0)), 1)],
             &[src(r0), imm(1), imm(2)],
         ),
         inst(
             Op::ImmAtomicUmax,
             &[dst(r1, 0b0100)],
-            &[src(Reg::Tgsm(1)), src(r0), imm(9)],
+            &[src(Reg::Tgsm(ir::TgsmId::new(1))), src(r0), imm(9)],
         ),
         inst(
             Op::ImmAtomicCmpExch,
             &[dst(r1, 1)],
-            &[src(Reg::Tgsm(0)), src(r0), imm(0), imm(5)],
+            &[src(Reg::Tgsm(ir::TgsmId::new(0))), src(r0), imm(0), imm(5)],
         ),
     ];
     for flags in [
@@ -587,7 +593,7 @@ fn refusals() {
         descriptor_count: Count::Bounded(4),
     }));
     let element = Reg::Uav {
-        decl: 0,
+        decl: ir::ResourceId::new(0),
         element: Index::imm(4),
     };
     let m = module(
@@ -625,7 +631,7 @@ fn refusals() {
         vec![inst(
             Op::LdStructured,
             &[dst(Reg::Temp(0), 1)],
-            &[imm(0), imm(0), src(Reg::Tgsm(0))],
+            &[imm(0), imm(0), src(Reg::Tgsm(ir::TgsmId::new(0)))],
         )],
     );
     assert!(matches!(emit_err(&m), Error::Invalid(e) if e.offset == 0x40));

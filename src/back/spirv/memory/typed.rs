@@ -20,7 +20,7 @@ use crate::back::spirv::context::{Emitter, Scalar, Value};
 use crate::back::spirv::descriptors::DescriptorKind;
 use crate::bindings::ResourceKind;
 use crate::error::Error;
-use crate::ir::{Dimension, Index, Inst, Reg, ResourceShape};
+use crate::ir::{Dimension, Index, Inst, Reg, ResourceId, ResourceShape};
 use crate::spv::Id;
 
 /// A typed buffer view or storage image ready to be accessed (also for the texture code: `ld`
@@ -59,13 +59,13 @@ impl Emitter<'_> {
     pub(in crate::back::spirv) fn texel_buffer(
         &mut self,
         span: u32,
-        decl: u32,
+        decl: ResourceId,
         element: &Index,
     ) -> Result<TexelBuffer, Error> {
         let d = self
             .ir
             .resources
-            .get(decl as usize)
+            .get(decl.index())
             .ok_or_else(|| Error::invalid(span, format!("resource #{decl} is not declared")))?;
         let coords = match d.shape {
             ResourceShape::Typed { dim, .. } => address_components(dim).ok_or_else(|| {
@@ -126,7 +126,7 @@ impl Emitter<'_> {
     pub(super) fn texel_count(
         &mut self,
         span: u32,
-        decl: u32,
+        decl: ResourceId,
         element: &Index,
     ) -> Result<Id, Error> {
         let tb = self.texel_buffer(span, decl, element)?;
@@ -228,10 +228,10 @@ impl Emitter<'_> {
     }
 
     /// The UAV declaration (and descriptor element) a typed instruction's operand names.
-    fn typed_uav(&self, span: u32, reg: &Reg) -> Result<(u32, Index), Error> {
+    fn typed_uav(&self, span: u32, reg: &Reg) -> Result<(ResourceId, Index), Error> {
         match *reg {
             Reg::Uav { decl, element } => {
-                let kind = self.ir.resources.get(decl as usize).map(|d| d.range.kind);
+                let kind = self.ir.resources.get(decl.index()).map(|d| d.range.kind);
                 if kind != Some(ResourceKind::UnorderedAccess) {
                     return Err(Error::invalid(
                         span,

@@ -25,7 +25,7 @@ use super::sample::immediate_offset;
 use super::{first, Texture};
 use crate::back::spirv::context::{Emitter, Scalar, Value};
 use crate::error::Error;
-use crate::ir::Inst;
+use crate::ir::{Inst, Payload};
 use crate::spv::Id;
 
 impl Emitter<'_> {
@@ -48,7 +48,7 @@ impl Emitter<'_> {
         }
         let n = tex.shape.coords;
         let coord = self.load_src(inst, 0, first(n), Scalar::U32)?.id;
-        let coord = self.offset_address(inst.aux, &tex, coord);
+        let coord = self.offset_address(inst.payload, &tex, coord);
         let mip = self.load_src(inst, 0, 0b1000, Scalar::U32)?.id;
         self.image_query();
         let image = self.load_image(&tex);
@@ -84,7 +84,7 @@ impl Emitter<'_> {
         }
         let n = tex.shape.coords;
         let coord = self.load_src(inst, 0, first(n), Scalar::U32)?.id;
-        let coord = self.offset_address(inst.aux, &tex, coord);
+        let coord = self.offset_address(inst.payload, &tex, coord);
         let sample = self.load_src(inst, 2, 1, Scalar::U32)?.id;
         self.image_query();
         let image = self.load_image(&tex);
@@ -110,17 +110,21 @@ impl Emitter<'_> {
         Self::dst_mask(inst, 0) != 0 || (status && Self::dst_mask(inst, 1) != 0)
     }
 
-    /// `coord` plus the immediate offsets of `aux` (none on the array index).
-    fn offset_address(&mut self, aux: u32, tex: &Texture, coord: Id) -> Id {
+    /// `coord` plus the immediate offsets of `payload` (none on the array index).
+    fn offset_address(&mut self, payload: Payload, tex: &Texture, coord: Id) -> Id {
         let n = tex.shape.coords;
         let k = tex.shape.offsets;
-        if (0..k).all(|c| immediate_offset(aux, c) == 0) {
+        if (0..k).all(|c| immediate_offset(payload, c) == 0) {
             return coord;
         }
         let u = self.ty(Scalar::U32, 1);
         let mut parts = [u; 4];
         for c in 0..n {
-            let v = if c < k { immediate_offset(aux, c) } else { 0 };
+            let v = if c < k {
+                immediate_offset(payload, c)
+            } else {
+                0
+            };
             parts[c as usize] = self.m.constant_bits32(u, v as u32);
         }
         let offset = if n == 1 {

@@ -55,7 +55,9 @@ use super::context::{Emitter, Scalar, Value};
 use super::descriptors::{Descriptor, DescriptorKind};
 use crate::bindings::ResourceKind;
 use crate::error::Error;
-use crate::ir::{Dimension, Inst, Op, Reg, ResourceShape, Src};
+use crate::ir::{
+    Dimension, Inst, OpKind, QueryOp, Reg, ResourceShape, SparseOp, Src, TextureLoadOp,
+};
 use crate::spv::Id;
 
 /// Texture state shared by the whole module ([`Emitter::textures`]).
@@ -159,25 +161,42 @@ pub(super) fn first(n: u8) -> u8 {
 }
 
 impl Emitter<'_> {
-    /// One texture operation (or tiled-resource form of a buffer load).
+    /// One texture operation (or tiled-resource form of a buffer load). Every operation of
+    /// the texture-load, sample, gather, query and sparse families has its arm (no catch-all).
     pub(super) fn texture(&mut self, inst: &Inst) -> Result<(), Error> {
-        use Op::*;
-        match inst.op {
-            LdS if self.is_typed_buffer_load(inst) => self.buffer_load_with_status(inst),
-            LdUavTypedS | LdRawS | LdStructuredS => self.buffer_load_with_status(inst),
-            Ld | LdS => self.ld(inst, inst.op == LdS),
-            LdMs | LdMsS => self.ldms(inst, inst.op == LdMsS),
-            Sample | SampleB | SampleL | SampleD | SampleC | SampleCLz | Gather4 | Gather4C
-            | Gather4Po | Gather4PoC | SampleLS | SampleCLzS | SampleClS | SampleBClS
-            | SampleDClS | SampleCClS | Gather4S | Gather4CS | Gather4PoS | Gather4PoCS => {
-                self.sample(inst)
-            }
-            Lod => self.lod(inst),
-            Resinfo => self.resinfo(inst),
-            SampleInfo => self.sampleinfo(inst),
-            SamplePos => self.samplepos(inst),
-            CheckAccessFullyMapped => self.check_access_fully_mapped(inst),
-            _ => Err(Error::unsupported(
+        use SparseOp::*;
+        match inst.op.kind() {
+            OpKind::TextureLoad(TextureLoadOp::Ld) => self.ld(inst, false),
+            OpKind::TextureLoad(TextureLoadOp::LdMs) => self.ldms(inst, false),
+            OpKind::Sample(_) | OpKind::Gather(_) => self.sample(inst),
+            OpKind::Query(op) => match op {
+                QueryOp::Lod => self.lod(inst),
+                QueryOp::Resinfo => self.resinfo(inst),
+                QueryOp::SampleInfo => self.sampleinfo(inst),
+                QueryOp::SamplePos => self.samplepos(inst),
+            },
+            OpKind::Sparse(op) => match op {
+                LdS if self.is_typed_buffer_load(inst) => self.buffer_load_with_status(inst),
+                LdUavTypedS | LdRawS | LdStructuredS => self.buffer_load_with_status(inst),
+                LdS => self.ld(inst, true),
+                LdMsS => self.ldms(inst, true),
+                SampleLS | SampleCLzS | SampleClS | SampleBClS | SampleDClS | SampleCClS
+                | Gather4S | Gather4CS | Gather4PoS | Gather4PoCS => self.sample(inst),
+                CheckAccessFullyMapped => self.check_access_fully_mapped(inst),
+            },
+            OpKind::Move(_)
+            | OpKind::Float(_)
+            | OpKind::Integer(_)
+            | OpKind::Bits(_)
+            | OpKind::Double(_)
+            | OpKind::Derivative(_)
+            | OpKind::ControlFlow(_)
+            | OpKind::Discard(_)
+            | OpKind::Buffer(_)
+            | OpKind::Atomic(_)
+            | OpKind::Sync(_)
+            | OpKind::Interpolation(_)
+            | OpKind::Geometry(_) => Err(Error::unsupported(
                 inst.span,
                 format!("`{}`", inst.op.name()),
             )),
@@ -215,7 +234,7 @@ impl Emitter<'_> {
         let d = self
             .ir
             .resources
-            .get(decl as usize)
+            .get(decl.index())
             .ok_or_else(|| Error::invalid(span, format!("resource #{decl} is not declared")))?;
         let kind = if uav {
             ResourceKind::UnorderedAccess
@@ -278,7 +297,7 @@ impl Emitter<'_> {
         let (var, array) = self
             .textures
             .samplers
-            .get(decl as usize)
+            .get(decl.index())
             .copied()
             .ok_or_else(|| Error::invalid(span, format!("sampler #{decl} is not declared")))?;
         let ty = self.m.type_sampler();

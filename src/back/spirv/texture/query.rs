@@ -23,7 +23,7 @@ use spirv::StorageClass;
 use super::Texture;
 use crate::back::spirv::context::{Emitter, Scalar, Value};
 use crate::error::Error;
-use crate::ir::{Dimension, Inst};
+use crate::ir::{Dimension, Inst, Payload, ResinfoReturn, SampleinfoReturn};
 use crate::spv::Id;
 
 /// D3D's standard sample positions in 1/16 pixel, for 1, 2, 4, 8 and 16 samples, one pattern
@@ -93,7 +93,11 @@ impl Emitter<'_> {
     pub(super) fn resinfo(&mut self, inst: &Inst) -> Result<(), Error> {
         let res = Self::operand(inst, 1)?;
         let tex = self.texture_operand(inst.span, &res, true)?;
-        if inst.aux > 2 {
+        let ret = match inst.payload {
+            Payload::Resinfo(ret) => ret,
+            _ => ResinfoReturn::Float,
+        };
+        if ret == ResinfoReturn::Reserved {
             return Err(Error::invalid(inst.span, "unknown resinfo return type"));
         }
         if Self::dst_mask(inst, 0) == 0 {
@@ -133,28 +137,28 @@ impl Emitter<'_> {
                 Part::Size(c) => (c, true),
                 Part::Layers(c) => (c, false),
                 Part::Zero => {
-                    parts[k] = match inst.aux {
-                        2 => zero,
+                    parts[k] = match ret {
+                        ResinfoReturn::Uint => zero,
                         _ => self.splat_bits(Scalar::F32, 1, 0),
                     };
                     continue;
                 }
             };
             let v = self.extract(size, c).id;
-            parts[k] = match inst.aux {
-                2 => v,
-                1 if rcp => {
+            parts[k] = match ret {
+                ResinfoReturn::Uint => v,
+                ResinfoReturn::RcpFloat if rcp => {
                     let v = self.m.convert_u_to_f(f, v);
                     self.m.f_div(f, one, v)
                 }
                 _ => self.m.convert_u_to_f(f, v),
             };
         }
-        parts[3] = match inst.aux {
-            2 => levels,
+        parts[3] = match ret {
+            ResinfoReturn::Uint => levels,
             _ => self.m.convert_u_to_f(f, levels),
         };
-        let scalar = if inst.aux == 2 {
+        let scalar = if ret == ResinfoReturn::Uint {
             Scalar::U32
         } else {
             Scalar::F32
@@ -217,7 +221,7 @@ impl Emitter<'_> {
             return Ok(());
         }
         let (samples, swizzle) = self.sample_count(inst)?;
-        let v = if inst.aux == 1 {
+        let v = if inst.payload == Payload::Sampleinfo(SampleinfoReturn::Uint) {
             let zero = self.u32_const(0);
             self.compose(Scalar::U32, &[samples, zero, zero, zero])
         } else {

@@ -26,7 +26,7 @@ use spirv::{Capability, GlslStd450Op, ImageOperands, Op as SpvOp};
 use super::{first, Texture};
 use crate::back::spirv::context::{Emitter, Scalar, Value};
 use crate::error::Error;
-use crate::ir::{Dimension, Inst, Op, Stage};
+use crate::ir::{Dimension, Family, Inst, Op, Payload, Role, Stage};
 use crate::spv::Id;
 
 /// How an operation gets its level of detail.
@@ -63,51 +63,40 @@ struct Form {
     sparse: bool,
 }
 
+/// The operand layout of a sampling or gather operation, from the op table's source roles;
+/// `None` for other operations.
 fn form(op: Op) -> Option<Form> {
     use Op::*;
-    let f = |lod, dref, clamp, sparse| Form {
-        offset: None,
-        res: 1,
-        lod,
-        dref,
-        clamp,
-        gather: false,
-        sparse,
-    };
-    let g = |po: bool, dref: bool, sparse: bool| {
-        let res = if po { 2 } else { 1 };
-        Form {
-            offset: po.then_some(1),
-            res,
-            lod: LodMode::Implicit,
-            dref: dref.then_some(res + 2),
-            clamp: None,
-            gather: true,
-            sparse,
-        }
-    };
-    Some(match op {
-        Sample => f(LodMode::Implicit, None, None, false),
-        SampleB => f(LodMode::Bias(3), None, None, false),
-        SampleL => f(LodMode::Explicit(3), None, None, false),
-        SampleD => f(LodMode::Grad(3, 4), None, None, false),
-        SampleC => f(LodMode::Implicit, Some(3), None, false),
-        SampleCLz => f(LodMode::Zero, Some(3), None, false),
-        SampleLS => f(LodMode::Explicit(3), None, None, true),
-        SampleCLzS => f(LodMode::Zero, Some(3), None, true),
-        SampleClS => f(LodMode::Implicit, None, Some(3), true),
-        SampleBClS => f(LodMode::Bias(3), None, Some(4), true),
-        SampleDClS => f(LodMode::Grad(3, 4), None, Some(5), true),
-        SampleCClS => f(LodMode::Implicit, Some(3), Some(4), true),
-        Gather4 => g(false, false, false),
-        Gather4C => g(false, true, false),
-        Gather4Po => g(true, false, false),
-        Gather4PoC => g(true, true, false),
-        Gather4S => g(false, false, true),
-        Gather4CS => g(false, true, true),
-        Gather4PoS => g(true, false, true),
-        Gather4PoCS => g(true, true, true),
+    let gather = match op.family() {
+        Family::Gather => true,
+        Family::Sample => false,
+        Family::Sparse => match op {
+            Gather4S | Gather4CS | Gather4PoS | Gather4PoCS => true,
+            SampleLS | SampleCLzS | SampleClS | SampleBClS | SampleDClS | SampleCClS => false,
+            _ => return None,
+        },
         _ => return None,
+    };
+    let at = |role| op.source(role);
+    let lod = if let Some(i) = at(Role::Bias) {
+        LodMode::Bias(i)
+    } else if let Some(i) = at(Role::Lod) {
+        LodMode::Explicit(i)
+    } else if let (Some(i), Some(j)) = (at(Role::GradientX), at(Role::GradientY)) {
+        LodMode::Grad(i, j)
+    } else if matches!(op, SampleCLz | SampleCLzS) {
+        LodMode::Zero
+    } else {
+        LodMode::Implicit
+    };
+    Some(Form {
+        offset: at(Role::Offset),
+        res: at(Role::Resource)?,
+        lod,
+        dref: at(Role::Reference),
+        clamp: at(Role::Clamp),
+        gather,
+        sparse: op.arity().0 == 2,
     })
 }
 
@@ -157,10 +146,12 @@ impl Operands {
     }
 }
 
-/// The immediate offset `k` (0 = u) of a packed `aux` word, sign-extended from 4 bits.
-pub(super) fn immediate_offset(aux: u32, k: u8) -> i32 {
-    let nibble = (aux >> (4 * u32::from(k))) & 0xf;
-    ((nibble << 28) as i32) >> 28
+/// The immediate offset `k` (0 = u) of an instruction's payload (0 when it has none).
+pub(super) fn immediate_offset(payload: Payload, k: u8) -> i32 {
+    payload
+        .texel_offsets()
+        .get(usize::from(k))
+        .map_or(0, |&o| i32::from(o))
 }
 
 #[cfg(test)]
@@ -178,20 +169,20 @@ impl Emitter<'_> {
         if ASSUME_PIXEL.with(|a| a.get()) {
             return true;
         }
-        self.ir.stage == Some(Stage::Pixel)
+        self.ir.stage == Stage::Pixel
     }
 
     /// The `ConstOffset` of a texture operation on `tex`: an `int` (vector) constant of the
     /// immediate offsets, `None` when they are all zero or the dimension takes none.
-    pub(super) fn const_offset(&mut self, aux: u32, tex: &Texture) -> Option<Id> {
+    pub(super) fn const_offset(&mut self, payload: Payload, tex: &Texture) -> Option<Id> {
         let n = tex.shape.offsets;
-        if n == 0 || (0..n).all(|k| immediate_offset(aux, k) == 0) {
+        if n == 0 || (0..n).all(|k| immediate_offset(payload, k) == 0) {
             return None;
         }
         let i = self.ty(Scalar::I32, 1);
         let mut parts = [i; 3];
         for k in 0..n {
-            parts[k as usize] = self.m.constant_i32(immediate_offset(aux, k));
+            parts[k as usize] = self.m.constant_i32(immediate_offset(payload, k));
         }
         if n == 1 {
             return Some(parts[0]);
@@ -271,7 +262,7 @@ impl Emitter<'_> {
             ops.offset = Some(self.programmable_offset(inst, i, shape.offsets)?);
             self.m.capability(Capability::ImageGatherExtended);
         } else {
-            ops.const_offset = self.const_offset(inst.aux, &tex);
+            ops.const_offset = self.const_offset(inst.payload, &tex);
         }
         let extra = match f.dref {
             Some(i) => Some(self.load_src(inst, i, 1, Scalar::F32)?.id),
@@ -374,5 +365,26 @@ impl Emitter<'_> {
         let zero = self.splat_bits(Scalar::F32, 1, 0);
         let v = self.compose(Scalar::F32, &[x, y, zero, zero]);
         self.store_swizzled(inst, v, tex.swizzle)
+    }
+}
+
+#[cfg(test)]
+mod form_tests {
+    use super::*;
+
+    #[test]
+    fn the_roles_give_the_operand_layouts() {
+        let f = |op| format!("{:?}", form(op));
+        let sd = "Some(Form { offset: None, res: 1, lod: Grad(3, 4), dref: None, clamp: Some(5), \
+                  gather: false, sparse: true })";
+        assert_eq!(f(Op::SampleDClS), sd);
+        let g = "Some(Form { offset: Some(1), res: 2, lod: Implicit, dref: Some(4), clamp: None, \
+                 gather: true, sparse: false })";
+        assert_eq!(f(Op::Gather4PoC), g);
+        let lz = "Some(Form { offset: None, res: 1, lod: Zero, dref: Some(3), clamp: None, \
+                  gather: false, sparse: true })";
+        assert_eq!(f(Op::SampleCLzS), lz);
+        assert_eq!(f(Op::Lod), "None");
+        assert_eq!(f(Op::LdS), "None");
     }
 }

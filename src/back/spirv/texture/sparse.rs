@@ -94,7 +94,7 @@ impl Emitter<'_> {
         }
         let mut plain = Inst::new(op, inst.span);
         plain.flags = inst.flags;
-        plain.aux = inst.aux;
+        plain.payload = inst.payload;
         let dst = inst
             .dst()
             .first()
@@ -118,7 +118,7 @@ impl Emitter<'_> {
             return false;
         };
         matches!(
-            self.ir.resources.get(decl as usize).map(|r| r.shape),
+            self.ir.resources.get(decl.index()).map(|r| r.shape),
             Some(ResourceShape::Typed { dim, .. }) if dim != crate::ir::Dimension::Buffer
         )
     }

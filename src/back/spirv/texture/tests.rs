@@ -11,8 +11,8 @@ use crate::back::spirv::{descriptor_type, emit, DescriptorType, EmitOptions};
 use crate::bindings::{BindingTarget, Count, RegisterRange, ResourceKind, VulkanBinding};
 use crate::error::Error;
 use crate::ir::{
-    Dimension, Dst, Function, Index, Inst, Module, Op, Reg, ResourceDecl, ResourceShape,
-    ReturnType, SamplerDecl, Src, Stage,
+    Dimension, Dst, Function, Index, Inst, Module, Op, Payload, Reg, ResinfoReturn, ResourceDecl,
+    ResourceId, ResourceShape, ReturnType, SampleinfoReturn, SamplerDecl, SamplerId, Src, Stage,
 };
 use crate::spv::tests::tools::{disassemble, validate};
 use crate::spv::Version;
@@ -96,7 +96,6 @@ pub(super) fn module(
 ) -> Module {
     insts.push(Inst::new(Op::Ret, 0));
     Module {
-        stage: Some(Stage::Compute),
         model: (5, 0),
         temps: 4,
         resources,
@@ -108,7 +107,7 @@ pub(super) fn module(
             span: 0,
         }],
         insts,
-        ..Module::default()
+        ..Module::new(Stage::Compute)
     }
 }
 
@@ -124,10 +123,10 @@ pub(super) fn inst(op: Op, dsts: &[Dst], srcs: &[Src]) -> Inst {
     i
 }
 
-/// [`inst`] with `aux` (texel offsets, return type).
-pub(super) fn inst_aux(op: Op, aux: u32, dsts: &[Dst], srcs: &[Src]) -> Inst {
+/// [`inst`] with a payload (texel offsets, return type).
+pub(super) fn inst_aux(op: Op, payload: Payload, dsts: &[Dst], srcs: &[Src]) -> Inst {
     let mut i = inst(op, dsts, srcs);
-    i.aux = aux;
+    i.payload = payload;
     i
 }
 
@@ -165,7 +164,7 @@ pub(super) fn immf(f: f32) -> Src {
 /// `t#` operand of declaration `decl`.
 pub(super) fn t(decl: u32) -> Src {
     Src::new(Reg::Resource {
-        decl,
+        decl: ResourceId::new(decl),
         element: Index::imm(0),
     })
 }
@@ -173,7 +172,7 @@ pub(super) fn t(decl: u32) -> Src {
 /// `u#` register of declaration `decl`.
 pub(super) fn u(decl: u32) -> Reg {
     Reg::Uav {
-        decl,
+        decl: ResourceId::new(decl),
         element: Index::imm(0),
     }
 }
@@ -182,7 +181,7 @@ pub(super) fn u(decl: u32) -> Reg {
 pub(super) fn s(decl: u32, c: u8) -> Src {
     swz(
         Reg::Sampler {
-            decl,
+            decl: SamplerId::new(decl),
             element: Index::imm(0),
         },
         [c; 4],
@@ -190,8 +189,8 @@ pub(super) fn s(decl: u32, c: u8) -> Src {
 }
 
 /// Packed immediate offsets.
-pub(super) fn offsets(u: i32, v: i32, w: i32) -> u32 {
-    (u as u32 & 0xf) | ((v as u32 & 0xf) << 4) | ((w as u32 & 0xf) << 8)
+pub(super) fn offsets(u: i8, v: i8, w: i8) -> Payload {
+    Payload::TexelOffsets([u, v, w])
 }
 
 /// Emission options.
@@ -288,7 +287,12 @@ fn every_dimension_and_return_type_declares_an_image() {
             let m = module(
                 vec![tex(false, 0, dim, ret)],
                 vec![],
-                vec![inst_aux(Op::Resinfo, 2, &[r(0, 0xf)], &[imm(0), t(0)])],
+                vec![inst_aux(
+                    Op::Resinfo,
+                    Payload::Resinfo(ResinfoReturn::Uint),
+                    &[r(0, 0xf)],
+                    &[imm(0), t(0)],
+                )],
             );
             let (listing, _) = check(&m);
             if listing.is_empty() {
@@ -325,14 +329,24 @@ fn resinfo_returns_sizes_rcp_sizes_and_integers_on_every_dimension() {
     for dim in SRV_DIMS {
         let mut resources = vec![tex(false, 0, dim, ReturnType::Float)];
         let mut insts = vec![
-            inst_aux(Op::Resinfo, 0, &[r(0, 0xf)], &[rs(1), t(0)]),
             inst_aux(
                 Op::Resinfo,
-                1,
+                Payload::Resinfo(ResinfoReturn::Float),
+                &[r(0, 0xf)],
+                &[rs(1), t(0)],
+            ),
+            inst_aux(
+                Op::Resinfo,
+                Payload::Resinfo(ResinfoReturn::RcpFloat),
                 &[r(0, 0b0111)],
                 &[swz(Reg::Temp(1), [2; 4]), swz(t(0).reg, [3, 2, 1, 0])],
             ),
-            inst_aux(Op::Resinfo, 2, &[r(0, 0b1000)], &[imm(3), t(0)]),
+            inst_aux(
+                Op::Resinfo,
+                Payload::Resinfo(ResinfoReturn::Uint),
+                &[r(0, 0b1000)],
+                &[imm(3), t(0)],
+            ),
         ];
         let uav_dim = !matches!(
             dim,
@@ -345,7 +359,7 @@ fn resinfo_returns_sizes_rcp_sizes_and_integers_on_every_dimension() {
             resources.push(tex(true, 0, dim, ReturnType::Uint));
             insts.push(inst_aux(
                 Op::Resinfo,
-                2,
+                Payload::Resinfo(ResinfoReturn::Uint),
                 &[r(2, 0xf)],
                 &[imm(0), Src::new(u(1))],
             ));
@@ -369,8 +383,18 @@ fn sampleinfo_and_samplepos_on_multisampled_views() {
             vec![tex(false, 0, dim, ReturnType::Float)],
             vec![],
             vec![
-                inst_aux(Op::SampleInfo, 0, &[r(0, 0xf)], &[t(0)]),
-                inst_aux(Op::SampleInfo, 1, &[r(0, 0b0010)], &[swz(t(0).reg, [0; 4])]),
+                inst_aux(
+                    Op::SampleInfo,
+                    Payload::Sampleinfo(SampleinfoReturn::Float),
+                    &[r(0, 0xf)],
+                    &[t(0)],
+                ),
+                inst_aux(
+                    Op::SampleInfo,
+                    Payload::Sampleinfo(SampleinfoReturn::Uint),
+                    &[r(0, 0b0010)],
+                    &[swz(t(0).reg, [0; 4])],
+                ),
                 inst(
                     Op::SamplePos,
                     &[r(1, 0b0011)],

@@ -79,7 +79,7 @@ fn strip(inst: &Inst) -> Inst {
     };
     let mut out = Inst::new(op, inst.span);
     out.flags = inst.flags;
-    out.aux = inst.aux;
+    out.payload = inst.payload;
     for d in inst.dst() {
         let mut d = *d;
         d.reg = strip_reg(d.reg);
@@ -154,9 +154,9 @@ fn corpus_graphics_texture_operations_emit_valid_spirv() {
             continue;
         }
         shaders += 1;
-        let pixel = module.stage == Some(Stage::Pixel);
+        let pixel = module.stage == Stage::Pixel;
         module.insts = module.insts.iter().map(strip).collect();
-        module.stage = Some(Stage::Compute);
+        module.stage = Stage::Compute;
         module.thread_group = [1, 1, 1];
         module.temps = module.temps.max(1);
         module.inputs.clear();

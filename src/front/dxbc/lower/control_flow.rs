@@ -121,10 +121,10 @@ impl Lowerer {
     }
 
     /// A new, empty switch table; returns its position.
-    pub(super) fn new_switch_table(&mut self) -> Result<u32, Error> {
+    pub(super) fn new_switch_table(&mut self) -> Result<ir::SwitchId, Error> {
         let position = u32::try_from(self.module.switches.len())
             .map_err(|_| Error::invalid(0, "too many switches"))?;
         self.module.switches.push(ir::SwitchTable::default());
-        Ok(position)
+        Ok(ir::SwitchId::new(position))
     }
 }

@@ -432,7 +432,7 @@ impl Lowerer {
 
     fn tgsm(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
         let at = inst.offset;
-        if self.module.stage != Some(ir::Stage::Compute) {
+        if self.module.stage != ir::Stage::Compute {
             return Err(Error::invalid(
                 at,
                 "thread-group shared memory outside a compute shader",

@@ -32,7 +32,7 @@ impl Lowerer {
     /// `hs_decls` and the phase starts.
     pub(super) fn phase(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
         let at = inst.offset;
-        if self.module.stage != Some(ir::Stage::Hull) {
+        if self.module.stage != ir::Stage::Hull {
             return Err(Error::invalid(
                 at,
                 format!("{} outside a hull shader", inst.opcode.name()),
@@ -123,18 +123,14 @@ impl Lowerer {
             Opcode::DclTessDomain | Opcode::DclInputControlPointCount
         );
         let allowed = match stage {
-            Some(ir::Stage::Hull) => true,
-            Some(ir::Stage::Domain) => !hull_only,
+            ir::Stage::Hull => true,
+            ir::Stage::Domain => !hull_only,
             _ => false,
         };
         if !allowed {
             return Err(Error::invalid(
                 at,
-                format!(
-                    "{} in a {} shader",
-                    inst.opcode.name(),
-                    stage.map_or("?", |s| s.prefix())
-                ),
+                format!("{} in a {} shader", inst.opcode.name(), stage.prefix()),
             ));
         }
         let t = &mut self.module.tessellation;
@@ -180,7 +176,7 @@ impl Lowerer {
                 let input = inst.opcode == Opcode::DclInputControlPointCount;
                 // A patch has 1 to 32 control points, a hull shader outputs 0 to 32 (so a
                 // domain shader may read 0).
-                let hull_input = input && stage == Some(ir::Stage::Hull);
+                let hull_input = input && stage == ir::Stage::Hull;
                 if n > MAX_CONTROL_POINTS {
                     return Err(Error::invalid(
                         at,
@@ -250,7 +246,7 @@ impl Lowerer {
                 "dcl_tessellator_domain is missing",
             ));
         }
-        if stage != Some(ir::Stage::Hull) {
+        if stage != ir::Stage::Hull {
             return Ok(());
         }
         if t.input_control_points == 0 {

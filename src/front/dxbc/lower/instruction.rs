@@ -1,17 +1,17 @@
 //! Executable instructions → [`ir::Inst`]: the opcode, its controls and its operands.
 //!
 //! Contract:
-//! - Every executable DXBC opcode maps to the [`ir::Op`] of the same name ([`executable_op`], one
-//!   macro row per shared variant name); operands keep DXBC's order. The one reordering is the
+//! - Every executable DXBC opcode maps to the [`ir::Op`] with the same mnemonic
+//!   ([`executable_op`], a lookup by opcode number built from the two tables); operands keep
+//!   DXBC's order. The one reordering is the
 //!   `imm_atomic_*` family, whose DXBC destination list holds the UAV or `g#` after the result:
 //!   in the IR the result is the only destination and the memory operand is the first source,
 //!   as [`ir::Op`]'s operand convention requires.
 //! - Controls: `_sat` (not on `sync`, whose flag bits overlap it), the `[precise]` mask, the
 //!   `_z`/`_nz` test of conditionals, the `sync` flags (bit 0 `_t`, 1 `_g`, 2 `_ugroup`,
-//!   3 `_uglobal`, as in the token). [`ir::Inst::aux`] holds the texel offsets of texture
-//!   operations (`u | v << 4 | w << 8`, 4-bit two's complement) and the return type of
-//!   `resinfo` (0 float, 1 `_rcpFloat`, 2 `_uint`) and `sampleinfo` (0 float, 1 `_uint`);
-//!   `switch` gets its table in `control_flow.rs`. Resource-dimension and return-type extended
+//!   3 `_uglobal`, as in the token). [`ir::Inst::payload`] holds the texel offsets of texture
+//!   operations and the return type of `resinfo` and `sampleinfo`; `switch` gets its table in
+//!   `control_flow.rs`, `emit`/`cut` their stream. Resource-dimension and return-type extended
 //!   tokens repeat the declaration and are not kept.
 //! - The tiled-resource (`_s`) opcodes and `check_access_fully_mapped` map to their own
 //!   operations; their status operand is the second destination, as in DXBC.
@@ -25,48 +25,30 @@ use crate::front::dxbc::operand::RegisterType;
 use crate::front::dxbc::Instruction;
 use crate::ir::{self, Op};
 
-/// Defines [`executable_op`] from the variant names `Opcode` and `Op` share.
-macro_rules! same_name_ops {
-    ($($name:ident)*) => {
-        /// The IR operation of an executable opcode, `None` for declarations, `label`,
-        /// `customdata` and the opcodes without one.
-        pub(super) fn executable_op(opcode: Opcode) -> Option<Op> {
-            match opcode {
-                $(Opcode::$name => Some(Op::$name),)*
-                _ => None,
-            }
-        }
+/// One past the largest opcode number.
+const OPCODE_LIMIT: usize = match Opcode::ALL.last() {
+    Some(last) => *last as usize + 1,
+    None => 0,
+};
 
-        /// Every operation [`executable_op`] produces.
-        #[cfg(test)]
-        pub(super) const MAPPED_OPS: &[Op] = &[$(Op::$name,)*];
-    };
-}
+/// The IR operation of each DXBC opcode, by opcode number: the [`ir::Op`] with the opcode's
+/// mnemonic, found in the IR's operation table when this constant is built.
+static IR_OPS: [Option<Op>; OPCODE_LIMIT] = {
+    let mut table = [None; OPCODE_LIMIT];
+    let mut i = 0;
+    while i < Opcode::ALL.len() {
+        let opcode = Opcode::ALL[i];
+        table[opcode as usize] = Op::from_name(opcode.name());
+        i += 1;
+    }
+    table
+};
 
-same_name_ops! {
-    Add Mul Mad Div Min Max Dp2 Dp3 Dp4 Eq Ne Lt Ge Exp Log Frc Sqrt Rsq Rcp
-    RoundNe RoundNi RoundPi RoundZ Sincos Ftoi Ftou Itof Utof F32tof16 F16tof32
-    DerivRtx DerivRty DerivRtxCoarse DerivRtxFine DerivRtyCoarse DerivRtyFine
-    Mov Movc Swapc
-    Iadd Ineg Imul Umul Imad Umad Udiv Ishl Ishr Ushr And Or Xor Not
-    Imin Imax Umin Umax Ieq Ine Ilt Ige Ult Uge
-    Countbits FirstbitHi FirstbitLo FirstbitShi Ubfe Ibfe Bfi Bfrev Uaddc Usubb Msad
-    Dadd Dmul Dmin Dmax Ddiv Dfma Drcp Deq Dne Dlt Dge Dmov Dmovc
-    Dtof Ftod Dtoi Dtou Itod Utod
-    If Else EndIf Loop EndLoop Break Breakc Continue Continuec
-    Switch Case Default EndSwitch Ret Retc Call Callc Discard Nop
-    LdRaw LdStructured StoreRaw StoreStructured LdUavTyped StoreUavTyped Bufinfo
-    AtomicAnd AtomicOr AtomicXor AtomicCmpStore AtomicIadd AtomicImax AtomicImin
-    AtomicUmax AtomicUmin ImmAtomicAlloc ImmAtomicConsume ImmAtomicIadd ImmAtomicAnd
-    ImmAtomicOr ImmAtomicXor ImmAtomicExch ImmAtomicCmpExch ImmAtomicImax ImmAtomicImin
-    ImmAtomicUmax ImmAtomicUmin Sync
-    Ld LdMs Sample SampleB SampleL SampleD SampleC SampleCLz
-    Gather4 Gather4C Gather4Po Gather4PoC Resinfo Lod SampleInfo SamplePos
-    EvalSnapped EvalSampleIndex EvalCentroid
-    Emit Cut EmitThenCut
-    SampleLS SampleCLzS SampleClS SampleBClS SampleDClS SampleCClS LdS LdMsS
-    Gather4S Gather4CS Gather4PoS Gather4PoCS LdUavTypedS LdRawS LdStructuredS
-    CheckAccessFullyMapped
+/// The IR operation of an executable opcode, `None` for declarations, `label`, `customdata`
+/// and the opcodes without one.
+#[inline]
+pub(super) fn executable_op(opcode: Opcode) -> Option<Op> {
+    IR_OPS.get(opcode as usize).copied().flatten()
 }
 
 /// The feature an executable opcode without an IR operation needs.
@@ -121,15 +103,27 @@ fn flags(inst: &Instruction<'_>, op: Op) -> ir::InstFlags {
     }
 }
 
-/// The operation-specific [`ir::Inst::aux`] word (the switch table is set elsewhere).
-fn aux(inst: &Instruction<'_>, op: Op) -> u32 {
+/// The operation-specific [`ir::Payload`] (the switch table is set elsewhere).
+fn payload(inst: &Instruction<'_>, op: Op) -> ir::Payload {
+    let return_type = inst.token.return_type();
     match op {
-        Op::Resinfo | Op::SampleInfo => inst.token.return_type(),
+        Op::Resinfo => ir::Payload::Resinfo(match return_type {
+            0 => ir::ResinfoReturn::Float,
+            1 => ir::ResinfoReturn::RcpFloat,
+            2 => ir::ResinfoReturn::Uint,
+            _ => ir::ResinfoReturn::Reserved,
+        }),
+        Op::SampleInfo => ir::Payload::Sampleinfo(if return_type == 1 {
+            ir::SampleinfoReturn::Uint
+        } else {
+            ir::SampleinfoReturn::Float
+        }),
         _ if inst.opcode.class() == Class::Texture => match inst.texel_offsets() {
-            Some([u, v, w]) => (u as u32 & 0xf) | ((v as u32 & 0xf) << 4) | ((w as u32 & 0xf) << 8),
-            None => 0,
+            // Each offset is a sign-extended 4-bit field.
+            Some([u, v, w]) => ir::Payload::TexelOffsets([u as i8, v as i8, w as i8]),
+            None => ir::Payload::None,
         },
-        _ => 0,
+        _ => ir::Payload::None,
     }
 }
 
@@ -145,7 +139,7 @@ impl Lowerer {
         };
         if let Some(op) = stream_op {
             let mut out = ir::Inst::new(op, at);
-            out.aux = u32::from(self.stream_operand(inst)?);
+            out.payload = ir::Payload::Stream(self.stream_operand(inst)?);
             self.module.insts.push(out);
             return Ok(());
         }
@@ -155,10 +149,7 @@ impl Lowerer {
         self.track_nesting(op, at)?;
         let flags = flags(inst, op);
         // Thread-group barriers and shared-memory fences exist only in compute shaders.
-        if op == Op::Sync
-            && flags.sync & 0b111 != 0
-            && self.module.stage != Some(ir::Stage::Compute)
-        {
+        if op == Op::Sync && flags.sync & 0b111 != 0 && self.module.stage != ir::Stage::Compute {
             return Err(Error::invalid(
                 at,
                 format!(
@@ -172,7 +163,7 @@ impl Lowerer {
         let position = self.module.insts.len();
         let mut out = ir::Inst::new(op, at);
         out.flags = flags;
-        out.aux = aux(inst, op);
+        out.payload = payload(inst, op);
         self.module.insts.push(out);
         let filled = self.operands(inst, op, at, position);
         if filled.is_err() {
@@ -205,7 +196,7 @@ impl Lowerer {
         if op == Op::Switch {
             let table = self.new_switch_table()?;
             if let Some(out) = self.module.insts.get_mut(position) {
-                out.aux = table;
+                out.payload = ir::Payload::Switch(table);
             }
         }
         for (src, label) in labels.iter().enumerate() {
@@ -252,7 +243,7 @@ impl Lowerer {
                 if let Some(entry) = labels.get_mut(position) {
                     *entry = Some(label);
                 }
-                *src = ir::Src::new(ir::Reg::Function(0));
+                *src = ir::Src::new(ir::Reg::Function(ir::FunctionId::new(0)));
             } else {
                 self.src_into(operand, at, src)?;
             }

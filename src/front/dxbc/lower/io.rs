@@ -142,8 +142,8 @@ impl Lowerer {
             _ => 0xf,
         };
         let mut system_value = inst.name.unwrap_or(0);
-        let tessellation = matches!(self.module.stage, Some(ir::Stage::Hull | ir::Stage::Domain));
-        let domain_output = output && self.module.stage == Some(ir::Stage::Domain);
+        let tessellation = matches!(self.module.stage, ir::Stage::Hull | ir::Stage::Domain);
+        let domain_output = output && self.module.stage == ir::Stage::Domain;
         if tessellation && system_value == 0 && table != Table::PatchConstants && !domain_output {
             // Control points: positions and clip/cull distances travel in built-ins, which
             // the signature names even where the declaration does not.

@@ -180,7 +180,6 @@ struct Lowerer {
 impl Lowerer {
     fn new(version: ShaderVersion, stage: ir::Stage, body_offset: u32) -> Lowerer {
         let module = ir::Module {
-            stage: Some(stage),
             model: (version.major, version.minor),
             program_span: body_offset.saturating_sub(8),
             functions: vec![ir::Function {
@@ -188,7 +187,7 @@ impl Lowerer {
                 body: 0..0,
                 span: body_offset,
             }],
-            ..ir::Module::default()
+            ..ir::Module::new(stage)
         };
         Lowerer {
             version,
@@ -245,13 +244,13 @@ impl Lowerer {
                 .get_mut(fixup.inst)
                 .and_then(|i| i.src_mut().get_mut(fixup.src));
             if let Some(src) = src {
-                src.reg = ir::Reg::Function(target);
+                src.reg = ir::Reg::Function(ir::FunctionId::new(target));
             }
         }
-        if matches!(self.module.stage, Some(ir::Stage::Hull | ir::Stage::Domain)) {
+        if matches!(self.module.stage, ir::Stage::Hull | ir::Stage::Domain) {
             self.finish_tessellation()?;
         }
-        if self.module.stage == Some(ir::Stage::Compute) && self.thread_group_at.is_none() {
+        if self.module.stage == ir::Stage::Compute && self.thread_group_at.is_none() {
             return Err(Error::invalid(
                 self.program_at,
                 "compute shader without dcl_thread_group",

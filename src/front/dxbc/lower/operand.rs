@@ -148,7 +148,7 @@ impl Lowerer {
     fn reg(&self, op: &Operand, at: u32) -> Result<ir::Reg, Error> {
         let reg = self.resolve(op, at)?;
         match (self.module.stage, stage_of(&reg)) {
-            (Some(stage), Some(allowed)) if !allowed.contains(&stage) => Err(Error::invalid(
+            (stage, Some(allowed)) if !allowed.contains(&stage) => Err(Error::invalid(
                 at,
                 format!("{} in a {} shader", op.ty.prefix(), stage.prefix()),
             )),
@@ -166,10 +166,7 @@ impl Lowerer {
             R::Input => match op.indices() {
                 [i] => ir::Reg::Input(self.index(i, at)?),
                 [vertex, register]
-                    if matches!(
-                        self.module.stage,
-                        Some(ir::Stage::Geometry | ir::Stage::Hull)
-                    ) =>
+                    if matches!(self.module.stage, ir::Stage::Geometry | ir::Stage::Hull) =>
                 {
                     ir::Reg::VertexInput {
                         vertex: self.index(vertex, at)?,
@@ -226,7 +223,7 @@ impl Lowerer {
                 let idx = indices(op, 2, at)?;
                 let register = immediate(&idx[0], at)?;
                 ir::Reg::IndexableTemp {
-                    array: find(&self.lookup_indexable, register, "x", at)?,
+                    array: ir::IndexableId::new(find(&self.lookup_indexable, register, "x", at)?),
                     index: self.index(&idx[1], at)?,
                 }
             }
@@ -255,26 +252,35 @@ impl Lowerer {
                 let (decl, element, slot) = self.descriptor(op, Table::Cbuffer, at)?;
                 let slot = slot.ok_or_else(|| Error::invalid(at, "cb operand without a slot"))?;
                 ir::Reg::ConstantBuffer {
-                    decl,
+                    decl: ir::CbId::new(decl),
                     element,
                     slot: self.index(slot, at)?,
                 }
             }
             R::Resource => {
                 let (decl, element, _) = self.descriptor(op, Table::Srv, at)?;
-                ir::Reg::Resource { decl, element }
+                ir::Reg::Resource {
+                    decl: ir::ResourceId::new(decl),
+                    element,
+                }
             }
             R::UnorderedAccessView => {
                 let (decl, element, _) = self.descriptor(op, Table::Uav, at)?;
-                ir::Reg::Uav { decl, element }
+                ir::Reg::Uav {
+                    decl: ir::ResourceId::new(decl),
+                    element,
+                }
             }
             R::Sampler => {
                 let (decl, element, _) = self.descriptor(op, Table::Sampler, at)?;
-                ir::Reg::Sampler { decl, element }
+                ir::Reg::Sampler {
+                    decl: ir::SamplerId::new(decl),
+                    element,
+                }
             }
             R::ThreadGroupSharedMemory => {
                 let register = immediate(&indices(op, 1, at)?[0], at)?;
-                ir::Reg::Tgsm(find(&self.lookup_tgsm, register, "g", at)?)
+                ir::Reg::Tgsm(ir::TgsmId::new(find(&self.lookup_tgsm, register, "g", at)?))
             }
             R::InputThreadId => ir::Reg::ThreadId,
             R::InputThreadGroupId => ir::Reg::ThreadGroupId,

@@ -60,11 +60,18 @@ fn every_executable_opcode_maps_to_the_op_of_the_same_name() {
             assert_eq!(op.name(), opcode.name(), "{opcode:?}");
         }
     }
-    for op in ir::Op::ALL {
-        assert!(
-            super::instruction::MAPPED_OPS.contains(op),
-            "{op:?} has no DXBC opcode"
+    for &op in ir::Op::ALL {
+        let opcodes: Vec<_> = crate::front::dxbc::Opcode::ALL
+            .iter()
+            .filter(|&&opcode| super::instruction::executable_op(opcode) == Some(op))
+            .collect();
+        assert_eq!(
+            opcodes.len(),
+            1,
+            "{op:?} has not one DXBC opcode: {opcodes:?}"
         );
+        // The lookup by mnemonic pairs the variants of the same name.
+        assert_eq!(format!("{:?}", opcodes[0]), format!("{op:?}"));
     }
 }
 
@@ -289,10 +296,17 @@ function #0 main
     let m = translate(SM51).expect("translates");
     let sample = m.insts[3];
     assert_eq!(sample.op, ir::Op::SampleL);
-    assert_eq!(sample.aux, 0xf | (2 << 4), "texel offsets (-1, 2, 0)");
     assert_eq!(
-        (m.insts[4].op, m.insts[4].aux),
-        (ir::Op::Resinfo, 2),
+        sample.payload,
+        ir::Payload::TexelOffsets([-1, 2, 0]),
+        "texel offsets (-1, 2, 0)"
+    );
+    assert_eq!(
+        (m.insts[4].op, m.insts[4].payload),
+        (
+            ir::Op::Resinfo,
+            ir::Payload::Resinfo(ir::ResinfoReturn::Uint)
+        ),
         "_uint"
     );
     assert_eq!(
@@ -359,8 +373,8 @@ fn labels_may_be_defined_after_their_calls_and_in_any_order() {
     )
     .expect("translates");
     let target = |i: usize| m.insts[i].src()[0].reg;
-    assert_eq!(target(0), ir::Reg::Function(2));
-    assert_eq!(target(3), ir::Reg::Function(1));
+    assert_eq!(target(0), ir::Reg::Function(ir::FunctionId::new(2)));
+    assert_eq!(target(3), ir::Reg::Function(ir::FunctionId::new(1)));
     assert_eq!(m.functions[1].label, Some(9));
 }
 
@@ -545,7 +559,7 @@ fn sparse_feedback_operations_lower_with_a_status_destination() {
     );
     assert_eq!(m.insts[0].dst().len(), 2);
     assert_eq!(m.insts[0].dst()[1].mask, 0b0010);
-    assert_eq!(m.insts[1].aux, 1 | (0xe << 4));
+    assert_eq!(m.insts[1].payload, ir::Payload::TexelOffsets([1, -2, 0]));
     assert_eq!(m.insts[2].src().len(), 6);
 }
 
@@ -628,7 +642,7 @@ fn hull_phases_become_functions_with_their_registers() {
         Ok(m) => m,
         Err(e) => panic!("{e}"),
     };
-    assert_eq!(m.stage, Some(ir::Stage::Hull));
+    assert_eq!(m.stage, ir::Stage::Hull);
     let kinds: Vec<_> = m
         .hull_phases
         .iter()
