@@ -19,6 +19,7 @@
 //!   run it after every pass.
 //! - **Printing.** [`print()`] writes a stable, fxc-like text form for snapshots and debugging.
 
+pub mod binding;
 mod module;
 mod op;
 mod operand;

@@ -2,8 +2,7 @@
 
 use std::ops::Range;
 
-use crate::bindings::{BindingTarget, RegisterRange};
-
+use super::binding::{BindingTarget, RegisterRange, ResourceKind};
 use super::op::Inst;
 
 /// The pipeline stage a module runs in.
@@ -109,7 +108,7 @@ impl Module {
         ranges.extend(
             self.resources
                 .iter()
-                .filter(|r| r.range.kind == crate::bindings::ResourceKind::UnorderedAccess)
+                .filter(|r| r.range.kind == ResourceKind::UnorderedAccess)
                 .map(|r| r.range.counter()),
         );
         ranges
