@@ -36,9 +36,6 @@ use context::Emitter;
 /// (`sampleinfo`/`samplepos` on `rasterizer`); default 1.
 pub const RASTERIZER_SAMPLES_SPEC_ID: u32 = 0;
 
-/// `D3D11_SB_GLOBAL_FLAG_FORCE_EARLY_DEPTH_STENCIL` in the `dcl_globalFlags` token.
-const FORCE_EARLY_DEPTH_STENCIL: u32 = 1 << 13;
-
 /// How to emit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EmitOptions {
@@ -287,7 +284,11 @@ impl Emitter<'_> {
             Stage::Pixel => {
                 self.m
                     .execution_mode(main, ExecutionMode::OriginUpperLeft, &[]);
-                if self.ir.global_flags & FORCE_EARLY_DEPTH_STENCIL != 0 {
+                if self
+                    .ir
+                    .global_flags
+                    .contains(ir::GlobalFlags::EARLY_DEPTH_STENCIL)
+                {
                     self.m
                         .execution_mode(main, ExecutionMode::EarlyFragmentTests, &[]);
                 }
