@@ -4,7 +4,7 @@
 //! register number (SM5.0 has only space 0 and single registers; SM5.1 declares ranges, possibly
 //! unbounded). Vulkan names them by descriptor set, binding and array element. A [`BindingMap`]
 //! connects the two; the runtime that embeds the translator supplies it, because only the runtime
-//! knows its pipeline layouts (`../shared/DESIGN.md` §4, `docs/bindings.md`).
+//! knows its pipeline layouts (`docs/bindings.md`).
 //!
 //! Contract:
 //! - The translator asks [`BindingMap::map`] once per declared range and once per statically

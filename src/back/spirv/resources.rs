@@ -1,4 +1,4 @@
-//! Declarations of SRVs, UAVs, UAV counters and shared memory (`../shared/DESIGN.md` §4).
+//! Declarations of SRVs, UAVs, UAV counters and shared memory (`docs/bindings.md`).
 //!
 //! Contract: after [`Emitter::declare_resources`], `Emitter::resources[i]` holds the SPIR-V
 //! objects of `ir.resources[i]` and `Emitter::tgsm[i]` the variable of `ir.tgsm[i]`:
