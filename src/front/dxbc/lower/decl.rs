@@ -18,7 +18,6 @@ use super::{
     Lowerer, MAX_ICB_VEC4S, MAX_INDEXABLE_ELEMENTS, MAX_TEMPS, MAX_TGSM_BYTES,
     MAX_THREADS_PER_GROUP,
 };
-use crate::bindings::{Count, RegisterRange, ResourceKind};
 use crate::error::Error;
 use crate::front::dxbc::opcodes::{Class, Opcode};
 use crate::front::dxbc::operand::Operand;
@@ -27,6 +26,7 @@ use crate::front::dxbc::reflect::{
 };
 use crate::front::dxbc::Instruction;
 use crate::ir;
+use crate::ir::binding::{Count, RegisterRange, ResourceKind};
 
 /// Largest constant buffer, in 16-byte vectors (D3D11: 4096).
 const MAX_CB_VEC4S: u32 = 4096;
