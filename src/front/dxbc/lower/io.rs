@@ -20,7 +20,9 @@ use super::Lowerer;
 use crate::error::Error;
 use crate::front::dxbc::opcodes::Opcode;
 use crate::front::dxbc::operand::{Components, RegisterType};
-use crate::front::dxbc::reflect::{InputPrimitive, Interpolation, OutputTopology, SystemName};
+use crate::front::dxbc::reflect::{
+    self, InputPrimitive, Interpolation, OutputTopology, SystemName,
+};
 use crate::front::dxbc::signature::{ComponentType, Layout, Signature, SystemValue};
 use crate::front::dxbc::Instruction;
 use crate::ir;
@@ -106,13 +108,13 @@ fn signature_system_value(value: SystemValue) -> ir::SystemValue {
     }
 }
 
-/// The IR's system value for a declaration's name token (`D3D10_SB_NAME`); `None` without one.
-fn declared_system_value(name: Option<u32>) -> ir::SystemValue {
+/// The IR's system value for a declaration's system-value name; `None` without one.
+fn declared_system_value(name: Option<SystemName>) -> ir::SystemValue {
     use ir::SystemValue as S;
-    let Some(raw) = name else {
+    let Some(name) = name else {
         return S::None;
     };
-    match SystemName::from_raw(raw) {
+    match name {
         SystemName::Undefined => S::None,
         SystemName::Position => S::Position,
         SystemName::ClipDistance => S::ClipDistance,
@@ -140,10 +142,14 @@ fn declared_system_value(name: Option<u32>) -> ir::SystemValue {
     }
 }
 
-/// The IR's interpolation mode for a `dcl_input_ps*` token's (unknown modes are undefined).
-fn interpolation(raw: u32) -> ir::Interpolation {
+/// The IR's interpolation mode for a declaration's (none given and unknown modes are
+/// undefined).
+fn interpolation(mode: Option<Interpolation>) -> ir::Interpolation {
     use ir::Interpolation as I;
-    match Interpolation::from_raw(raw) {
+    let Some(mode) = mode else {
+        return I::Undefined;
+    };
+    match mode {
         Interpolation::Constant => I::Constant,
         Interpolation::Linear => I::Linear,
         Interpolation::LinearCentroid => I::LinearCentroid,
@@ -219,17 +225,12 @@ impl Lowerer {
                     ),
                 )
             })?;
-        let interpolation = match inst.opcode {
-            Opcode::DclInputPs | Opcode::DclInputPsSgv | Opcode::DclInputPsSiv => {
-                interpolation(inst.token.interpolation())
-            }
-            _ => ir::Interpolation::Undefined,
-        };
+        let interpolation = interpolation(reflect::interpolation(inst));
         let mask = match op.components {
             Components::Mask(m) => m & 0xf,
             _ => 0xf,
         };
-        let mut system_value = declared_system_value(inst.name);
+        let mut system_value = declared_system_value(reflect::system_name(inst));
         let tessellation = matches!(self.module.stage, Some(ir::Stage::Hull | ir::Stage::Domain));
         let domain_output = output && self.module.stage == Some(ir::Stage::Domain);
         if tessellation

@@ -1,5 +1,6 @@
 //! [`Reflection::from_program`]: one pass over the instructions, interpreting each declaration;
-//! also the declaration-token helpers the lowering shares ([`imm`], [`ICB_CLASS`]).
+//! also the declaration-token helpers the lowering shares ([`imm`], [`ICB_CLASS`],
+//! [`interpolation`], [`system_name`]).
 
 use super::{
     FunctionTable, Geometry, GlobalFlags, ImmediateConstantBuffer, IndexRange, IndexableTemp,
@@ -63,6 +64,24 @@ fn indices(inst: &Instruction<'_>, op: &Operand) -> Result<Vec<u32>, ReflectErro
         .iter()
         .map(|i| u32::try_from(i.imm).map_err(|_| malformed(inst, "register index over 32 bits")))
         .collect()
+}
+
+/// The interpolation mode of a `dcl_input_ps*` declaration; `None` for other declarations and
+/// for mode 0 (not given).
+pub(crate) fn interpolation(inst: &Instruction<'_>) -> Option<Interpolation> {
+    match inst.opcode {
+        Opcode::DclInputPs | Opcode::DclInputPsSiv | Opcode::DclInputPsSgv => {
+            Some(inst.token.interpolation())
+                .filter(|&m| m != 0)
+                .map(Interpolation::from_raw)
+        }
+        _ => None,
+    }
+}
+
+/// The system-value name of a `_siv`/`_sgv` declaration.
+pub(crate) fn system_name(inst: &Instruction<'_>) -> Option<SystemName> {
+    inst.name.map(SystemName::from_raw)
 }
 
 /// Declared components (bit 0 = x); 0 without a write mask (scalar special registers).
@@ -168,14 +187,7 @@ impl Builder {
             [register] => (None, Some(register)),
             [size, .., register] => (Some(size), Some(register)),
         };
-        let interpolation = match inst.opcode {
-            Opcode::DclInputPs | Opcode::DclInputPsSiv | Opcode::DclInputPsSgv => {
-                Some(inst.token.interpolation())
-                    .filter(|&m| m != 0)
-                    .map(Interpolation::from_raw)
-            }
-            _ => None,
-        };
+        let interpolation = interpolation(inst);
         let stream = match (output, self.stream) {
             (true, Some(i)) => self.r.geometry.as_ref().map(|g| g.streams[i].index),
             _ => None,
@@ -185,7 +197,7 @@ impl Builder {
             register,
             array_size,
             mask: mask(op),
-            system_value: inst.name.map(SystemName::from_raw),
+            system_value: system_name(inst),
             interpolation,
             stream,
             offset: inst.offset,
