@@ -1,7 +1,7 @@
-//! The intermediate representation: the contract between the DXBC front end (`lower`) and the
-//! SPIR-V back end (`back::spirv`). See `docs/ir.md`.
+//! The intermediate representation: the contract between the DXBC front end
+//! (`front::dxbc::lower`) and the SPIR-V back end (`back::spirv`). See `docs/ir.md`.
 //!
-//! The IR stays close to DXBC (`docs/ir.md`): one [`Inst`] per executable DXBC
+//! The IR stays close to DXBC: one [`Inst`] per executable DXBC
 //! instruction, with the same register files, swizzles and write masks, but with every name
 //! resolved against the declarations. A register operand is a [`Reg`]; a resource operand names a
 //! declaration by its position in [`Module::resources`] (or `cbuffers`, `samplers`, `tgsm`), never
@@ -17,9 +17,14 @@
 //!   control flow, operand counts per opcode, every register and declaration index in range,
 //!   call targets that exist, no recursion and at most [`MAX_CALL_DEPTH`] nested calls. Tests
 //!   run it after every pass.
+//! - **Self-contained.** The IR names everything by meaning (system values, interpolation
+//!   modes, primitives, flags: [`SystemValue`], ...; bindings: [`binding`]) and imports nothing
+//!   outside itself; the front end converts its encodings into these types.
 //! - **Printing.** [`print()`] writes a stable, fxc-like text form for snapshots and debugging.
 
+pub mod binding;
 mod id;
+mod io;
 mod module;
 mod op;
 mod operand;
@@ -28,6 +33,9 @@ mod stream_output;
 mod validate;
 
 pub use id::{CbId, FunctionId, IndexableId, ResourceId, SamplerId, TgsmId};
+pub use io::{
+    GlobalFlags, InputPrimitive, Interpolation, OutputTopology, SystemValue, MAX_IO_REGISTERS,
+};
 pub use module::{
     CbDecl, ComponentType, Dimension, Function, GeometryInfo, HullPhase, HullSchedule, HullStep,
     IndexableTemp, IoDecl, Module, PhaseKind, ResourceDecl, ResourceShape, ReturnType, SamplerDecl,

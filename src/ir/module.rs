@@ -2,8 +2,8 @@
 
 use std::ops::Range;
 
-use crate::bindings::{BindingTarget, RegisterRange};
-
+use super::binding::{BindingTarget, RegisterRange, ResourceKind};
+use super::io::{GlobalFlags, InputPrimitive, Interpolation, OutputTopology, SystemValue};
 use super::op::Inst;
 
 /// The pipeline stage a module runs in.
@@ -49,8 +49,8 @@ pub struct Module {
     pub stage: Stage,
     /// Shader model `(major, minor)`.
     pub model: (u8, u8),
-    /// `dcl_globalFlags` bits (D3D10_SB_GLOBAL_FLAG_*).
-    pub global_flags: u32,
+    /// The program-wide flags (`dcl_globalFlags`).
+    pub global_flags: GlobalFlags,
     /// Number of `r#` registers (`dcl_temps`).
     pub temps: u32,
     /// `x#` arrays, indexed by the `array` of [`Reg::IndexableTemp`](super::Reg::IndexableTemp).
@@ -144,7 +144,7 @@ impl Module {
         ranges.extend(
             self.resources
                 .iter()
-                .filter(|r| r.range.kind == crate::bindings::ResourceKind::UnorderedAccess)
+                .filter(|r| r.range.kind == ResourceKind::UnorderedAccess)
                 .map(|r| r.range.counter()),
         );
         ranges
@@ -222,22 +222,6 @@ pub enum ReturnType {
 }
 
 impl ReturnType {
-    /// From the 4-bit DXBC code (D3D10_SB_RESOURCE_RETURN_TYPE, 1-based).
-    pub fn from_code(code: u32) -> Option<Self> {
-        Some(match code {
-            1 => Self::Unorm,
-            2 => Self::Snorm,
-            3 => Self::Sint,
-            4 => Self::Uint,
-            5 => Self::Float,
-            6 => Self::Mixed,
-            7 => Self::Double,
-            8 => Self::Continued,
-            9 => Self::Unused,
-            _ => return None,
-        })
-    }
-
     /// The lowercase spelling fxc uses.
     pub fn name(self) -> &'static str {
         match self {
@@ -358,10 +342,10 @@ pub struct IoDecl {
     pub register: u32,
     /// Declared component mask.
     pub mask: u8,
-    /// System value name (D3D_NAME), 0 when none.
-    pub system_value: u32,
-    /// Interpolation mode (pixel shader inputs), 0 when none.
-    pub interpolation: u8,
+    /// System value; [`SystemValue::None`] for a user register.
+    pub system_value: SystemValue,
+    /// Interpolation mode (pixel-shader inputs; [`Interpolation::Undefined`] elsewhere).
+    pub interpolation: Interpolation,
     /// Geometry-shader output stream (the last `dcl_stream` before it), else 0.
     pub stream: u8,
     /// Byte offset of the declaration.
@@ -387,9 +371,9 @@ pub struct SignatureElement {
     pub register: u32,
     /// Components of the register the element occupies.
     pub mask: u8,
-    /// System value (`D3D_NAME`: 0 none, 1 position, 2 clip distance, 3 cull distance, ...,
-    /// 64 target, 65 depth, 66 coverage, ...).
-    pub system_value: u32,
+    /// System value, as the signature names it (`Target`, `Depth`, ... for pixel-shader
+    /// outputs; tess factors by group).
+    pub system_value: SystemValue,
     /// Semantic index (`SV_Target3` → 3, `TEXCOORD1` → 1).
     pub semantic_index: u32,
     /// Component data type.
@@ -399,15 +383,13 @@ pub struct SignatureElement {
 }
 
 /// Geometry-shader declarations: `dcl_inputprimitive`, `dcl_outputtopology`,
-/// `dcl_maxout`, `dcl_gsinstances` (`D3D10_SB_PRIMITIVE` / `D3D10_SB_PRIMITIVE_TOPOLOGY`
-/// numbering).
+/// `dcl_maxout`, `dcl_gsinstances`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GeometryInfo {
-    /// Input primitive: 1 point, 2 line, 3 triangle, 6 line with adjacency, 7 triangle with
-    /// adjacency; 0 when undeclared.
-    pub input_primitive: u32,
-    /// Output topology: 1 point list, 3 line strip, 5 triangle strip; 0 when undeclared.
-    pub output_topology: u32,
+    /// Input primitive; `None` when undeclared.
+    pub input_primitive: Option<InputPrimitive>,
+    /// Output topology; `None` when undeclared.
+    pub output_topology: Option<OutputTopology>,
     /// `dcl_maxout`.
     pub max_output_vertices: u32,
     /// `dcl_gsinstances` (0 when undeclared: one instance).
@@ -415,16 +397,9 @@ pub struct GeometryInfo {
 }
 
 impl GeometryInfo {
-    /// Vertices per input primitive, when the primitive is known.
+    /// Vertices per input primitive, when the primitive is declared.
     pub fn input_vertices(&self) -> Option<u32> {
-        match self.input_primitive {
-            1 => Some(1),
-            2 => Some(2),
-            3 => Some(3),
-            6 => Some(4),
-            7 => Some(6),
-            _ => None,
-        }
+        self.input_primitive.map(InputPrimitive::vertices)
     }
 }
 

@@ -7,8 +7,7 @@
 //! balanced control flow and operand ranges it checks that calls form no cycle and nest at most
 //! [`MAX_CALL_DEPTH`] deep.
 
-use crate::bindings::ResourceKind;
-
+use super::binding::ResourceKind;
 use super::module::Module;
 use super::op::{Inst, Op};
 use super::operand::{Index, Reg, Rel, RelFile};

@@ -3,11 +3,11 @@
 //! Contract: every constant buffer, SRV, UAV and sampler declaration gets
 //! [`binding`](crate::ir::ResourceDecl::binding) from [`BindingMap::map`] of its register
 //! range; every UAV with a counter (see `find_uav_counters`, which must run first) also gets
-//! `counter_binding` from its [`RegisterRange::counter`](crate::bindings::RegisterRange::counter)
+//! `counter_binding` from its [`RegisterRange::counter`](crate::ir::binding::RegisterRange::counter)
 //! range. A range the map cannot place is [`Error::Binding`] at the declaration's offset.
 
-use crate::bindings::BindingMap;
 use crate::error::Error;
+use crate::ir::binding::BindingMap;
 use crate::ir::Module;
 
 /// Sets the binding of every declaration (and UAV counter) from `map`.

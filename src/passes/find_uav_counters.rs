@@ -6,8 +6,8 @@
 //! on structured UAVs: a counter on a raw or typed UAV, on an SRV or on anything else is
 //! [`Error::Invalid`] at the instruction.
 
-use crate::bindings::ResourceKind;
 use crate::error::Error;
+use crate::ir::binding::ResourceKind;
 use crate::ir::{Module, Op, Reg, ResourceShape};
 
 /// Sets the `counter` flag of the UAVs `imm_atomic_alloc`/`imm_atomic_consume` use.

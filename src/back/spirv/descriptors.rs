@@ -22,8 +22,8 @@
 use spirv::{Capability, Decoration, StorageClass};
 
 use super::context::{Emitter, Scalar};
-use crate::bindings::{BindingTarget, Count, RegisterRange};
 use crate::error::Error;
+use crate::ir::binding::{BindingTarget, Count, RegisterRange};
 use crate::ir::Index;
 use crate::spv::{Id, Version};
 

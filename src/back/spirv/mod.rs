@@ -40,9 +40,6 @@ pub use options::{DomainModes, EmitOptions, FloatControls, ENTRY_POINT};
 /// (`sampleinfo`/`samplepos` on `rasterizer`); default 1.
 pub const RASTERIZER_SAMPLES_SPEC_ID: u32 = 0;
 
-/// `D3D11_SB_GLOBAL_FLAG_FORCE_EARLY_DEPTH_STENCIL` in the `dcl_globalFlags` token.
-const FORCE_EARLY_DEPTH_STENCIL: u32 = 1 << 13;
-
 /// The Vulkan descriptor type of a binding the module declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DescriptorType {
@@ -265,7 +262,11 @@ impl Emitter<'_> {
             Stage::Pixel => {
                 self.m
                     .execution_mode(main, ExecutionMode::OriginUpperLeft, &[]);
-                if self.ir.global_flags & FORCE_EARLY_DEPTH_STENCIL != 0 {
+                if self
+                    .ir
+                    .global_flags
+                    .contains(ir::GlobalFlags::EARLY_DEPTH_STENCIL)
+                {
                     self.m
                         .execution_mode(main, ExecutionMode::EarlyFragmentTests, &[]);
                 }

@@ -24,8 +24,8 @@ use spirv::{Capability, Decoration, Dim, ImageFormat, StorageClass};
 
 use super::context::{Emitter, ResourceVars, Scalar};
 use super::descriptors::{binding_of, Binding};
-use crate::bindings::ResourceKind;
 use crate::error::Error;
+use crate::ir::binding::ResourceKind;
 use crate::ir::{self, Dimension, Op, Reg, ResourceShape, ReturnType};
 use crate::spv::{Id, ImageType, Version};
 

@@ -17,7 +17,7 @@ use spirv::{Capability, ExecutionMode, GlslStd450Op, Op as SpvOp};
 use super::context::{Emitter, Scalar};
 use super::io::{Home, LinkKind};
 use crate::error::Error;
-use crate::ir::{Inst, Op, Reg, Stage};
+use crate::ir::{InputPrimitive, Inst, Op, OutputTopology, Reg, Stage};
 use crate::spv::Version;
 
 impl Emitter<'_> {
@@ -233,12 +233,12 @@ impl Emitter<'_> {
         let g = self.ir.geometry;
         self.m.capability(Capability::Geometry);
         let input = match g.input_primitive {
-            1 => ExecutionMode::InputPoints,
-            2 => ExecutionMode::InputLines,
-            3 => ExecutionMode::Triangles,
-            6 => ExecutionMode::InputLinesAdjacency,
-            7 => ExecutionMode::InputTrianglesAdjacency,
-            _ => {
+            Some(InputPrimitive::Point) => ExecutionMode::InputPoints,
+            Some(InputPrimitive::Line) => ExecutionMode::InputLines,
+            Some(InputPrimitive::Triangle) => ExecutionMode::Triangles,
+            Some(InputPrimitive::LineAdj) => ExecutionMode::InputLinesAdjacency,
+            Some(InputPrimitive::TriangleAdj) => ExecutionMode::InputTrianglesAdjacency,
+            None => {
                 return Err(Error::invalid(
                     self.ir.program_span,
                     "geometry shader without an input primitive",
@@ -246,10 +246,10 @@ impl Emitter<'_> {
             }
         };
         let output = match g.output_topology {
-            1 => ExecutionMode::OutputPoints,
-            3 => ExecutionMode::OutputLineStrip,
-            5 => ExecutionMode::OutputTriangleStrip,
-            _ => {
+            Some(OutputTopology::PointList) => ExecutionMode::OutputPoints,
+            Some(OutputTopology::LineStrip) => ExecutionMode::OutputLineStrip,
+            Some(OutputTopology::TriangleStrip) => ExecutionMode::OutputTriangleStrip,
+            None => {
                 return Err(Error::invalid(
                     self.ir.program_span,
                     "geometry shader without an output topology",

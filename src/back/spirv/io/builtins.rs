@@ -1,4 +1,4 @@
-//! System values → Vulkan built-ins (`D3D10_SB_NAME` numbering of `_siv`/`_sgv` declarations).
+//! System values of `_siv`/`_sgv` declarations → Vulkan built-ins.
 //!
 //! | D3D | stage | Vulkan |
 //! |---|---|---|
@@ -25,23 +25,11 @@ use crate::error::Error;
 use crate::ir::{self, DepthOutput, Reg, Stage};
 use crate::spv::{Id, Version};
 
-/// `D3D10_SB_NAME` values.
-mod name {
-    pub const POSITION: u32 = 1;
-    pub const CLIP_DISTANCE: u32 = 2;
-    pub const CULL_DISTANCE: u32 = 3;
-    pub const RENDER_TARGET_ARRAY_INDEX: u32 = 4;
-    pub const VIEWPORT_ARRAY_INDEX: u32 = 5;
-    pub const VERTEX_ID: u32 = 6;
-    pub const PRIMITIVE_ID: u32 = 7;
-    pub const INSTANCE_ID: u32 = 8;
-    pub const IS_FRONT_FACE: u32 = 9;
-    pub const SAMPLE_INDEX: u32 = 10;
-}
+use ir::SystemValue as Sv;
 
 /// The (register, component) slots of clip or cull distances, in array order: from the
 /// signature when it has them, else from the declarations.
-fn distance_slots(decls: &[ir::IoDecl], sig: &[ir::SignatureElement], sv: u32) -> Vec<(u32, u8)> {
+fn distance_slots(decls: &[ir::IoDecl], sig: &[ir::SignatureElement], sv: Sv) -> Vec<(u32, u8)> {
     let mut slots: Vec<(u32, u8)> = Vec::new();
     let mut add = |register: u32, mask: u8| {
         for c in 0..4u8 {
@@ -52,9 +40,7 @@ fn distance_slots(decls: &[ir::IoDecl], sig: &[ir::SignatureElement], sv: u32) -
     };
     let from_sig: Vec<_> = sig
         .iter()
-        .filter(|e| {
-            e.system_value == sv && e.register < crate::front::dxbc::lower::MAX_IO_REGISTERS
-        })
+        .filter(|e| e.system_value == sv && e.register < ir::MAX_IO_REGISTERS)
         .collect();
     if from_sig.is_empty() {
         for d in decls.iter().filter(|d| d.system_value == sv) {
@@ -71,7 +57,7 @@ fn distance_slots(decls: &[ir::IoDecl], sig: &[ir::SignatureElement], sv: u32) -
 
 impl Emitter<'_> {
     /// The clip or cull distance array of one side, with one link per component.
-    fn distances(&mut self, storage: StorageClass, sv: u32) -> Vec<Link> {
+    fn distances(&mut self, storage: StorageClass, sv: Sv) -> Vec<Link> {
         let ir = self.ir;
         let (decls, sig) = if storage == StorageClass::Input {
             (&ir.inputs, &ir.input_signature)
@@ -85,7 +71,7 @@ impl Emitter<'_> {
         if slots.is_empty() {
             return Vec::new();
         }
-        let (builtin, cap) = if sv == name::CLIP_DISTANCE {
+        let (builtin, cap) = if sv == Sv::ClipDistance {
             (BuiltIn::ClipDistance, Capability::ClipDistance)
         } else {
             (BuiltIn::CullDistance, Capability::CullDistance)
@@ -118,7 +104,7 @@ impl Emitter<'_> {
         let mut seen = Vec::new();
         for d in &ir.inputs {
             let sv = d.system_value;
-            if sv == 0 || seen.contains(&(sv, d.register)) {
+            if sv == Sv::None || seen.contains(&(sv, d.register)) {
                 continue;
             }
             seen.push((sv, d.register));
@@ -127,15 +113,15 @@ impl Emitter<'_> {
                 // Vertex-shader inputs come from the input assembler: no distances there.
                 (
                     Stage::Pixel | Stage::Geometry | Stage::Hull | Stage::Domain,
-                    name::CLIP_DISTANCE | name::CULL_DISTANCE,
+                    Sv::ClipDistance | Sv::CullDistance,
                 ) => {
                     if !seen.iter().any(|&(s, r2)| s == sv && r2 != r) {
                         links.extend(self.distances(StorageClass::Input, sv));
                     }
                     continue;
                 }
-                (Stage::Vertex, name::VERTEX_ID | name::INSTANCE_ID) => {
-                    let (index, base) = if sv == name::VERTEX_ID {
+                (Stage::Vertex, Sv::VertexId | Sv::InstanceId) => {
+                    let (index, base) = if sv == Sv::VertexId {
                         (BuiltIn::VertexIndex, BuiltIn::BaseVertex)
                     } else {
                         (BuiltIn::InstanceIndex, BuiltIn::BaseInstance)
@@ -146,34 +132,34 @@ impl Emitter<'_> {
                     let base = self.builtin_var(StorageClass::Input, i, base);
                     link(var, r, 0, mask, Scalar::I32, 1, LinkKind::MinusBase(base))
                 }
-                (Stage::Geometry | Stage::Hull | Stage::Domain, name::POSITION) => {
+                (Stage::Geometry | Stage::Hull | Stage::Domain, Sv::Position) => {
                     let v4 = self.ty(Scalar::F32, 4);
                     let var = self.builtin_var(StorageClass::Input, v4, BuiltIn::Position);
                     link(var, r, 0, mask, Scalar::F32, 4, LinkKind::Plain)
                 }
-                (Stage::Pixel, name::POSITION) => {
+                (Stage::Pixel, Sv::Position) => {
                     let v4 = self.ty(Scalar::F32, 4);
                     let var = self.builtin_var(StorageClass::Input, v4, BuiltIn::FragCoord);
                     link(var, r, 0, mask, Scalar::F32, 4, LinkKind::FragCoord)
                 }
-                (Stage::Pixel, name::IS_FRONT_FACE) => {
+                (Stage::Pixel, Sv::IsFrontFace) => {
                     let b = self.ty(Scalar::Bool, 1);
                     let var = self.builtin_var(StorageClass::Input, b, BuiltIn::FrontFacing);
                     link(var, r, first(mask), mask, Scalar::Bool, 1, LinkKind::Bool)
                 }
-                (Stage::Pixel, name::SAMPLE_INDEX) => {
+                (Stage::Pixel, Sv::SampleIndex) => {
                     self.m.capability(Capability::SampleRateShading);
                     self.int_input(r, mask, BuiltIn::SampleId)
                 }
-                (Stage::Pixel, name::PRIMITIVE_ID) => {
+                (Stage::Pixel, Sv::PrimitiveId) => {
                     self.m.capability(Capability::Geometry);
                     self.int_input(r, mask, BuiltIn::PrimitiveId)
                 }
-                (Stage::Pixel, name::RENDER_TARGET_ARRAY_INDEX) => {
+                (Stage::Pixel, Sv::RenderTargetArrayIndex) => {
                     self.m.capability(Capability::Geometry);
                     self.int_input(r, mask, BuiltIn::Layer)
                 }
-                (Stage::Pixel, name::VIEWPORT_ARRAY_INDEX) => {
+                (Stage::Pixel, Sv::ViewportArrayIndex) => {
                     self.m.capability(Capability::MultiViewport);
                     self.int_input(r, mask, BuiltIn::ViewportIndex)
                 }
@@ -221,8 +207,8 @@ impl Emitter<'_> {
         let mut seen = Vec::new();
         for d in &ir.outputs {
             let sv = d.system_value;
-            if sv == 0
-                || seen.contains(&sv) && !matches!(sv, name::CLIP_DISTANCE | name::CULL_DISTANCE)
+            if sv == Sv::None
+                || seen.contains(&sv) && !matches!(sv, Sv::ClipDistance | Sv::CullDistance)
             {
                 continue;
             }
@@ -231,14 +217,14 @@ impl Emitter<'_> {
             let (r, mask) = (d.register, d.mask);
             let i = self.ty(Scalar::I32, 1);
             let mut link = match (stage, sv) {
-                (Stage::Vertex | Stage::Geometry | Stage::Hull | Stage::Domain, name::POSITION) => {
+                (Stage::Vertex | Stage::Geometry | Stage::Hull | Stage::Domain, Sv::Position) => {
                     let v4 = self.ty(Scalar::F32, 4);
                     let var = self.builtin_var(StorageClass::Output, v4, BuiltIn::Position);
                     link(var, r, 0, mask, Scalar::F32, 4, LinkKind::Plain)
                 }
                 (
                     Stage::Vertex | Stage::Geometry | Stage::Hull | Stage::Domain,
-                    name::CLIP_DISTANCE | name::CULL_DISTANCE,
+                    Sv::ClipDistance | Sv::CullDistance,
                 ) => {
                     if first_of_kind {
                         let mut ls = self.distances(StorageClass::Output, sv);
@@ -249,20 +235,17 @@ impl Emitter<'_> {
                     }
                     continue;
                 }
-                (
-                    Stage::Vertex | Stage::Geometry | Stage::Domain,
-                    name::RENDER_TARGET_ARRAY_INDEX,
-                ) => {
+                (Stage::Vertex | Stage::Geometry | Stage::Domain, Sv::RenderTargetArrayIndex) => {
                     self.layer_capability(stage, Capability::ShaderLayer);
                     let var = self.builtin_var(StorageClass::Output, i, BuiltIn::Layer);
                     link(var, r, first(mask), mask, Scalar::I32, 1, LinkKind::Plain)
                 }
-                (Stage::Vertex | Stage::Geometry | Stage::Domain, name::VIEWPORT_ARRAY_INDEX) => {
+                (Stage::Vertex | Stage::Geometry | Stage::Domain, Sv::ViewportArrayIndex) => {
                     self.layer_capability(stage, Capability::ShaderViewportIndex);
                     let var = self.builtin_var(StorageClass::Output, i, BuiltIn::ViewportIndex);
                     link(var, r, first(mask), mask, Scalar::I32, 1, LinkKind::Plain)
                 }
-                (Stage::Geometry, name::PRIMITIVE_ID) => {
+                (Stage::Geometry, Sv::PrimitiveId) => {
                     let var = self.builtin_var(StorageClass::Output, i, BuiltIn::PrimitiveId);
                     link(var, r, first(mask), mask, Scalar::I32, 1, LinkKind::Plain)
                 }

@@ -13,15 +13,17 @@ pub(crate) struct Element {
     /// Component type.
     pub component_type: ir::ComponentType,
     /// Interpolation mode of the declaration (pixel-shader inputs).
-    pub interpolation: u8,
+    pub interpolation: ir::Interpolation,
     /// Geometry-shader stream.
     pub stream: u8,
 }
 
-/// Signature system values that are plain registers to the shader (`SV_Target`, and
-/// `D3D_NAME_UNDEFINED`).
-fn is_user(system_value: u32) -> bool {
-    system_value == 0 || system_value == 64
+/// Signature system values that are plain registers to the shader (none, and `SV_Target`).
+fn is_user(system_value: ir::SystemValue) -> bool {
+    matches!(
+        system_value,
+        ir::SystemValue::None | ir::SystemValue::Target
+    )
 }
 
 /// The user elements of one side. Each declaration without a system value claims the signature
@@ -51,7 +53,7 @@ pub(crate) fn user_elements(
         }
     };
     for d in decls {
-        if d.system_value != 0 {
+        if d.system_value != ir::SystemValue::None {
             continue;
         }
         let stream = if input { 0 } else { d.stream };
@@ -135,12 +137,13 @@ fn push_runs(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ir::Interpolation::{Constant, Linear};
 
-    fn decl(register: u32, mask: u8, interpolation: u8) -> ir::IoDecl {
+    fn decl(register: u32, mask: u8, interpolation: ir::Interpolation) -> ir::IoDecl {
         ir::IoDecl {
             register,
             mask,
-            system_value: 0,
+            system_value: ir::SystemValue::None,
             interpolation,
             stream: 0,
             span: 0,
@@ -151,7 +154,7 @@ mod tests {
         ir::SignatureElement {
             register,
             mask,
-            system_value: 0,
+            system_value: ir::SystemValue::None,
             semantic_index: 0,
             component_type: t,
             stream: 0,
@@ -164,14 +167,14 @@ mod tests {
         // TEXCOORD0 v1.xy float and TEXCOORD1 v1.z uint (both constant); the shader reads v1.x
         // and v1.z: one uint variable over .xyz.
         let sigs = [sig(1, 0b0011, Float), sig(1, 0b0100, Uint)];
-        let decls = [decl(1, 0b0001, 1), decl(1, 0b0100, 1)];
+        let decls = [decl(1, 0b0001, Constant), decl(1, 0b0100, Constant)];
         let got = user_elements(&decls, &sigs, true);
         assert_eq!(got.len(), 1);
         assert_eq!((got[0].mask, got[0].component_type), (0b0111, Uint));
-        assert_eq!(got[0].interpolation, 1);
+        assert_eq!(got[0].interpolation, Constant);
         // Two float elements stay float.
         let sigs = [sig(2, 0b0011, Float), sig(2, 0b1100, Float)];
-        let decls = [decl(2, 0b0011, 2), decl(2, 0b1000, 2)];
+        let decls = [decl(2, 0b0011, Linear), decl(2, 0b1000, Linear)];
         let got = user_elements(&decls, &sigs, true);
         assert_eq!(got.len(), 1);
         assert_eq!((got[0].mask, got[0].component_type), (0b1111, Float));
@@ -179,7 +182,7 @@ mod tests {
 
     #[test]
     fn without_signature_a_register_spans_its_declared_components() {
-        let decls = [decl(0, 0b1001, 2), decl(3, 0b0010, 2)];
+        let decls = [decl(0, 0b1001, Linear), decl(3, 0b0010, Linear)];
         let got = user_elements(&decls, &[], false);
         let masks: Vec<(u32, u8)> = got.iter().map(|e| (e.register, e.mask)).collect();
         assert_eq!(masks, [(0, 0b1111), (3, 0b0010)]);

@@ -347,7 +347,7 @@ impl Emitter<'_> {
         self.declare_stream_output(spare_location);
         let points = stage == Stage::Vertex
             || stage == Stage::Geometry
-                && ir.geometry.output_topology == 1
+                && ir.geometry.output_topology == Some(ir::OutputTopology::PointList)
                 && self.options.geometry_point_size
             // A domain shader does not know whether the tessellator emits points; writing the
             // size is harmless for other primitives.
@@ -417,20 +417,20 @@ impl Emitter<'_> {
             .unwrap_or(0)
     }
 
-    /// Interpolation decorations of a pixel-shader input (`D3D10_SB_INTERPOLATION_MODE`).
-    fn interpolation(&mut self, var: Id, mode: u8, scalar: Scalar) {
-        let flat = mode == 1 || scalar != Scalar::F32;
+    /// Interpolation decorations of a pixel-shader input.
+    fn interpolation(&mut self, var: Id, mode: ir::Interpolation, scalar: Scalar) {
+        let flat = mode == ir::Interpolation::Constant || scalar != Scalar::F32;
         if flat {
             self.m.decorate(var, Decoration::Flat, &[]);
             return;
         }
-        if matches!(mode, 4 | 5 | 7) {
+        if mode.no_perspective() {
             self.m.decorate(var, Decoration::NoPerspective, &[]);
         }
-        if matches!(mode, 3 | 5) {
+        if mode.centroid() {
             self.m.decorate(var, Decoration::Centroid, &[]);
         }
-        if matches!(mode, 6 | 7) {
+        if mode.sample() {
             self.m.capability(Capability::SampleRateShading);
             self.m.decorate(var, Decoration::Sample, &[]);
         }
@@ -456,7 +456,7 @@ fn register_count(decls: &[ir::IoDecl], sig: &[ir::SignatureElement]) -> u32 {
     let declared = decls.iter().map(|d| d.register + 1).max().unwrap_or(0);
     let signed = sig
         .iter()
-        .filter(|e| e.register < crate::front::dxbc::lower::MAX_IO_REGISTERS)
+        .filter(|e| e.register < ir::MAX_IO_REGISTERS)
         .map(|e| e.register + 1)
         .max()
         .unwrap_or(0);

@@ -11,7 +11,7 @@
 //!   is [`LAST_PATCH_LOCATION`] − register: per-vertex variables sit at their register, from
 //!   0 up, and the two kinds never share a location; a register pair that would collide is
 //!   [`Error::Unsupported`].
-//! - The tess factors (`D3D10_SB_NAME` 11–22) also go, clamped, to `TessLevelOuter`/
+//! - The tess factors a declaration names also go, clamped, to `TessLevelOuter`/
 //!   `TessLevelInner`, mapped by system value: quad and triangle edges and insides 1:1 (D3D's
 //!   and Vulkan's domains agree with Vulkan's default upper-left origin), isolines by meaning
 //!   (density → `TessLevelOuter[0]`, detail → `TessLevelOuter[1]`). The clamp is NaN-safe,
@@ -47,21 +47,24 @@ pub(crate) struct PatchIo {
     pub levels: Option<(Id, Id)>,
 }
 
-/// Where a tess factor (`D3D10_SB_NAME`) goes: `(outer?, element)`.
-pub(crate) fn tess_level(system_value: u32) -> Option<(bool, u32)> {
+/// Where a declared tess factor goes: `(outer?, element)`.
+pub(crate) fn tess_level(system_value: ir::SystemValue) -> Option<(bool, u32)> {
+    use ir::SystemValue as S;
     Some(match system_value {
-        // finalQuad{Ueq0,Veq0,Ueq1,Veq1}EdgeTessFactor
-        11..=14 => (true, system_value - 11),
-        // finalQuad{U,V}InsideTessFactor
-        15 | 16 => (false, system_value - 15),
-        // finalTri{Ueq0,Veq0,Weq0}EdgeTessFactor
-        17..=19 => (true, system_value - 17),
-        // finalTriInsideTessFactor
-        20 => (false, 0),
-        // finalLineDetailTessFactor: subdivisions of each line
-        21 => (true, 1),
-        // finalLineDensityTessFactor: number of lines
-        22 => (true, 0),
+        S::QuadUEq0EdgeTessFactor => (true, 0),
+        S::QuadVEq0EdgeTessFactor => (true, 1),
+        S::QuadUEq1EdgeTessFactor => (true, 2),
+        S::QuadVEq1EdgeTessFactor => (true, 3),
+        S::QuadUInsideTessFactor => (false, 0),
+        S::QuadVInsideTessFactor => (false, 1),
+        S::TriUEq0EdgeTessFactor => (true, 0),
+        S::TriVEq0EdgeTessFactor => (true, 1),
+        S::TriWEq0EdgeTessFactor => (true, 2),
+        S::TriInsideTessFactor => (false, 0),
+        // Subdivisions of each line.
+        S::LineDetailTessFactor => (true, 1),
+        // Number of lines.
+        S::LineDensityTessFactor => (true, 0),
         _ => return None,
     })
 }

@@ -5,11 +5,12 @@
 //! [`Lowerer`], so that operands resolve to table positions. A declaration that names an id
 //! twice, exceeds a D3D11 limit (temps, indexable-temp elements, immediate constant buffer,
 //! shared memory, thread-group size, constant-buffer size) or carries an unknown dimension or
-//! return type is [`Error::Invalid`]; one that belongs to a stage or feature not translated yet
-//! (hull, domain and geometry stages, class linkage) is [`Error::Unsupported`] naming it. The
-//! handling is not specific to compute shaders: inputs and outputs of every stage are recorded.
+//! return type is [`Error::Invalid`]; class linkage (`dcl_function_body`, `dcl_function_table`,
+//! `dcl_interface`) is [`Error::Unsupported`]. Inputs and outputs of every stage, geometry-shader
+//! and tessellator declarations and hull-shader phases are recorded (`io.rs`, `hull.rs`).
 //! Enumerated token fields are read through the reflection's enums
-//! ([`crate::front::dxbc::reflect`]), which define their raw values once.
+//! ([`crate::front::dxbc::reflect`]), which define their raw values once, and converted into
+//! the IR's types here.
 
 use std::collections::BTreeMap;
 
@@ -17,21 +18,15 @@ use super::{
     Lowerer, MAX_ICB_VEC4S, MAX_INDEXABLE_ELEMENTS, MAX_TEMPS, MAX_TGSM_BYTES,
     MAX_THREADS_PER_GROUP,
 };
-use crate::bindings::{Count, RegisterRange, ResourceKind};
 use crate::error::Error;
 use crate::front::dxbc::opcodes::{Class, Opcode};
 use crate::front::dxbc::operand::Operand;
-use crate::front::dxbc::reflect::{ResourceDimension, SamplerMode};
+use crate::front::dxbc::reflect::{
+    imm, GlobalFlags, ResourceDimension, ReturnType, SamplerMode, ICB_CLASS,
+};
 use crate::front::dxbc::Instruction;
 use crate::ir;
-
-/// Custom-data class of an immediate constant buffer
-/// (`D3D10_SB_CUSTOMDATA_DCL_IMMEDIATE_CONSTANT_BUFFER`).
-const ICB_CLASS: u32 = 3;
-
-/// The bits of the `dcl_globalFlags` opcode token that hold flags (11–23), kept in place as the
-/// `D3D10_SB_GLOBAL_FLAG_*` constants define them (the reflection's `GlobalFlags` does the same).
-const GLOBAL_FLAG_BITS: u32 = 0x00ff_f800;
+use crate::ir::binding::{Count, RegisterRange, ResourceKind};
 
 /// Largest constant buffer, in 16-byte vectors (D3D11: 4096).
 const MAX_CB_VEC4S: u32 = 4096;
@@ -42,11 +37,6 @@ const MAX_STRIDE: u32 = 2048;
 /// True for the opcodes [`Lowerer::declare`] handles (`dcl_*`, hull-shader phase markers).
 pub(super) fn is_declaration(opcode: Opcode) -> bool {
     opcode.class() == Class::Declaration
-}
-
-/// The `i`th immediate dword; the decoder guarantees every slot of the opcode's layout.
-fn imm(inst: &Instruction<'_>, i: usize) -> u32 {
-    inst.imms().get(i).copied().unwrap_or(0)
 }
 
 /// The declared operand.
@@ -123,12 +113,50 @@ fn dimension(raw: u32, at: u32) -> Result<ir::Dimension, Error> {
 /// The four return types of a packed return-type token.
 fn return_types(packed: u32, at: u32) -> Result<[ir::ReturnType; 4], Error> {
     let mut out = [ir::ReturnType::Float; 4];
-    for (i, slot) in out.iter_mut().enumerate() {
-        let code = (packed >> (4 * i)) & 0xf;
-        *slot = ir::ReturnType::from_code(code)
-            .ok_or_else(|| Error::invalid(at, format!("resource return type {code}")))?;
+    for (slot, ret) in out.iter_mut().zip(ReturnType::unpack(packed)) {
+        *slot = match ret {
+            ReturnType::Unorm => ir::ReturnType::Unorm,
+            ReturnType::Snorm => ir::ReturnType::Snorm,
+            ReturnType::Sint => ir::ReturnType::Sint,
+            ReturnType::Uint => ir::ReturnType::Uint,
+            ReturnType::Float => ir::ReturnType::Float,
+            ReturnType::Mixed => ir::ReturnType::Mixed,
+            ReturnType::Double => ir::ReturnType::Double,
+            ReturnType::Continued => ir::ReturnType::Continued,
+            ReturnType::Unused => ir::ReturnType::Unused,
+            ReturnType::Unknown(code) => {
+                return Err(Error::invalid(at, format!("resource return type {code}")))
+            }
+        };
     }
     Ok(out)
+}
+
+/// The IR's flags for a `dcl_globalFlags` opcode token (read through the reflection's
+/// [`GlobalFlags`]); bits no flag names are dropped.
+fn global_flags(token: u32) -> ir::GlobalFlags {
+    use ir::GlobalFlags as F;
+    let flags = GlobalFlags::from_token(token);
+    let mut out = F::NONE;
+    for (set, flag) in [
+        (flags.refactoring_allowed(), F::REFACTORING_ALLOWED),
+        (flags.double_precision(), F::DOUBLES),
+        (flags.force_early_depth_stencil(), F::EARLY_DEPTH_STENCIL),
+        (
+            flags.raw_and_structured_buffers(),
+            F::RAW_AND_STRUCTURED_BUFFERS,
+        ),
+        (flags.skip_optimization(), F::SKIP_OPTIMIZATION),
+        (flags.minimum_precision(), F::MINIMUM_PRECISION),
+        (flags.double_extensions_11_1(), F::DOUBLE_EXTENSIONS_11_1),
+        (flags.shader_extensions_11_1(), F::SHADER_EXTENSIONS_11_1),
+        (flags.all_resources_bound(), F::ALL_RESOURCES_BOUND),
+    ] {
+        if set {
+            out.insert(flag);
+        }
+    }
+    out
 }
 
 /// Checks a structure stride: a positive multiple of 4, at most `max`.
@@ -158,7 +186,7 @@ impl Lowerer {
                 self.module.temps = self.module.temps.max(n);
             }
             Opcode::DclIndexableTemp => self.indexable_temp(inst)?,
-            Opcode::DclGlobalFlags => self.module.global_flags = inst.token.0 & GLOBAL_FLAG_BITS,
+            Opcode::DclGlobalFlags => self.module.global_flags = global_flags(inst.token.0),
             Opcode::DclThreadGroup => self.thread_group(inst)?,
             Opcode::DclConstantBuffer => self.constant_buffer(inst)?,
             Opcode::DclResource

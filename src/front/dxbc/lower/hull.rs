@@ -271,7 +271,7 @@ impl Lowerer {
             // point of the same number (D3D: the output patch is the input patch).
             let elements: Vec<ir::SignatureElement> = self.module.output_signature.clone();
             for e in elements {
-                if e.register >= super::MAX_IO_REGISTERS {
+                if e.register >= ir::MAX_IO_REGISTERS {
                     continue;
                 }
                 let system_value = pass_through_system_value(e.system_value);
@@ -279,7 +279,7 @@ impl Lowerer {
                     register: e.register,
                     mask: e.mask,
                     system_value,
-                    interpolation: 0,
+                    interpolation: ir::Interpolation::Undefined,
                     stream: 0,
                     span: at,
                 };
@@ -289,7 +289,9 @@ impl Lowerer {
                     .input_signature
                     .iter()
                     .find(|i| i.register == e.register && i.mask & e.mask != 0)
-                    .map_or(0, |i| pass_through_system_value(i.system_value));
+                    .map_or(ir::SystemValue::None, |i| {
+                        pass_through_system_value(i.system_value)
+                    });
                 self.module.inputs.push(ir::IoDecl {
                     system_value: input_sv,
                     ..decl
@@ -301,7 +303,12 @@ impl Lowerer {
 
     /// The system value of a control-point register declared without one: the signature's
     /// position, clip or cull distance (the stage before wrote them to built-ins), else none.
-    pub(super) fn control_point_system_value(&self, register: u32, mask: u8, output: bool) -> u32 {
+    pub(super) fn control_point_system_value(
+        &self,
+        register: u32,
+        mask: u8,
+        output: bool,
+    ) -> ir::SystemValue {
         let sig = if output {
             &self.module.output_signature
         } else {
@@ -309,16 +316,18 @@ impl Lowerer {
         };
         sig.iter()
             .find(|e| e.register == register && e.mask & mask != 0)
-            .map_or(0, |e| pass_through_system_value(e.system_value))
+            .map_or(ir::SystemValue::None, |e| {
+                pass_through_system_value(e.system_value)
+            })
     }
 }
 
-/// Signature system values that control points carry in built-ins (`D3D_NAME` position, clip
-/// and cull distance, which `D3D10_SB_NAME` numbers alike); every other value is user data.
-fn pass_through_system_value(system_value: u32) -> u32 {
-    if matches!(system_value, 1..=3) {
-        system_value
-    } else {
-        0
+/// Signature system values that control points carry in built-ins (position, clip and cull
+/// distance); every other value is user data.
+fn pass_through_system_value(system_value: ir::SystemValue) -> ir::SystemValue {
+    use ir::SystemValue as S;
+    match system_value {
+        S::Position | S::ClipDistance | S::CullDistance => system_value,
+        _ => S::None,
     }
 }

@@ -2,9 +2,14 @@
 //! declarations (`dcl_inputprimitive`, `dcl_outputtopology`, `dcl_maxout`, `dcl_gsinstances`,
 //! `dcl_stream`).
 //!
-//! Contract: signature elements are copied as they are (register, mask, `D3D_NAME` system value,
-//! semantic index, component type, stream); declarations record which registers the program
-//! reads and writes and how inputs are interpolated. Special registers (`vPrim`, `oDepth`, ...)
+//! Contract: signature elements are copied as they are (register, mask, system value, semantic
+//! index, component type, stream), their codes converted into the IR's types; declarations
+//! record which registers the program reads and writes, their system values and how inputs are
+//! interpolated (a system-value name or interpolation mode this crate does not know is kept as
+//! [`ir::SystemValue::Unknown`] / [`ir::Interpolation::Undefined`]). A geometry-shader input
+//! primitive other than point, line, triangle and their adjacency forms is
+//! [`Error::Unsupported`]; an output topology other than a point list, line strip or triangle
+//! strip is [`Error::Invalid`]. Special registers (`vPrim`, `oDepth`, ...)
 //! need no table entry and are accepted as they are. Limits: 32 `v#`/`o#` registers
 //! (D3D11's `D3D11_PS_INPUT_REGISTER_COUNT`; vertex shaders also have 32), 1024 output vertices
 //! times components, 32 instances, 4 streams (D3D11.0 functional spec §13.4, §18).
@@ -15,12 +20,15 @@ use super::Lowerer;
 use crate::error::Error;
 use crate::front::dxbc::opcodes::Opcode;
 use crate::front::dxbc::operand::{Components, RegisterType};
-use crate::front::dxbc::signature::{ComponentType, Layout, Signature};
+use crate::front::dxbc::reflect::{
+    self, InputPrimitive, Interpolation, OutputTopology, SystemName,
+};
+use crate::front::dxbc::signature::{ComponentType, Layout, Signature, SystemValue};
 use crate::front::dxbc::Instruction;
 use crate::ir;
 
-/// Most `v#`/`o#` registers a stage has.
-pub const MAX_IO_REGISTERS: u32 = 32;
+pub use crate::ir::MAX_IO_REGISTERS;
+
 /// Most vertices a geometry shader may emit per invocation (`D3D11_GS_MAX_OUTPUT_VERTEX_COUNT_ACROSS_INSTANCES`).
 pub const MAX_GS_OUTPUT_VERTICES: u32 = 1024;
 /// Most geometry-shader instances (`D3D11_GS_MAX_INSTANCE_COUNT`).
@@ -67,6 +75,92 @@ pub fn check_signature(signature: &Signature<'_>, chunk_offset: u32) -> Result<(
     Ok(())
 }
 
+/// The IR's system value for a signature's (`D3D_NAME`).
+fn signature_system_value(value: SystemValue) -> ir::SystemValue {
+    use ir::SystemValue as S;
+    match value {
+        SystemValue::Undefined => S::None,
+        SystemValue::Position => S::Position,
+        SystemValue::ClipDistance => S::ClipDistance,
+        SystemValue::CullDistance => S::CullDistance,
+        SystemValue::RenderTargetArrayIndex => S::RenderTargetArrayIndex,
+        SystemValue::ViewportArrayIndex => S::ViewportArrayIndex,
+        SystemValue::VertexId => S::VertexId,
+        SystemValue::PrimitiveId => S::PrimitiveId,
+        SystemValue::InstanceId => S::InstanceId,
+        SystemValue::IsFrontFace => S::IsFrontFace,
+        SystemValue::SampleIndex => S::SampleIndex,
+        SystemValue::FinalQuadEdgeTessFactor => S::QuadEdgeTessFactors,
+        SystemValue::FinalQuadInsideTessFactor => S::QuadInsideTessFactors,
+        SystemValue::FinalTriEdgeTessFactor => S::TriEdgeTessFactors,
+        SystemValue::FinalTriInsideTessFactor => S::TriInsideTessFactors,
+        SystemValue::FinalLineDetailTessFactor => S::LineDetailTessFactors,
+        SystemValue::FinalLineDensityTessFactor => S::LineDensityTessFactors,
+        SystemValue::Target => S::Target,
+        SystemValue::Depth => S::Depth,
+        SystemValue::Coverage => S::Coverage,
+        SystemValue::DepthGreaterEqual => S::DepthGreaterEqual,
+        SystemValue::DepthLessEqual => S::DepthLessEqual,
+        SystemValue::StencilRef => S::StencilRef,
+        SystemValue::InnerCoverage => S::InnerCoverage,
+        // SM6-only values and values this crate does not know.
+        other => S::Unknown(other.raw()),
+    }
+}
+
+/// The IR's system value for a declaration's system-value name; `None` without one.
+fn declared_system_value(name: Option<SystemName>) -> ir::SystemValue {
+    use ir::SystemValue as S;
+    let Some(name) = name else {
+        return S::None;
+    };
+    match name {
+        SystemName::Undefined => S::None,
+        SystemName::Position => S::Position,
+        SystemName::ClipDistance => S::ClipDistance,
+        SystemName::CullDistance => S::CullDistance,
+        SystemName::RenderTargetArrayIndex => S::RenderTargetArrayIndex,
+        SystemName::ViewportArrayIndex => S::ViewportArrayIndex,
+        SystemName::VertexId => S::VertexId,
+        SystemName::PrimitiveId => S::PrimitiveId,
+        SystemName::InstanceId => S::InstanceId,
+        SystemName::IsFrontFace => S::IsFrontFace,
+        SystemName::SampleIndex => S::SampleIndex,
+        SystemName::QuadUEq0EdgeTessFactor => S::QuadUEq0EdgeTessFactor,
+        SystemName::QuadVEq0EdgeTessFactor => S::QuadVEq0EdgeTessFactor,
+        SystemName::QuadUEq1EdgeTessFactor => S::QuadUEq1EdgeTessFactor,
+        SystemName::QuadVEq1EdgeTessFactor => S::QuadVEq1EdgeTessFactor,
+        SystemName::QuadUInsideTessFactor => S::QuadUInsideTessFactor,
+        SystemName::QuadVInsideTessFactor => S::QuadVInsideTessFactor,
+        SystemName::TriUEq0EdgeTessFactor => S::TriUEq0EdgeTessFactor,
+        SystemName::TriVEq0EdgeTessFactor => S::TriVEq0EdgeTessFactor,
+        SystemName::TriWEq0EdgeTessFactor => S::TriWEq0EdgeTessFactor,
+        SystemName::TriInsideTessFactor => S::TriInsideTessFactor,
+        SystemName::LineDetailTessFactor => S::LineDetailTessFactor,
+        SystemName::LineDensityTessFactor => S::LineDensityTessFactor,
+        SystemName::Unknown(other) => S::Unknown(other),
+    }
+}
+
+/// The IR's interpolation mode for a declaration's (none given and unknown modes are
+/// undefined).
+fn interpolation(mode: Option<Interpolation>) -> ir::Interpolation {
+    use ir::Interpolation as I;
+    let Some(mode) = mode else {
+        return I::Undefined;
+    };
+    match mode {
+        Interpolation::Constant => I::Constant,
+        Interpolation::Linear => I::Linear,
+        Interpolation::LinearCentroid => I::LinearCentroid,
+        Interpolation::LinearNoPerspective => I::LinearNoPerspective,
+        Interpolation::LinearNoPerspectiveCentroid => I::LinearNoPerspectiveCentroid,
+        Interpolation::LinearSample => I::LinearSample,
+        Interpolation::LinearNoPerspectiveSample => I::LinearNoPerspectiveSample,
+        Interpolation::Unknown(_) => I::Undefined,
+    }
+}
+
 /// A decoded signature as the IR keeps it.
 pub fn signature(sig: &Signature<'_>) -> Vec<ir::SignatureElement> {
     sig.elements
@@ -74,7 +168,7 @@ pub fn signature(sig: &Signature<'_>) -> Vec<ir::SignatureElement> {
         .map(|e| ir::SignatureElement {
             register: e.register,
             mask: e.mask & 0xf,
-            system_value: e.effective_system_value().raw(),
+            system_value: signature_system_value(e.effective_system_value()),
             semantic_index: e.semantic_index,
             component_type: match e.component_type {
                 ComponentType::Uint32 => ir::ComponentType::Uint,
@@ -131,20 +225,19 @@ impl Lowerer {
                     ),
                 )
             })?;
-        let interpolation = match inst.opcode {
-            Opcode::DclInputPs | Opcode::DclInputPsSgv | Opcode::DclInputPsSiv => {
-                inst.token.interpolation() as u8
-            }
-            _ => 0,
-        };
+        let interpolation = interpolation(reflect::interpolation(inst));
         let mask = match op.components {
             Components::Mask(m) => m & 0xf,
             _ => 0xf,
         };
-        let mut system_value = inst.name.unwrap_or(0);
+        let mut system_value = declared_system_value(reflect::system_name(inst));
         let tessellation = matches!(self.module.stage, ir::Stage::Hull | ir::Stage::Domain);
         let domain_output = output && self.module.stage == ir::Stage::Domain;
-        if tessellation && system_value == 0 && table != Table::PatchConstants && !domain_output {
+        if tessellation
+            && system_value == ir::SystemValue::None
+            && table != Table::PatchConstants
+            && !domain_output
+        {
             // Control points: positions and clip/cull distances travel in built-ins, which
             // the signature names even where the declaration does not.
             system_value = self.control_point_system_value(register, mask, output);
@@ -172,22 +265,34 @@ impl Lowerer {
         let g = &mut self.module.geometry;
         match inst.opcode {
             Opcode::DclInputPrimitive => {
-                g.input_primitive = inst.token.primitive();
-                if g.input_vertices().is_none() {
-                    return Err(Error::unsupported(
-                        at,
-                        format!("geometry-shader input primitive {}", g.input_primitive),
-                    ));
-                }
+                let raw = inst.token.primitive();
+                g.input_primitive = Some(match InputPrimitive::from_raw(raw) {
+                    InputPrimitive::Point => ir::InputPrimitive::Point,
+                    InputPrimitive::Line => ir::InputPrimitive::Line,
+                    InputPrimitive::Triangle => ir::InputPrimitive::Triangle,
+                    InputPrimitive::LineAdj => ir::InputPrimitive::LineAdj,
+                    InputPrimitive::TriangleAdj => ir::InputPrimitive::TriangleAdj,
+                    InputPrimitive::Patch(_) | InputPrimitive::Unknown(_) => {
+                        return Err(Error::unsupported(
+                            at,
+                            format!("geometry-shader input primitive {raw}"),
+                        ))
+                    }
+                });
             }
             Opcode::DclOutputTopology => {
-                g.output_topology = inst.token.topology();
-                if !matches!(g.output_topology, 1 | 3 | 5) {
-                    return Err(Error::invalid(
-                        at,
-                        format!("geometry-shader output topology {}", g.output_topology),
-                    ));
-                }
+                let raw = inst.token.topology();
+                g.output_topology = Some(match OutputTopology::from_raw(raw) {
+                    OutputTopology::PointList => ir::OutputTopology::PointList,
+                    OutputTopology::LineStrip => ir::OutputTopology::LineStrip,
+                    OutputTopology::TriangleStrip => ir::OutputTopology::TriangleStrip,
+                    _ => {
+                        return Err(Error::invalid(
+                            at,
+                            format!("geometry-shader output topology {raw}"),
+                        ))
+                    }
+                });
             }
             Opcode::DclMaxOutputVertexCount => {
                 if value > MAX_GS_OUTPUT_VERTICES {

@@ -68,7 +68,7 @@ pub fn resolve(so: &StreamOutput, sig: Option<&Signature<'_>>) -> Result<ir::Str
         let first = (element.mask & 0xf).trailing_zeros() as u8;
         let width = (element.mask & 0xf).count_ones() as u8;
         if e.start_component + e.component_count > width
-            || element.register >= super::MAX_IO_REGISTERS
+            || element.register >= crate::ir::MAX_IO_REGISTERS
         {
             return Err(invalid(format!(
                 "entry {n}: {name}{} has {width} components, the entry writes {}..{}",

@@ -244,7 +244,7 @@ function #0 main
 ",
     );
     let m = translate(LOOP_SWITCH).expect("translates");
-    assert_eq!(m.global_flags, 1 << 11);
+    assert_eq!(m.global_flags, ir::GlobalFlags::REFACTORING_ALLOWED);
     assert_eq!(
         m.switches,
         [ir::SwitchTable {
@@ -675,7 +675,7 @@ fn hull_phases_become_functions_with_their_registers() {
     let pcs: Vec<_> = m
         .patch_constants
         .iter()
-        .map(|d| (d.register, d.system_value))
+        .map(|d| (d.register, d.system_value.number()))
         .collect();
     assert_eq!(pcs, [(0, 17), (1, 18), (2, 19), (0, 0), (3, 20)]);
     let text = ir::print(&m);
@@ -740,6 +740,9 @@ fn hull_declarations_are_checked() {
     )
     .expect("domain shader translates");
     assert_eq!(m.patch_constants.len(), 1);
-    assert_eq!(m.patch_constants[0].system_value, 22);
+    assert_eq!(
+        m.patch_constants[0].system_value,
+        ir::SystemValue::LineDensityTessFactor
+    );
     assert!(ir::print(&m).contains("vDomain"));
 }

@@ -1,4 +1,6 @@
-//! [`Reflection::from_program`]: one pass over the instructions, interpreting each declaration.
+//! [`Reflection::from_program`]: one pass over the instructions, interpreting each declaration;
+//! also the declaration-token helpers the lowering shares ([`imm`], [`ICB_CLASS`],
+//! [`interpolation`], [`system_name`]).
 
 use super::{
     FunctionTable, Geometry, GlobalFlags, ImmediateConstantBuffer, IndexRange, IndexableTemp,
@@ -12,11 +14,9 @@ use crate::front::dxbc::opcodes::Opcode;
 use crate::front::dxbc::operand::{Components, Operand};
 use crate::front::dxbc::program::{Program, ShaderVersion, Stage};
 
-/// Custom-data class of an immediate constant buffer.
-const ICB_CLASS: u32 = 3;
-
-/// The bits of the `dcl_globalFlags` opcode token that hold flags (11–23).
-const GLOBAL_FLAG_BITS: u32 = 0x00ff_f800;
+/// Custom-data class of an immediate constant buffer
+/// (`D3D10_SB_CUSTOMDATA_DCL_IMMEDIATE_CONSTANT_BUFFER`).
+pub(crate) const ICB_CLASS: u32 = 3;
 
 impl Reflection {
     /// Reflects a program from its declarations alone (no `RDEF` needed). Names and signatures
@@ -45,8 +45,9 @@ fn malformed(inst: &Instruction<'_>, what: &'static str) -> ReflectError {
     }
 }
 
-/// The `i`th immediate dword; the decoder guarantees every slot of the opcode's layout.
-fn imm(inst: &Instruction<'_>, i: usize) -> u32 {
+/// The `i`th immediate dword of a declaration; the decoder guarantees every slot of the
+/// opcode's layout.
+pub(crate) fn imm(inst: &Instruction<'_>, i: usize) -> u32 {
     inst.imms().get(i).copied().unwrap_or(0)
 }
 
@@ -65,17 +66,30 @@ fn indices(inst: &Instruction<'_>, op: &Operand) -> Result<Vec<u32>, ReflectErro
         .collect()
 }
 
+/// The interpolation mode of a `dcl_input_ps*` declaration; `None` for other declarations and
+/// for mode 0 (not given).
+pub(crate) fn interpolation(inst: &Instruction<'_>) -> Option<Interpolation> {
+    match inst.opcode {
+        Opcode::DclInputPs | Opcode::DclInputPsSiv | Opcode::DclInputPsSgv => {
+            Some(inst.token.interpolation())
+                .filter(|&m| m != 0)
+                .map(Interpolation::from_raw)
+        }
+        _ => None,
+    }
+}
+
+/// The system-value name of a `_siv`/`_sgv` declaration.
+pub(crate) fn system_name(inst: &Instruction<'_>) -> Option<SystemName> {
+    inst.name.map(SystemName::from_raw)
+}
+
 /// Declared components (bit 0 = x); 0 without a write mask (scalar special registers).
 fn mask(op: &Operand) -> u8 {
     match op.components {
         Components::Mask(m) => m,
         _ => 0,
     }
-}
-
-/// The four return types of a packed return-type token.
-fn return_types(packed: u32) -> [ReturnType; 4] {
-    [0, 1, 2, 3].map(|i| ReturnType::from_raw((packed >> (4 * i)) & 0xf))
 }
 
 impl Builder {
@@ -173,14 +187,7 @@ impl Builder {
             [register] => (None, Some(register)),
             [size, .., register] => (Some(size), Some(register)),
         };
-        let interpolation = match inst.opcode {
-            Opcode::DclInputPs | Opcode::DclInputPsSiv | Opcode::DclInputPsSgv => {
-                Some(inst.token.interpolation())
-                    .filter(|&m| m != 0)
-                    .map(Interpolation::from_raw)
-            }
-            _ => None,
-        };
+        let interpolation = interpolation(inst);
         let stream = match (output, self.stream) {
             (true, Some(i)) => self.r.geometry.as_ref().map(|g| g.streams[i].index),
             _ => None,
@@ -190,7 +197,7 @@ impl Builder {
             register,
             array_size,
             mask: mask(op),
-            system_value: inst.name.map(SystemName::from_raw),
+            system_value: system_name(inst),
             interpolation,
             stream,
             offset: inst.offset,
@@ -240,7 +247,7 @@ impl Builder {
             Opcode::HsJoinPhase => self.start_phase(inst, PhaseKind::Join)?,
             Opcode::DclHsForkPhaseInstanceCount => self.instance_count(inst, PhaseKind::Fork)?,
             Opcode::DclHsJoinPhaseInstanceCount => self.instance_count(inst, PhaseKind::Join)?,
-            Opcode::DclGlobalFlags => self.r.global_flags = GlobalFlags(token.0 & GLOBAL_FLAG_BITS),
+            Opcode::DclGlobalFlags => self.r.global_flags = GlobalFlags::from_token(token.0),
             Opcode::DclThreadGroup => {
                 self.r.thread_group_size = Some([imm(inst, 0), imm(inst, 1), imm(inst, 2)]);
             }
@@ -263,7 +270,7 @@ impl Builder {
                 let dimension = ResourceDimension::from_raw(token.resource_dimension());
                 let kind = ResourceKind::TypedSrv {
                     dimension,
-                    return_types: return_types(inst.return_type.unwrap_or(0)),
+                    return_types: ReturnType::unpack(inst.return_type.unwrap_or(0)),
                     sample_count: dimension.is_multisampled().then(|| token.sample_count()),
                 };
                 self.resource(inst, kind)?;
@@ -284,7 +291,7 @@ impl Builder {
                 let kind = match inst.opcode {
                     Opcode::DclUavTyped => ResourceKind::TypedUav {
                         dimension: ResourceDimension::from_raw(token.resource_dimension()),
-                        return_types: return_types(inst.return_type.unwrap_or(0)),
+                        return_types: ReturnType::unpack(inst.return_type.unwrap_or(0)),
                         flags,
                     },
                     Opcode::DclUavRaw => ResourceKind::RawUav { flags },

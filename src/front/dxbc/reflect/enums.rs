@@ -106,6 +106,14 @@ token_enum! {
     Unused = 9,
 }
 
+impl ReturnType {
+    /// The four per-component return types of a packed return-type token (4 bits each, x
+    /// lowest).
+    pub fn unpack(packed: u32) -> [ReturnType; 4] {
+        [0, 1, 2, 3].map(|i| ReturnType::from_raw((packed >> (4 * i)) & 0xf))
+    }
+}
+
 token_enum! {
     /// Sampler mode of `dcl_sampler` (`D3D10_SB_SAMPLER_MODE`).
     SamplerMode: names::SAMPLER_MODES;
@@ -336,6 +344,37 @@ impl fmt::Display for InputPrimitive {
 pub struct GlobalFlags(pub u32);
 
 impl GlobalFlags {
+    /// The flags of a `dcl_globalFlags` opcode token (its bits 11–23; the others are the
+    /// opcode and length).
+    pub fn from_token(token: u32) -> Self {
+        Self(token & 0x00ff_f800)
+    }
+
+    /// `refactoringAllowed` (bit 11).
+    pub fn refactoring_allowed(self) -> bool {
+        self.0 & (1 << 11) != 0
+    }
+
+    /// `enableRawAndStructuredBuffers` (bit 14).
+    pub fn raw_and_structured_buffers(self) -> bool {
+        self.0 & (1 << 14) != 0
+    }
+
+    /// `enableMinimumPrecision` (bit 16).
+    pub fn minimum_precision(self) -> bool {
+        self.0 & (1 << 16) != 0
+    }
+
+    /// `enable11_1DoubleExtensions` (bit 17).
+    pub fn double_extensions_11_1(self) -> bool {
+        self.0 & (1 << 17) != 0
+    }
+
+    /// `enable11_1ShaderExtensions` (bit 18).
+    pub fn shader_extensions_11_1(self) -> bool {
+        self.0 & (1 << 18) != 0
+    }
+
     /// `forceEarlyDepthStencil` (bit 13).
     pub fn force_early_depth_stencil(self) -> bool {
         self.0 & (1 << 13) != 0
