@@ -246,7 +246,6 @@ fn broken_rules() -> Vec<String> {
 }
 
 #[test]
-#[ignore = "fails until the merge of issue 18's layout work: see the report of engineer H4"]
 fn layers_import_only_what_the_architecture_allows() {
     let problems = broken_rules();
     assert!(

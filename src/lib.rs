@@ -55,6 +55,8 @@ mod architecture_tests;
 #[cfg(test)]
 mod hostile_translate_tests;
 #[cfg(test)]
+mod lowering_tests;
+#[cfg(test)]
 mod malformed_tests;
 #[cfg(test)]
 mod snapshot_tests;

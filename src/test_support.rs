@@ -286,3 +286,30 @@ pub fn sample_container() -> Vec<u8> {
         (b"SFI0", &sfi0),
     ])
 }
+
+/// The container the DXBC assembler makes of fxc-syntax `text` (panics when it does not
+/// assemble: test inputs are ours). Tests of a layer below the facade get their input through
+/// here and the facade's `translate`/`translate_to_ir`, never by naming another layer.
+pub fn assemble(text: &str) -> Vec<u8> {
+    crate::text::dxbc::asm::assemble(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// The stage of a DXBC blob's program, as the IR names it; `None` when it does not decode (the
+/// checksum is not checked).
+pub fn dxbc_stage(bytes: &[u8]) -> Option<crate::ir::Stage> {
+    use crate::front::dxbc::{container::Container, Stage};
+    let options = crate::front::dxbc::ParseOptions {
+        verify_checksum: false,
+    };
+    let container = Container::parse(bytes, &options).ok()?;
+    let program = crate::front::dxbc::shader_program(&container).ok()?;
+    Some(match program.version.stage {
+        Stage::Vertex => crate::ir::Stage::Vertex,
+        Stage::Pixel => crate::ir::Stage::Pixel,
+        Stage::Geometry => crate::ir::Stage::Geometry,
+        Stage::Hull => crate::ir::Stage::Hull,
+        Stage::Domain => crate::ir::Stage::Domain,
+        Stage::Compute => crate::ir::Stage::Compute,
+        _ => return None,
+    })
+}

@@ -458,7 +458,7 @@ mod tests {
             mov r1.w, l(6)\n    default\n      break\n      loop\n        mov r1.w, l(7)\n      \
             endloop\n  endswitch\nendloop\n\
             store_raw u0.x, l(0), r0.x\nret\nmov r0.y, l(9)\n";
-        let bytes = crate::text::dxbc::asm::assemble(body).expect("assembles");
+        let bytes = crate::test_support::assemble(body);
         for target in [Target::Vulkan1_0, Target::Vulkan1_3] {
             let options = Options {
                 target,
@@ -491,7 +491,7 @@ mod tests {
         ];
         for head in bodies {
             let body = format!("vs_5_0\ndcl_temps 1\nloop\n{head}endloop\nmov r0.x, l(9)\nret\n");
-            let bytes = crate::text::dxbc::asm::assemble(&body).expect("assembles");
+            let bytes = crate::test_support::assemble(&body);
             let t = translate(&bytes, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
             tools::validate(&t.spirv, Target::Vulkan1_1.name());
             let text = tools::disassemble(&t.spirv).unwrap_or_default();

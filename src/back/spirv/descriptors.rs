@@ -313,7 +313,7 @@ ret
     }
 
     fn spirv(target: Target) -> String {
-        let bytes = crate::text::dxbc::asm::assemble(SEED).expect("assembles");
+        let bytes = crate::test_support::assemble(SEED);
         let options = Options {
             bindings: table(),
             target,
@@ -363,7 +363,7 @@ ret
     #[test]
     fn a_constant_index_outside_the_range_is_invalid() {
         let text = SEED.replace("t2[r1.x + 0]", "t2[8]");
-        let bytes = crate::text::dxbc::asm::assemble(&text).expect("assembles");
+        let bytes = crate::test_support::assemble(&text);
         let options = Options {
             bindings: table(),
             ..Options::default()

@@ -402,7 +402,7 @@ impl TempValues {
 
 #[cfg(test)]
 mod tests {
-    use crate::text::dxbc::asm::assemble;
+    use crate::test_support::assemble;
 
     /// `OpLoad`s in the translation of `body` (see [`count`]): each is a load of a register, as
     /// the program reads nothing else from memory.
@@ -421,7 +421,7 @@ mod tests {
     /// two temps.
     fn count_in(program: &str, op: spirv::Op) -> usize {
         let text = format!("cs_5_0\ndcl_thread_group 1, 1, 1\ndcl_temps 2\n{program}");
-        let bytes = assemble(&text).expect("assembles");
+        let bytes = assemble(&text);
         let spirv = crate::translate(&bytes, &crate::Options::default())
             .expect("translates")
             .spirv;

@@ -6,7 +6,7 @@ use crate::{translate, Error, Options, StreamOutput, StreamOutputEntry, Target};
 
 /// Translates `text` for `target` and validates the result; returns the disassembly.
 fn spirv_text(text: &str, options: &Options) -> String {
-    let bytes = crate::text::dxbc::asm::assemble(text).expect("assembles");
+    let bytes = crate::test_support::assemble(text);
     let t = translate(&bytes, options).unwrap_or_else(|e| panic!("{e}\n{text}"));
     tools::validate(&t.spirv, options.target.name());
     tools::disassemble(&t.spirv).unwrap_or_default()
@@ -163,7 +163,7 @@ fn pixel_shader_interface() {
     assert!(text.contains("OpDecorate %in4 Location 4"), "{text}");
     assert!(text.contains("OpDecorate %in4 Flat"), "{text}");
     // Kill instead of demote when asked.
-    let bytes = crate::text::dxbc::asm::assemble(PS).expect("assembles");
+    let bytes = crate::test_support::assemble(PS);
     let options = Options::default().with_flag(crate::OptionFlags::DEMOTE_TO_HELPER, false);
     let t = translate(&bytes, &options).expect("translates");
     tools::validate(&t.spirv, "vulkan1.1");
@@ -231,7 +231,7 @@ fn geometry_shader_streams_and_stream_output() {
     ] {
         assert!(text.contains(needle), "missing {needle}:\n{text}");
     }
-    let bytes = crate::text::dxbc::asm::assemble(GS).expect("assembles");
+    let bytes = crate::test_support::assemble(GS);
     let entry = |semantic: Option<&str>, index, start, count, slot| StreamOutputEntry {
         stream: 0,
         semantic_name: semantic.map(str::to_owned),
@@ -512,7 +512,7 @@ ret
 /// and output primitive on to the domain shader when its driver wants them there).
 #[test]
 fn reflection_reports_the_tessellator_declarations() {
-    let bytes = crate::text::dxbc::asm::assemble(HS).expect("assembles");
+    let bytes = crate::test_support::assemble(HS);
     let t = translate(&bytes, &Options::default()).expect("translates");
     let info = t
         .info
@@ -529,7 +529,7 @@ fn reflection_reports_the_tessellator_declarations() {
         (3, 3)
     );
     assert_eq!(info.max_tess_factor, Some(12.0));
-    let vs = crate::text::dxbc::asm::assemble(VS).expect("assembles");
+    let vs = crate::test_support::assemble(VS);
     let t = translate(&vs, &Options::default()).expect("translates");
     assert!(t.info.tessellation.is_none());
 }

@@ -11,12 +11,10 @@ use super::sample::ASSUME_PIXEL;
 use super::tests::{as_fragment, options};
 use crate::back::spirv::emit;
 use crate::error::Error;
-use crate::front::dxbc::container::{Container, ParseOptions};
 use crate::ir::{self, Index, Inst, Op, Reg, RelFile, Stage};
 use crate::spv::tests::tools::is_valid;
 use crate::spv::Version;
-use crate::test_support::corpus_blobs;
-use crate::text::dxbc::disasm::shader_program;
+use crate::test_support::{corpus_blobs, dxbc_stage};
 use crate::translate_tests::own_bindings;
 use crate::{translate_to_ir, Options};
 
@@ -95,9 +93,6 @@ fn strip(inst: &Inst) -> Inst {
 
 #[test]
 fn corpus_graphics_texture_operations_emit_valid_spirv() {
-    let parse = ParseOptions {
-        verify_checksum: false,
-    };
     let translate = Options::default();
     let mut shaders = 0usize;
     let mut valid = 0usize;
@@ -108,16 +103,9 @@ fn corpus_graphics_texture_operations_emit_valid_spirv() {
         let Ok(bytes) = std::fs::read(&path) else {
             continue;
         };
-        let stage = Container::parse(&bytes, &parse)
-            .ok()
-            .and_then(|c| shader_program(&c).ok().map(|p| p.version.stage));
         if !matches!(
-            stage,
-            Some(
-                crate::front::dxbc::Stage::Vertex
-                    | crate::front::dxbc::Stage::Geometry
-                    | crate::front::dxbc::Stage::Pixel
-            )
+            dxbc_stage(&bytes),
+            Some(Stage::Vertex | Stage::Geometry | Stage::Pixel)
         ) {
             continue;
         }

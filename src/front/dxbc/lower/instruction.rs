@@ -251,3 +251,30 @@ impl Lowerer {
         Ok(labels)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::ir;
+
+    #[test]
+    fn every_executable_opcode_maps_to_the_op_of_the_same_name() {
+        for &opcode in crate::front::dxbc::Opcode::ALL {
+            if let Some(op) = super::executable_op(opcode) {
+                assert_eq!(op.name(), opcode.name(), "{opcode:?}");
+            }
+        }
+        for &op in ir::Op::ALL {
+            let opcodes: Vec<_> = crate::front::dxbc::Opcode::ALL
+                .iter()
+                .filter(|&&opcode| super::executable_op(opcode) == Some(op))
+                .collect();
+            assert_eq!(
+                opcodes.len(),
+                1,
+                "{op:?} has not one DXBC opcode: {opcodes:?}"
+            );
+            // The lookup by mnemonic pairs the variants of the same name.
+            assert_eq!(format!("{:?}", opcodes[0]), format!("{op:?}"));
+        }
+    }
+}

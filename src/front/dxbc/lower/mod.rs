@@ -32,8 +32,6 @@ mod io;
 pub use io::{check_signature, MAX_IO_REGISTERS, MAX_SIGNATURE_ELEMENTS};
 mod operand;
 pub mod stream_output;
-#[cfg(test)]
-mod tests;
 
 use std::collections::BTreeMap;
 

@@ -17,7 +17,7 @@ fn translate(text: &str) -> Result<Module, Error> {
     let bytes = crate::text::dxbc::asm::assemble(text).expect("assembles");
     let container = Container::parse(&bytes, &ParseOptions::default()).expect("container");
     let program = shader_program(&container).expect("program");
-    let mut module = super::lower(&program)?;
+    let mut module = crate::front::dxbc::lower::lower(&program)?;
     let bindings = if program.version.is_sm51() {
         table_for(&program)
     } else {
@@ -53,31 +53,9 @@ fn assert_printed(text: &str, expected: &str) {
     );
 }
 
-#[test]
-fn every_executable_opcode_maps_to_the_op_of_the_same_name() {
-    for &opcode in crate::front::dxbc::Opcode::ALL {
-        if let Some(op) = super::instruction::executable_op(opcode) {
-            assert_eq!(op.name(), opcode.name(), "{opcode:?}");
-        }
-    }
-    for &op in ir::Op::ALL {
-        let opcodes: Vec<_> = crate::front::dxbc::Opcode::ALL
-            .iter()
-            .filter(|&&opcode| super::instruction::executable_op(opcode) == Some(op))
-            .collect();
-        assert_eq!(
-            opcodes.len(),
-            1,
-            "{op:?} has not one DXBC opcode: {opcodes:?}"
-        );
-        // The lookup by mnemonic pairs the variants of the same name.
-        assert_eq!(format!("{:?}", opcodes[0]), format!("{op:?}"));
-    }
-}
-
 /// A binding table with one binding per declared range (and UAV counter) of `program`.
 fn table_for(program: &crate::front::dxbc::Program<'_>) -> Bindings {
-    let Ok(mut m) = super::lower(program) else {
+    let Ok(mut m) = crate::front::dxbc::lower::lower(program) else {
         return Bindings::default();
     };
     if crate::passes::find_uav_counters(&mut m).is_err() {
@@ -605,7 +583,7 @@ fn mutated_compute_shaders_never_panic() {
             };
             runs += 1;
             crate::fuzzing::translate(&bytes);
-            if let Ok(mut module) = super::lower(&program) {
+            if let Ok(mut module) = crate::front::dxbc::lower::lower(&program) {
                 if crate::passes::run(&mut module, &Bindings::default(), ir::HullSchedule::Serial)
                     .is_ok()
                 {
