@@ -97,16 +97,7 @@ pub enum ErrorKind {
     Internal,
 }
 
-/// Where an [`Error`] is, and what it says.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Located<T> {
-    /// Byte offset of the offending instruction or declaration in the DXBC input.
-    pub offset: u32,
-    /// What is wrong (see the variants of [`Error`]).
-    pub what: T,
-    /// The instruction (fxc mnemonic) or structure at `offset`, once known.
-    pub instruction: Option<&'static str>,
-}
+pub use crate::ir::Located;
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -152,6 +143,44 @@ impl std::error::Error for Error {
 impl From<DecodeError> for Error {
     fn from(e: DecodeError) -> Error {
         Error::Decode(Box::new(e))
+    }
+}
+
+impl From<crate::front::dxbc::lower::Error> for Error {
+    /// The lowering's messages move over as they are (the same boxes).
+    fn from(e: crate::front::dxbc::lower::Error) -> Error {
+        use crate::front::dxbc::lower::Error as Lower;
+        match e {
+            Lower::Decode(e) => Error::from(e),
+            Lower::Invalid(e) => Error::Invalid(e),
+            Lower::Unsupported(e) => Error::Unsupported(e),
+        }
+    }
+}
+
+impl From<crate::passes::Error> for Error {
+    /// The passes' messages move over as they are (the same boxes).
+    fn from(e: crate::passes::Error) -> Error {
+        use crate::passes::Error as Pass;
+        match e {
+            Pass::Binding(e) => Error::Binding(e),
+            Pass::Invalid(e) => Error::Invalid(e),
+            Pass::Unsupported(e) => Error::Unsupported(e),
+            Pass::Internal(e) => Error::Internal(e),
+        }
+    }
+}
+
+impl From<crate::back::spirv::Error> for Error {
+    /// The back end's messages move over as they are (the same boxes).
+    fn from(e: crate::back::spirv::Error) -> Error {
+        use crate::back::spirv::Error as Back;
+        match e {
+            Back::Invalid(e) => Error::Invalid(e),
+            Back::Unsupported(e) => Error::Unsupported(e),
+            Back::Internal(e) => Error::Internal(e),
+            Back::Writer(e) => Error::Spirv(e),
+        }
     }
 }
 

@@ -25,6 +25,7 @@
 pub mod binding;
 mod id;
 mod io;
+mod located;
 mod module;
 mod op;
 mod operand;
@@ -36,6 +37,7 @@ pub use id::{CbId, FunctionId, IndexableId, ResourceId, SamplerId, TgsmId};
 pub use io::{
     GlobalFlags, InputPrimitive, Interpolation, OutputTopology, SystemValue, MAX_IO_REGISTERS,
 };
+pub use located::Located;
 pub use module::{
     CbDecl, ComponentType, Dimension, Function, GeometryInfo, HullPhase, HullSchedule, HullStep,
     IndexableTemp, IoDecl, Module, PhaseKind, ResourceDecl, ResourceShape, ReturnType, SamplerDecl,

@@ -6,7 +6,7 @@
 //! `counter_binding` from its [`RegisterRange::counter`](crate::ir::binding::RegisterRange::counter)
 //! range. A range the map cannot place is [`Error::Binding`] at the declaration's offset.
 
-use crate::error::Error;
+use super::Error;
 use crate::ir::binding::BindingMap;
 use crate::ir::Module;
 

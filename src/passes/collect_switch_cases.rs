@@ -11,7 +11,7 @@
 //! [`MAX_SWITCH_CASES`] case values is [`Error::Unsupported`] at the first case past the limit:
 //! one SPIR-V `OpSwitch` cannot hold it.
 
-use crate::error::Error;
+use super::Error;
 use crate::ir::{Module, Op, Reg, SwitchId, SwitchTable};
 
 /// Most `case` values of one switch: an `OpSwitch` takes 3 words plus 2 per case, and a SPIR-V

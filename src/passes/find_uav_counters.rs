@@ -6,7 +6,7 @@
 //! on structured UAVs: a counter on a raw or typed UAV, on an SRV or on anything else is
 //! [`Error::Invalid`] at the instruction.
 
-use crate::error::Error;
+use super::Error;
 use crate::ir::binding::ResourceKind;
 use crate::ir::{Module, Op, Reg, ResourceShape};
 

@@ -17,15 +17,16 @@
 
 pub mod assign_bindings;
 pub mod collect_switch_cases;
+mod error;
 pub mod find_uav_counters;
 pub mod schedule_hull_phases;
 
 use crate::bindings::Bindings;
-use crate::error::Error;
 use crate::ir::{HullSchedule, Module};
 
 pub use assign_bindings::assign_bindings;
 pub use collect_switch_cases::collect_switch_cases;
+pub use error::Error;
 pub use find_uav_counters::find_uav_counters;
 pub use schedule_hull_phases::schedule_hull_phases;
 

@@ -15,7 +15,7 @@
 //!
 //! Other stages are left alone.
 
-use crate::error::Error;
+use super::Error;
 use crate::ir::{HullSchedule, HullStep, Module, PhaseKind, Reg, Stage};
 
 /// Fills [`Module::hull_steps`] of a hull shader.

@@ -33,7 +33,7 @@ mod tests;
 use spirv::{GlslStd450Op, Op as SpvOp};
 
 use super::context::{Emitter, Scalar, Value};
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{Inst, Modifier, MoveOp, OpKind, Reg};
 use crate::spv::Id;
 
@@ -71,7 +71,7 @@ impl Emitter<'_> {
 
     /// The error for an operation the ALU does not emit.
     fn not_arithmetic(inst: &Inst) -> Error {
-        Error::invalid(
+        Error::internal(
             inst.span,
             format!("`{}` is not an arithmetic instruction", inst.op.name()),
         )

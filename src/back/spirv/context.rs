@@ -7,7 +7,7 @@
 
 use spirv::{Decoration, GlslStd450Op, StorageClass};
 
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{self, Dst, Index, Inst, Modifier, Reg, RelFile, Src};
 use crate::spv::{Id, Module};
 
@@ -318,7 +318,7 @@ impl<'a> Emitter<'a> {
         let src = inst
             .src()
             .get(i)
-            .ok_or_else(|| Error::invalid(inst.span, "missing source operand"))?;
+            .ok_or_else(|| Error::internal(inst.span, "missing source operand"))?;
         self.load(inst.span, src, mask, ty)
     }
 
@@ -357,7 +357,7 @@ impl<'a> Emitter<'a> {
         let v = match parts {
             [Some(a), Some(b)] => self.compose(Scalar::F64, &[a, b]),
             [Some(a), None] | [None, Some(a)] => self.compose(Scalar::F64, &[a]),
-            [None, None] => return Err(Error::invalid(span, "empty double write mask")),
+            [None, None] => return Err(Error::internal(span, "empty double write mask")),
         };
         Ok(self.apply_modifier(v, src.modifier))
     }
@@ -540,7 +540,7 @@ impl<'a> Emitter<'a> {
             Reg::ImmediateConstantBuffer(index) => {
                 let icb = self
                     .icb
-                    .ok_or_else(|| Error::invalid(span, "icb read without an icb"))?;
+                    .ok_or_else(|| Error::internal(span, "icb read without an icb"))?;
                 let len = (self.ir.icb.len() / 4) as u32;
                 let (idx, in_range) = self.bounded_index(span, &index, len)?;
                 let ptr_ty = self.m.type_pointer(icb.storage, uvec4);
@@ -556,7 +556,7 @@ impl<'a> Emitter<'a> {
                 let cb = self.ir.cbuffers.get(decl.index()).copied();
                 let var = self.cbuffers.get(decl.index()).copied();
                 let (Some(cb), Some(var)) = (cb, var) else {
-                    return Err(Error::invalid(span, "undeclared constant buffer"));
+                    return Err(Error::internal(span, "undeclared constant buffer"));
                 };
                 let d = self.descriptor_element(
                     span,
@@ -625,7 +625,7 @@ impl<'a> Emitter<'a> {
         self.temps
             .get(n as usize)
             .copied()
-            .ok_or_else(|| Error::invalid(span, format!("r{n} is not declared")))
+            .ok_or_else(|| Error::internal(span, format!("r{n} is not declared")))
     }
 
     /// Evaluates an index to a `u32` id.
@@ -700,7 +700,7 @@ impl<'a> Emitter<'a> {
             .indexable_temps
             .get(array.index())
             .copied()
-            .ok_or_else(|| Error::invalid(span, "undeclared indexable temp"))?;
+            .ok_or_else(|| Error::internal(span, "undeclared indexable temp"))?;
         let var = self.indexable[array.index()];
         let (idx, ok) = if !index.is_relative() && index.imm < decl.len {
             (self.u32_const(index.imm), None)
@@ -726,7 +726,7 @@ impl<'a> Emitter<'a> {
         let dst = inst
             .dst()
             .get(i)
-            .ok_or_else(|| Error::invalid(inst.span, "missing destination operand"))?;
+            .ok_or_else(|| Error::internal(inst.span, "missing destination operand"))?;
         let mut value = value;
         if inst.flags.saturate && matches!(value.scalar, Scalar::F32 | Scalar::F64) {
             value = self.saturate(value);
@@ -811,7 +811,7 @@ impl<'a> Emitter<'a> {
             acc
         } else {
             if words.n as usize != comps.len() {
-                return Err(Error::invalid(
+                return Err(Error::internal(
                     span,
                     "value width does not match the write mask",
                 ));

@@ -14,7 +14,7 @@
 use spirv::{LoopControl, SelectionControl};
 
 use super::context::{Emitter, Frame, Scalar};
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{ControlFlowOp, Inst, Op, OpKind, Test};
 use crate::spv::Id;
 
@@ -159,7 +159,7 @@ impl Emitter<'_> {
                 Frame::Switch { merge, .. } => Some(*merge),
                 Frame::If { .. } => None,
             })
-            .ok_or_else(|| Error::invalid(span, "break outside a loop or switch"))
+            .ok_or_else(|| Error::internal(span, "break outside a loop or switch"))
     }
 
     /// Places the merge block `merge` of a construct; when no branch reaches it (both parts of
@@ -184,7 +184,7 @@ impl Emitter<'_> {
                 } => Some(*continue_target),
                 _ => None,
             })
-            .ok_or_else(|| Error::invalid(span, "continue outside a loop"))
+            .ok_or_else(|| Error::internal(span, "continue outside a loop"))
     }
 
     /// Emits one control-flow instruction.
@@ -234,7 +234,7 @@ impl Emitter<'_> {
                     ..
                 }) = self.frames.last_mut()
                 else {
-                    return Err(Error::invalid(inst.span, "else without if"));
+                    return Err(Error::internal(inst.span, "else without if"));
                 };
                 *has_else = true;
                 *reached |= in_block;
@@ -255,7 +255,7 @@ impl Emitter<'_> {
                     calls,
                 }) = self.frames.pop()
                 else {
-                    return Err(Error::invalid(inst.span, "endif without if"));
+                    return Err(Error::internal(inst.span, "endif without if"));
                 };
                 // Without `else`, the false branch goes to the merge.
                 let reached = reached || self.m.in_block() || !has_else;
@@ -310,7 +310,7 @@ impl Emitter<'_> {
                     lineage,
                 }) = self.frames.pop()
                 else {
-                    return Err(Error::invalid(inst.span, "endloop without loop"));
+                    return Err(Error::internal(inst.span, "endloop without loop"));
                 };
                 self.close_to(continue_target);
                 self.m.label(continue_target);
@@ -367,10 +367,10 @@ impl Emitter<'_> {
             ControlFlowOp::Case | ControlFlowOp::Default => {
                 if !after_case {
                     let Some(Frame::Switch { blocks, next, .. }) = self.frames.last_mut() else {
-                        return Err(Error::invalid(inst.span, "case outside a switch"));
+                        return Err(Error::internal(inst.span, "case outside a switch"));
                     };
                     let label = *blocks.get(*next).ok_or_else(|| {
-                        Error::invalid(inst.span, "more case blocks than counted")
+                        Error::internal(inst.span, "more case blocks than counted")
                     })?;
                     *next += 1;
                     // Fall-through from the previous case block.
@@ -380,7 +380,7 @@ impl Emitter<'_> {
             }
             ControlFlowOp::EndSwitch => {
                 let Some(Frame::Switch { merge, .. }) = self.frames.pop() else {
-                    return Err(Error::invalid(inst.span, "endswitch without switch"));
+                    return Err(Error::internal(inst.span, "endswitch without switch"));
                 };
                 self.close_to(merge);
                 self.m.label(merge);
@@ -393,12 +393,12 @@ impl Emitter<'_> {
     fn call(&mut self, inst: &Inst, i: usize) -> Result<(), Error> {
         let target = inst.src().get(i).map(|s| s.reg);
         let Some(crate::ir::Reg::Function(f)) = target else {
-            return Err(Error::invalid(inst.span, "call without a label"));
+            return Err(Error::internal(inst.span, "call without a label"));
         };
         let id = *self
             .functions
             .get(f.index())
-            .ok_or_else(|| Error::invalid(inst.span, "call to an unknown label"))?;
+            .ok_or_else(|| Error::internal(inst.span, "call to an unknown label"))?;
         let void = self.m.type_void();
         self.temp_values.note_call();
         self.m.function_call(void, id, &[]);
@@ -412,19 +412,24 @@ impl Emitter<'_> {
             .payload
             .switch()
             .and_then(|id| self.ir.switches.get(id.index()))
-            .ok_or_else(|| Error::invalid(inst.span, "switch without a case table"))?;
+            .ok_or_else(|| Error::internal(inst.span, "switch without a case table"))?;
         let blocks: Vec<Id> = (0..table.blocks).map(|_| self.m.alloc_id()).collect();
         let merge = self.m.alloc_id();
         let label_of = |b: u32| blocks.get(b as usize).copied();
         let default = match table.default {
-            Some(b) => label_of(b).ok_or_else(|| Error::invalid(inst.span, "bad default block"))?,
+            Some(b) => {
+                label_of(b).ok_or_else(|| Error::internal(inst.span, "bad default block"))?
+            }
             None => merge,
         };
         let mut cases: Vec<(u32, Id)> = Vec::with_capacity(table.cases.len());
         for &(value, b) in &table.cases {
-            let label = label_of(b).ok_or_else(|| Error::invalid(inst.span, "bad case block"))?;
+            let label = label_of(b).ok_or_else(|| Error::internal(inst.span, "bad case block"))?;
             if cases.iter().any(|&(v, _)| v == value) {
-                return Err(Error::invalid(inst.span, format!("duplicate case {value}")));
+                return Err(Error::internal(
+                    inst.span,
+                    format!("duplicate case {value}"),
+                ));
             }
             cases.push((value, label));
         }

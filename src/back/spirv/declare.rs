@@ -5,7 +5,7 @@ use spirv::{BuiltIn, Decoration, StorageClass};
 
 use super::context::{CbufferVar, Emitter, Scalar, Var};
 use super::descriptors::binding_of;
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{self, Reg};
 use crate::spv::Id;
 

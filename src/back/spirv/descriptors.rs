@@ -22,7 +22,7 @@
 use spirv::{Capability, Decoration, StorageClass};
 
 use super::context::{Emitter, Scalar};
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::binding::{BindingTarget, Count, RegisterRange};
 use crate::ir::Index;
 use crate::spv::{Id, Version};
@@ -124,7 +124,7 @@ pub(crate) fn binding_of(
             span,
             format!("{what} mapped to push constants"),
         )),
-        None => Err(Error::invalid(span, format!("{what} without a binding"))),
+        None => Err(Error::internal(span, format!("{what} without a binding"))),
     }
 }
 

@@ -13,7 +13,7 @@
 use spirv::{ExecutionMode, FunctionControl, LoopControl, StorageClass};
 
 use super::context::{Emitter, Scalar};
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{HullStep, TessDomain, TessOutputPrimitive, TessPartitioning};
 use crate::spv::Id;
 
@@ -37,7 +37,7 @@ impl Emitter<'_> {
         let id = self.m.begin_function(fn_ty, FunctionControl::NONE);
         self.m.new_block();
         let invocation_var = self.io.invocation.ok_or_else(|| {
-            Error::invalid(self.ir.program_span, "hull shader without InvocationId")
+            Error::internal(self.ir.program_span, "hull shader without InvocationId")
         })?;
         let inv_i = self.m.load(i, invocation_var);
         let invocation = self.m.bitcast(u, inv_i);

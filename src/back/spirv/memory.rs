@@ -32,7 +32,7 @@ use spirv::{MemorySemantics, Scope, SelectionControl, StorageClass};
 
 use super::context::{Emitter, ResourceVars, Scalar};
 use super::descriptors::DescriptorKind;
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{
     self, AtomicOp, BufferOp, Inst, OpKind, Reg, ResourceShape, SyncOp, TextureLoadOp,
 };
@@ -157,7 +157,7 @@ impl Emitter<'_> {
         self.resources
             .get(decl.index())
             .copied()
-            .ok_or_else(|| Error::invalid(span, format!("resource #{decl} is not declared")))
+            .ok_or_else(|| Error::internal(span, format!("resource #{decl} is not declared")))
     }
 
     /// The raw/structured target a `t#`, `u#` or `g#` operand names.
@@ -165,7 +165,7 @@ impl Emitter<'_> {
         match *reg {
             Reg::Resource { decl, element } | Reg::Uav { decl, element } => {
                 let d = self.ir.resources.get(decl.index()).ok_or_else(|| {
-                    Error::invalid(span, format!("resource #{decl} is not declared"))
+                    Error::internal(span, format!("resource #{decl} is not declared"))
                 })?;
                 let stride = match d.shape {
                     ResourceShape::Raw => 0,
@@ -179,7 +179,7 @@ impl Emitter<'_> {
                 };
                 let vars = self.resource_vars(span, decl)?;
                 let (Some(var), Some(block)) = (vars.var, vars.block) else {
-                    return Err(Error::invalid(span, "resource without a variable"));
+                    return Err(Error::internal(span, "resource without a variable"));
                 };
                 let storage = self.buffer_storage();
                 let d = self.descriptor_element(
@@ -203,11 +203,11 @@ impl Emitter<'_> {
                     .ir
                     .tgsm
                     .get(n.index())
-                    .ok_or_else(|| Error::invalid(span, format!("g#{n} is not declared")))?;
+                    .ok_or_else(|| Error::internal(span, format!("g#{n} is not declared")))?;
                 let var = *self
                     .tgsm
                     .get(n.index())
-                    .ok_or_else(|| Error::invalid(span, format!("g#{n} is not declared")))?;
+                    .ok_or_else(|| Error::internal(span, format!("g#{n} is not declared")))?;
                 Ok(Target::Shared {
                     var,
                     words: g.words,

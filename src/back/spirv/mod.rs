@@ -13,6 +13,7 @@ mod context;
 mod control_flow;
 mod declare;
 mod descriptors;
+mod error;
 mod hull;
 mod io;
 mod memory;
@@ -27,11 +28,9 @@ use spirv::{
     AddressingModel, Capability, ExecutionMode, ExecutionModel, FunctionControl, MemoryModel,
 };
 
-/// The back end's error: the crate's composed error, whose [`Error::internal`] reports a
-/// condition only a translator bug reaches (see `error.rs`).
-pub use crate::error::Error;
 use crate::ir::{self, Dimension, Family, Op, ResourceShape, Stage};
 use crate::spv::{Module, Version};
+pub use error::Error;
 
 use context::Emitter;
 pub use options::{DomainModes, EmitOptions, FloatControls, ENTRY_POINT};
@@ -359,7 +358,7 @@ impl Emitter<'_> {
         }
         if !self.frames.is_empty() {
             let span = body.last().map_or(0, |i| i.span);
-            return Err(Error::invalid(
+            return Err(Error::internal(
                 span,
                 "function ends inside an open construct",
             ));

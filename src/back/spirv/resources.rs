@@ -24,7 +24,7 @@ use spirv::{Capability, Decoration, Dim, ImageFormat, StorageClass};
 
 use super::context::{Emitter, ResourceVars, Scalar};
 use super::descriptors::{binding_of, Binding};
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::binding::ResourceKind;
 use crate::ir::{self, Dimension, Op, Reg, ResourceShape, ReturnType};
 use crate::spv::{Id, ImageType, Version};
@@ -119,7 +119,7 @@ impl Emitter<'_> {
                 ResourceShape::Raw | ResourceShape::Structured { .. } => {
                     if let ResourceShape::Structured { stride } = decl.shape {
                         if stride == 0 || stride % 4 != 0 {
-                            return Err(Error::invalid(
+                            return Err(Error::internal(
                                 decl.span,
                                 format!(
                                     "structure stride {stride} is not a positive multiple of 4"
@@ -202,7 +202,7 @@ impl Emitter<'_> {
             }
             if decl.counter {
                 if !uav {
-                    return Err(Error::invalid(
+                    return Err(Error::internal(
                         decl.span,
                         "a shader resource view with a counter",
                     ));
@@ -266,7 +266,7 @@ impl Emitter<'_> {
         for inst in insts {
             if let Some(Reg::Uav { decl, .. }) = atomic_target(inst) {
                 let Some(slot) = used.get_mut(decl.index()) else {
-                    return Err(Error::invalid(inst.span, "atomic on an undeclared UAV"));
+                    return Err(Error::internal(inst.span, "atomic on an undeclared UAV"));
                 };
                 if matches!(
                     self.ir.resources[decl.index()].shape,

@@ -16,7 +16,7 @@ use spirv::{Capability, ExecutionMode, GlslStd450Op, Op as SpvOp};
 
 use super::context::{Emitter, Scalar};
 use super::io::{Home, LinkKind};
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{InputPrimitive, Inst, Op, OutputTopology, Reg, Stage};
 use crate::spv::Version;
 
@@ -105,7 +105,7 @@ impl Emitter<'_> {
                 }
                 Ok(())
             }
-            _ => Err(Error::invalid(
+            _ => Err(Error::internal(
                 inst.span,
                 format!("{} is not a stage operation", inst.op.name()),
             )),
@@ -136,7 +136,7 @@ impl Emitter<'_> {
         let src = *inst
             .src()
             .first()
-            .ok_or_else(|| Error::invalid(inst.span, "eval without a source"))?;
+            .ok_or_else(|| Error::internal(inst.span, "eval without a source"))?;
         let Reg::Input(index) = src.reg else {
             return Err(Error::invalid(
                 inst.span,

@@ -15,7 +15,7 @@
 //! [`TempValues`]: super::values::TempValues
 
 use super::context::{Emitter, Scalar, Value};
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::spv::Id;
 
 impl Emitter<'_> {
@@ -30,7 +30,7 @@ impl Emitter<'_> {
     ) -> Result<(), Error> {
         self.temp(span, n)?;
         if value.n != 1 && value.n as usize != comps.len() {
-            return Err(Error::invalid(
+            return Err(Error::internal(
                 span,
                 "value width does not match the write mask",
             ));
@@ -74,7 +74,7 @@ impl Emitter<'_> {
         while left != 0 {
             let first = left.trailing_zeros() as usize;
             let Some(source) = typed.get(first).copied().flatten() else {
-                return Err(Error::invalid(
+                return Err(Error::internal(
                     span,
                     "pending register write without a value",
                 ));
@@ -120,7 +120,7 @@ impl Emitter<'_> {
                 }
             });
         }
-        let vec = acc.ok_or_else(|| Error::invalid(span, "register content unknown"))?;
+        let vec = acc.ok_or_else(|| Error::internal(span, "register content unknown"))?;
         self.temp_values.set_vec(serial, n, vec);
         Ok(vec)
     }
@@ -152,9 +152,9 @@ impl Emitter<'_> {
     /// [`Emitter::flush_temps`]).
     pub fn check_temp_writes(&self, span: u32) -> Result<(), Error> {
         if self.temp_values.lost_writes(self.m.block_serial()) {
-            return Err(Error::invalid(
+            return Err(Error::internal(
                 span,
-                "internal error: register writes were not stored before their block ended",
+                "register writes were not stored before their block ended",
             ));
         }
         Ok(())

@@ -97,7 +97,7 @@ impl<'a> FrontEnd<'a> for Dxbc<'a> {
             }
             // The caller's declaration is at fault, not a byte of the input.
             let resolved = lower::stream_output::resolve(so, self.output.as_ref())
-                .map_err(|e| e.with_instruction("Options::stream_output"))?;
+                .map_err(|e| Error::from(e).with_instruction("Options::stream_output"))?;
             module.stream_output = Some(resolved);
         }
         Ok(module)

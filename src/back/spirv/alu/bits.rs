@@ -14,7 +14,7 @@
 use spirv::{GlslStd450Op as G, Op as SpvOp};
 
 use super::super::context::{Emitter, Scalar, Value};
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{BitsOp, Inst};
 
 const I: Scalar = Scalar::I32;
@@ -110,7 +110,7 @@ impl Emitter<'_> {
                 let up = self.op(SpvOp::BitwiseAnd, U, n, &[neg.id, k31]);
                 self.ext(G::UMax, U, n, &[up.id, o.id])
             }
-            _ => return Err(Error::invalid(inst.span, "ibfe width not loaded")),
+            _ => return Err(Error::internal(inst.span, "ibfe width not loaded")),
         };
         let l = self.op(SpvOp::ShiftLeftLogical, I, n, &[t.id, k.id]);
         let r = self.op(SpvOp::ShiftRightArithmetic, I, n, &[l.id, k.id]);

@@ -17,7 +17,7 @@
 use spirv::{GlslStd450Op as G, Op as SpvOp};
 
 use super::super::context::{Emitter, Scalar, Value};
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{DoubleOp, Inst, Modifier};
 
 const D: Scalar = Scalar::F64;

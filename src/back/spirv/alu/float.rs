@@ -11,7 +11,7 @@
 use spirv::{GlslStd450Op as G, Op as SpvOp};
 
 use super::super::context::{Emitter, Scalar, Value};
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{FloatOp, Inst};
 
 const F: Scalar = Scalar::F32;
@@ -96,7 +96,7 @@ impl Emitter<'_> {
                     Some(s) => self.fop(inst, SpvOp::FAdd, F, 1, &[s.id, p.id]),
                 });
             }
-            acc.ok_or_else(|| Error::invalid(inst.span, "empty dot product"))?
+            acc.ok_or_else(|| Error::internal(inst.span, "empty dot product"))?
         };
         self.store_dst(inst, 0, v)
     }

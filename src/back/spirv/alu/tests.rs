@@ -9,8 +9,8 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+use crate::back::spirv::Error;
 use crate::back::spirv::{emit, EmitOptions};
-use crate::error::Error;
 use crate::ir::{self, Dst, Function, Inst, Modifier, Op, Reg, Src, Stage};
 use crate::spv::Version;
 

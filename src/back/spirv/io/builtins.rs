@@ -21,7 +21,7 @@ use spirv::{BuiltIn, Capability, Decoration, StorageClass};
 
 use super::{Home, Link, LinkKind};
 use crate::back::spirv::context::{Emitter, Scalar};
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{self, DepthOutput, Reg, Stage};
 use crate::spv::{Id, Version};
 

@@ -5,7 +5,7 @@ use spirv::{GlslStd450Op, StorageClass};
 
 use super::{Home, Link, LinkKind};
 use crate::back::spirv::context::{Emitter, Scalar, Value};
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::Reg;
 use crate::spv::Id;
 

@@ -30,7 +30,7 @@ pub(crate) use patch::PatchIo;
 use spirv::{BuiltIn, Capability, Decoration, StorageClass};
 
 use super::context::{Emitter, Scalar};
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{self, Reg, Stage};
 use crate::spv::{Id, Version};
 

@@ -23,7 +23,7 @@ use spirv::{BuiltIn, Capability, Decoration, GlslStd450Op, StorageClass};
 
 use super::{scalar_of, Link, LinkKind};
 use crate::back::spirv::context::{Emitter, Scalar};
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{self, Stage};
 use crate::spv::Id;
 

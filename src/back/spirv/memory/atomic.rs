@@ -20,7 +20,7 @@ use super::typed::TexelBuffer;
 use super::{Loc, Target};
 use crate::back::spirv::context::{Emitter, Scalar, Value};
 use crate::back::spirv::descriptors::DescriptorKind;
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{Inst, Op, Reg, ResourceShape};
 use crate::spv::Id;
 
@@ -73,7 +73,7 @@ impl Emitter<'_> {
         } else {
             inst.dst().first().map(|d| d.reg)
         }
-        .ok_or_else(|| Error::invalid(inst.span, "missing resource operand"))?;
+        .ok_or_else(|| Error::internal(inst.span, "missing resource operand"))?;
         // Source positions: address, then [comparison,] value.
         let addr_i = usize::from(imm);
         let value_i = addr_i + 1 + usize::from(compare);
@@ -83,7 +83,7 @@ impl Emitter<'_> {
                     .ir
                     .resources
                     .get(decl.index())
-                    .ok_or_else(|| Error::invalid(inst.span, "atomic on an undeclared UAV"))?
+                    .ok_or_else(|| Error::internal(inst.span, "atomic on an undeclared UAV"))?
                     .shape;
                 if let ResourceShape::Typed { .. } = shape {
                     let tb = self.texel_buffer(inst.span, decl, &element)?;
@@ -192,7 +192,7 @@ impl Emitter<'_> {
             .src()
             .first()
             .map(|s| s.reg)
-            .ok_or_else(|| Error::invalid(inst.span, "missing resource operand"))?;
+            .ok_or_else(|| Error::internal(inst.span, "missing resource operand"))?;
         let Reg::Uav { decl, element } = res else {
             return Err(Error::invalid(
                 inst.span,
@@ -201,7 +201,7 @@ impl Emitter<'_> {
         };
         let vars = self.resource_vars(inst.span, decl)?;
         let (Some(counter), Some(block)) = (vars.counter, vars.counter_block) else {
-            return Err(Error::invalid(
+            return Err(Error::internal(
                 inst.span,
                 "counter operation on a UAV without a counter",
             ));

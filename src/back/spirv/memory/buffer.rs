@@ -10,7 +10,7 @@
 
 use super::{Loc, Target};
 use crate::back::spirv::context::{Emitter, Scalar, Value};
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{Inst, Op, Reg, ResourceShape};
 use crate::spv::Id;
 
@@ -31,7 +31,7 @@ impl Emitter<'_> {
         let res = *inst
             .src()
             .get(res_i)
-            .ok_or_else(|| Error::invalid(inst.span, "missing resource operand"))?;
+            .ok_or_else(|| Error::internal(inst.span, "missing resource operand"))?;
         let mask = Self::dst_mask(inst, 0);
         let target = self.target(inst.span, &res.reg)?;
         if mask == 0 {
@@ -117,7 +117,7 @@ impl Emitter<'_> {
         let dst = *inst
             .dst()
             .first()
-            .ok_or_else(|| Error::invalid(inst.span, "missing destination operand"))?;
+            .ok_or_else(|| Error::internal(inst.span, "missing destination operand"))?;
         let target = self.target(inst.span, &dst.reg)?;
         if let Target::Buffer { uav: false, .. } = target {
             return Err(Error::invalid(inst.span, "store to a shader resource view"));
@@ -152,7 +152,7 @@ impl Emitter<'_> {
         let res = *inst
             .src()
             .first()
-            .ok_or_else(|| Error::invalid(inst.span, "missing resource operand"))?;
+            .ok_or_else(|| Error::internal(inst.span, "missing resource operand"))?;
         let (Reg::Resource { decl, element } | Reg::Uav { decl, element }) = res.reg else {
             return Err(Error::invalid(
                 inst.span,
@@ -163,7 +163,7 @@ impl Emitter<'_> {
             .ir
             .resources
             .get(decl.index())
-            .ok_or_else(|| Error::invalid(inst.span, format!("resource #{decl} is not declared")))?
+            .ok_or_else(|| Error::internal(inst.span, format!("resource #{decl} is not declared")))?
             .shape;
         let u = self.ty(Scalar::U32, 1);
         let id = match shape {

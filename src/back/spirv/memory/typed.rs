@@ -18,8 +18,8 @@ use spirv::{Capability, ImageOperands, StorageClass};
 
 use crate::back::spirv::context::{Emitter, Scalar, Value};
 use crate::back::spirv::descriptors::DescriptorKind;
+use crate::back::spirv::Error;
 use crate::bindings::ResourceKind;
-use crate::error::Error;
 use crate::ir::{Dimension, Index, Inst, Reg, ResourceId, ResourceShape};
 use crate::spv::Id;
 
@@ -62,11 +62,10 @@ impl Emitter<'_> {
         decl: ResourceId,
         element: &Index,
     ) -> Result<TexelBuffer, Error> {
-        let d = self
-            .ir
-            .resources
-            .get(decl.index())
-            .ok_or_else(|| Error::invalid(span, format!("resource #{decl} is not declared")))?;
+        let d =
+            self.ir.resources.get(decl.index()).ok_or_else(|| {
+                Error::internal(span, format!("resource #{decl} is not declared"))
+            })?;
         let coords = match d.shape {
             ResourceShape::Typed { dim, .. } => address_components(dim).ok_or_else(|| {
                 Error::invalid(span, "typed access to a multisampled or cube texture")
@@ -88,7 +87,7 @@ impl Emitter<'_> {
         let vars = self.resource_vars(span, decl)?;
         let (Some(var), Some(image_type), Some(scalar)) = (vars.var, vars.image_type, vars.texel)
         else {
-            return Err(Error::invalid(span, "typed buffer without an image"));
+            return Err(Error::internal(span, "typed buffer without an image"));
         };
         let uav = d.range.kind == ResourceKind::UnorderedAccess;
         let kind = match (buffer, uav) {
@@ -176,7 +175,7 @@ impl Emitter<'_> {
         let res = *inst
             .src()
             .get(1)
-            .ok_or_else(|| Error::invalid(inst.span, "missing resource operand"))?;
+            .ok_or_else(|| Error::internal(inst.span, "missing resource operand"))?;
         let Reg::Resource { decl, element } = res.reg else {
             return Err(Error::invalid(inst.span, "ld without a t# operand"));
         };
@@ -279,7 +278,7 @@ impl Emitter<'_> {
         let res = *inst
             .src()
             .get(1)
-            .ok_or_else(|| Error::invalid(inst.span, "missing resource operand"))?;
+            .ok_or_else(|| Error::internal(inst.span, "missing resource operand"))?;
         let tb = self.typed_uav_operand(inst.span, &res.reg)?;
         let mask = Self::dst_mask(inst, 0);
         if mask == 0 {
@@ -308,7 +307,7 @@ impl Emitter<'_> {
         let dst = *inst
             .dst()
             .first()
-            .ok_or_else(|| Error::invalid(inst.span, "missing destination operand"))?;
+            .ok_or_else(|| Error::internal(inst.span, "missing destination operand"))?;
         let (decl, element) = self.typed_uav(inst.span, &dst.reg)?;
         let tb = self.texel_buffer(inst.span, decl, &element)?;
         if !tb.r32 {

@@ -20,8 +20,8 @@ use super::shape;
 use crate::back::spirv::context::{Emitter, ResourceVars};
 use crate::back::spirv::descriptors::binding_of;
 use crate::back::spirv::resources::texel_scalar;
+use crate::back::spirv::Error;
 use crate::bindings::ResourceKind;
-use crate::error::Error;
 use crate::ir::{Dimension, ResourceDecl, ResourceShape};
 use crate::spv::ImageType;
 

@@ -24,7 +24,7 @@ use spirv::{ImageOperands, Op as SpvOp};
 use super::sample::immediate_offset;
 use super::{first, Texture};
 use crate::back::spirv::context::{Emitter, Scalar, Value};
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{Inst, Payload};
 use crate::spv::Id;
 

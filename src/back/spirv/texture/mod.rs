@@ -53,8 +53,8 @@ use spirv::{Capability, Dim, GlslStd450Op, StorageClass};
 
 use super::context::{Emitter, Scalar, Value};
 use super::descriptors::{Descriptor, DescriptorKind};
+use crate::back::spirv::Error;
 use crate::bindings::ResourceKind;
-use crate::error::Error;
 use crate::ir::{
     Dimension, Inst, OpKind, QueryOp, Reg, ResourceShape, SparseOp, Src, TextureLoadOp,
 };
@@ -208,7 +208,7 @@ impl Emitter<'_> {
         inst.src()
             .get(i)
             .copied()
-            .ok_or_else(|| Error::invalid(inst.span, "missing source operand"))
+            .ok_or_else(|| Error::internal(inst.span, "missing source operand"))
     }
 
     /// The texture a `t#` (or, with `allow_uav`, `u#`) operand names; buffers are refused.
@@ -231,18 +231,17 @@ impl Emitter<'_> {
                 ))
             }
         };
-        let d = self
-            .ir
-            .resources
-            .get(decl.index())
-            .ok_or_else(|| Error::invalid(span, format!("resource #{decl} is not declared")))?;
+        let d =
+            self.ir.resources.get(decl.index()).ok_or_else(|| {
+                Error::internal(span, format!("resource #{decl} is not declared"))
+            })?;
         let kind = if uav {
             ResourceKind::UnorderedAccess
         } else {
             ResourceKind::ShaderResource
         };
         if d.range.kind != kind {
-            return Err(Error::invalid(
+            return Err(Error::internal(
                 span,
                 "operand names a declaration of another kind",
             ));
@@ -261,7 +260,7 @@ impl Emitter<'_> {
         let vars = self.resource_vars(span, decl)?;
         let (Some(var), Some(image_type), Some(scalar)) = (vars.var, vars.image_type, vars.texel)
         else {
-            return Err(Error::invalid(span, "texture without an image"));
+            return Err(Error::internal(span, "texture without an image"));
         };
         let descriptor_kind = if uav {
             DescriptorKind::StorageImage
@@ -299,7 +298,7 @@ impl Emitter<'_> {
             .samplers
             .get(decl.index())
             .copied()
-            .ok_or_else(|| Error::invalid(span, format!("sampler #{decl} is not declared")))?;
+            .ok_or_else(|| Error::internal(span, format!("sampler #{decl} is not declared")))?;
         let ty = self.m.type_sampler();
         self.descriptor_element(
             span,

@@ -22,7 +22,7 @@ use spirv::StorageClass;
 
 use super::Texture;
 use crate::back::spirv::context::{Emitter, Scalar, Value};
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{Dimension, Inst, Payload, ResinfoReturn, SampleinfoReturn};
 use crate::spv::Id;
 

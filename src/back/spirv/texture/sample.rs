@@ -25,7 +25,7 @@ use spirv::{Capability, GlslStd450Op, ImageOperands, Op as SpvOp};
 
 use super::{first, Texture};
 use crate::back::spirv::context::{Emitter, Scalar, Value};
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{Dimension, Family, Inst, Op, Payload, Role, Stage};
 use crate::spv::Id;
 

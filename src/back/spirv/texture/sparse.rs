@@ -20,7 +20,7 @@
 use spirv::Op as SpvOp;
 
 use crate::back::spirv::context::{Emitter, Scalar, Value};
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{Inst, Op, Reg, ResourceShape};
 use crate::spv::Id;
 
@@ -99,13 +99,13 @@ impl Emitter<'_> {
             .dst()
             .first()
             .copied()
-            .ok_or_else(|| Error::invalid(inst.span, "missing destination operand"))?;
+            .ok_or_else(|| Error::internal(inst.span, "missing destination operand"))?;
         let mut fits = plain.push_dst(dst);
         for s in inst.src() {
             fits &= plain.push_src(*s);
         }
         if !fits {
-            return Err(Error::invalid(inst.span, "too many operands"));
+            return Err(Error::internal(inst.span, "too many operands"));
         }
         self.memory(&plain)?;
         let status = self.fully_mapped();

@@ -7,9 +7,9 @@
 //! set `ASSUME_PIXEL` and retarget the emitted module to the Fragment execution model
 //! ([`as_fragment`]) before validating it.
 
+use crate::back::spirv::Error;
 use crate::back::spirv::{descriptor_type, emit, DescriptorType, EmitOptions};
 use crate::bindings::{BindingTarget, Count, RegisterRange, ResourceKind, VulkanBinding};
-use crate::error::Error;
 use crate::ir::{
     Dimension, Dst, Function, Index, Inst, Module, Op, Payload, Reg, ResinfoReturn, ResourceDecl,
     ResourceId, ResourceShape, ReturnType, SampleinfoReturn, SamplerDecl, SamplerId, Src, Stage,

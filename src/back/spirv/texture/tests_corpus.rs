@@ -167,7 +167,7 @@ fn corpus_graphics_texture_operations_emit_valid_spirv() {
                     None => {}
                 }
             }
-            Err(Error::Unsupported(e)) => {
+            Err(crate::back::spirv::Error::Unsupported(e)) => {
                 *unsupported.entry(e.what).or_default() += 1;
             }
             Err(e) => failures.push(format!("{}: {e}", path.display())),

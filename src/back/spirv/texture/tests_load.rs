@@ -5,7 +5,7 @@ use super::tests::{
     check, emit_err, imm, inst, inst_aux, module, offsets, r, rs, s, sampler, swz, t, tex, u,
     SRV_DIMS,
 };
-use crate::error::Error;
+use crate::back::spirv::Error;
 use crate::ir::{Dimension, Dst, Op, Reg, ResourceDecl, ResourceShape, ReturnType, Src};
 
 #[test]

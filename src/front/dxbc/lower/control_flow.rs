@@ -15,8 +15,8 @@
 //!   is [`Error::Invalid`] at its opening instruction. Balance of the constructs is checked by
 //!   [`ir::validate`].
 
+use super::Error;
 use super::{insts_len, CallFixup, Lowerer, MAX_NESTING_DEPTH};
-use crate::error::Error;
 use crate::front::dxbc::operand::{Operand, RegisterType};
 use crate::front::dxbc::Instruction;
 use crate::ir::{self, Op};

@@ -14,11 +14,11 @@
 
 use std::collections::BTreeMap;
 
+use super::Error;
 use super::{
     Lowerer, MAX_ICB_VEC4S, MAX_INDEXABLE_ELEMENTS, MAX_TEMPS, MAX_TGSM_BYTES,
     MAX_THREADS_PER_GROUP,
 };
-use crate::error::Error;
 use crate::front::dxbc::opcodes::{Class, Opcode};
 use crate::front::dxbc::operand::Operand;
 use crate::front::dxbc::reflect::{

@@ -17,8 +17,8 @@
 //!   constant registers × 4 components cannot write distinct outputs), tess factors within
 //!   `[1, 64]` for `dcl_hs_max_tessfactor`.
 
+use super::Error;
 use super::Lowerer;
-use crate::error::Error;
 use crate::front::dxbc::opcodes::Opcode;
 use crate::front::dxbc::Instruction;
 use crate::ir::{self, PhaseKind, TessDomain, TessOutputPrimitive, TessPartitioning};

@@ -18,8 +18,8 @@
 //! - Opcodes with no IR operation are [`Error::Unsupported`] naming the feature: geometry
 //!   streams, class linkage, `abort` and `debug_break`.
 
+use super::Error;
 use super::Lowerer;
-use crate::error::Error;
 use crate::front::dxbc::opcodes::{Class, Opcode, Slot};
 use crate::front::dxbc::operand::RegisterType;
 use crate::front::dxbc::Instruction;

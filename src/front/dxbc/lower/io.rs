@@ -16,8 +16,8 @@
 //! [`check_signature`] holds signature chunks to the same 32 registers and to
 //! [`MAX_SIGNATURE_ELEMENTS`] elements before anything is built from them.
 
+use super::Error;
 use super::Lowerer;
-use crate::error::Error;
 use crate::front::dxbc::opcodes::Opcode;
 use crate::front::dxbc::operand::{Components, RegisterType};
 use crate::front::dxbc::reflect::{

@@ -25,6 +25,7 @@
 
 mod control_flow;
 mod decl;
+mod error;
 mod hull;
 pub use hull::{MAX_CONTROL_POINTS, MAX_PHASE_INSTANCES};
 mod instruction;
@@ -35,12 +36,12 @@ pub mod stream_output;
 
 use std::collections::BTreeMap;
 
-use crate::error::Error;
 use crate::front::dxbc::opcodes::Opcode;
 use crate::front::dxbc::program::{ShaderVersion, Stage as DxbcStage};
 use crate::front::dxbc::signature::Signature;
 use crate::front::dxbc::{Instruction, Program};
 use crate::ir;
+pub use error::Error;
 
 /// Most `r#` registers a program may declare (`D3D11_COMMONSHADER_TEMP_REGISTER_COUNT`).
 pub const MAX_TEMPS: u32 = 4096;

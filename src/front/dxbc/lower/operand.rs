@@ -17,8 +17,8 @@
 
 use std::collections::BTreeMap;
 
+use super::Error;
 use super::Lowerer;
-use crate::error::Error;
 use crate::front::dxbc::operand::{
     Components, Index as DxbcIndex, Modifier as DxbcModifier, Operand, RegisterType,
     RelativeRegister,

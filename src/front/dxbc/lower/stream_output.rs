@@ -10,7 +10,7 @@
 //! (offset 0: the error is in the caller's declaration, not the shader; `translate` names it
 //! `Options::stream_output`).
 
-use crate::error::Error;
+use super::Error;
 use crate::front::dxbc::signature::Signature;
 use crate::{ir, StreamOutput};
 
