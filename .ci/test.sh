@@ -28,6 +28,11 @@ cargo fmt --all -- --check
 echo "[test] cargo clippy --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
 
+echo "[test] the library without its front ends, and with the fuzzing feature"
+cargo check --lib --no-default-features
+cargo clippy --lib --no-default-features -- -D warnings
+cargo check --lib --features fuzzing
+
 echo "[test] cargo build --release (CLI)"
 cargo build --release --bin dxbc2spv
 

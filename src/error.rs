@@ -47,6 +47,7 @@
 use std::fmt;
 
 use crate::bindings::BindingError;
+#[cfg(feature = "dxbc")]
 use crate::front::dxbc::DecodeError;
 use crate::ir::ValidationError;
 
@@ -60,6 +61,7 @@ use crate::ir::ValidationError;
 #[non_exhaustive]
 pub enum Error {
     /// The bytes are not a well-formed DXBC container or shader program.
+    #[cfg(feature = "dxbc")]
     Decode(Box<DecodeError>),
     /// The program decodes, but breaks a rule of the shader model (an undeclared register, an
     /// `endif` without `if`, an operand of the wrong kind, a count past a D3D limit, ...);
@@ -102,6 +104,7 @@ pub use crate::ir::Located;
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            #[cfg(feature = "dxbc")]
             Error::Decode(e) => write!(f, "{e}"),
             Error::Invalid(e) => write!(f, "{}{}", Location(e.offset, e.instruction), e.what),
             Error::Unsupported(e) => write!(
@@ -132,6 +135,7 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
+            #[cfg(feature = "dxbc")]
             Error::Decode(e) => e.source(),
             Error::Binding(e) => Some(&e.what),
             Error::Spirv(e) => Some(&**e),
@@ -140,12 +144,14 @@ impl std::error::Error for Error {
     }
 }
 
+#[cfg(feature = "dxbc")]
 impl From<DecodeError> for Error {
     fn from(e: DecodeError) -> Error {
         Error::Decode(Box::new(e))
     }
 }
 
+#[cfg(feature = "dxbc")]
 impl From<crate::front::dxbc::lower::Error> for Error {
     /// The lowering's messages move over as they are (the same boxes).
     fn from(e: crate::front::dxbc::lower::Error) -> Error {
@@ -257,6 +263,7 @@ impl Error {
     /// Which kind of failure this is.
     pub fn kind(&self) -> ErrorKind {
         match self {
+            #[cfg(feature = "dxbc")]
             Error::Decode(_) => ErrorKind::Decode,
             Error::Invalid(_) => ErrorKind::Invalid,
             Error::Unsupported(_) => ErrorKind::Unsupported,
@@ -268,6 +275,7 @@ impl Error {
     /// The byte offset in the DXBC input the error points at, when it has one.
     pub fn offset(&self) -> Option<u32> {
         match self {
+            #[cfg(feature = "dxbc")]
             Error::Decode(e) => Some(e.offset),
             Error::Invalid(e) | Error::Unsupported(e) | Error::Internal(e) => Some(e.offset),
             Error::Binding(e) => Some(e.offset),
@@ -279,6 +287,7 @@ impl Error {
     /// `ISGN`, `RDEF`, ...) the offset lies in, when known.
     pub fn instruction(&self) -> Option<&'static str> {
         match self {
+            #[cfg(feature = "dxbc")]
             Error::Decode(e) => e.context,
             Error::Invalid(e) | Error::Unsupported(e) | Error::Internal(e) => e.instruction,
             Error::Binding(e) => e.instruction,
@@ -289,6 +298,7 @@ impl Error {
     /// The same error, naming `name` as its instruction or structure unless one is known.
     pub fn with_instruction(mut self, name: &'static str) -> Error {
         match &mut self {
+            #[cfg(feature = "dxbc")]
             Error::Decode(e) => {
                 e.context.get_or_insert(name);
             }

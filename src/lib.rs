@@ -40,13 +40,15 @@ pub mod passes;
 mod pipeline;
 mod scratch;
 pub mod spv;
+#[cfg(feature = "dxbc")]
 pub mod text;
 
 pub use error::{Error, ErrorKind, Located};
+#[cfg(feature = "dxbc")]
+pub use pipeline::{translate, translate_to_ir};
 pub use pipeline::{
-    translate, translate_to_ir, BoundResource, DomainModes, FloatControls, HullSchedule,
-    OptionFlags, Options, ShaderInfo, StreamOutput, StreamOutputEntry, Target, Translation,
-    Translator, ENTRY_POINT, KEEP_BYTES,
+    BoundResource, DomainModes, FloatControls, HullSchedule, OptionFlags, Options, ShaderInfo,
+    StreamOutput, StreamOutputEntry, Target, Translation, Translator, ENTRY_POINT, KEEP_BYTES,
 };
 pub use scratch::release_thread_buffers;
 

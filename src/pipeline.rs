@@ -9,12 +9,16 @@
 //! ([`FrontEnd::name_in_bytes`]). The [`Translator`] owns the buffers one translation lends the
 //! next (the IR arena, the back end's scratch), each kept only up to [`KEEP_BYTES`].
 
+// Built without any front end (every front-end feature off), nothing calls the pipeline.
+#![cfg_attr(not(feature = "dxbc"), allow(dead_code))]
+
 use std::mem::size_of;
 
 use crate::back::spirv::{self as emit, DescriptorType, EmitOptions};
 pub use crate::back::spirv::{DomainModes, FloatControls, ENTRY_POINT};
 use crate::bindings::{BindingTarget, Bindings, Count, RegisterRange, ResourceKind};
 use crate::error::Error;
+#[cfg(feature = "dxbc")]
 use crate::front::dxbc::Dxbc;
 use crate::front::FrontEnd;
 pub use crate::ir::HullSchedule;
@@ -313,6 +317,7 @@ impl Translator {
     }
 
     /// Translates a DXBC container to SPIR-V (see [`translate`]), in this translator's buffers.
+    #[cfg(feature = "dxbc")]
     pub fn translate(&mut self, bytes: &[u8], options: &Options) -> Result<Translation, Error> {
         self.translate_with::<Dxbc<'_>>(bytes, options)
     }
@@ -380,17 +385,20 @@ impl Translator {
 /// (`at 0x1a4 (dcl_temps): 70000 temps exceeds the limit 4096`; see [`Error`]). The function
 /// keeps no state between calls, only a [`Translator`]'s buffers per thread for reuse (bounded;
 /// [`crate::release_thread_buffers`] frees them): any number of threads may call it at once.
+#[cfg(feature = "dxbc")]
 pub fn translate(bytes: &[u8], options: &Options) -> Result<Translation, Error> {
     crate::scratch::with_thread_translator(|translator| translator.translate(bytes, options))
 }
 
 /// The stages up to the IR the back end receives (decoded, lowered, passes run, validated).
 /// Errors name their instruction as [`translate`]'s do.
+#[cfg(feature = "dxbc")]
 pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Error> {
     translate_to_ir_with::<Dxbc<'_>>(bytes, options)
 }
 
 /// [`translate_to_ir`] with the front end `F`.
+#[cfg(feature = "dxbc")]
 fn translate_to_ir_with<'a, F: FrontEnd<'a>>(
     bytes: &'a [u8],
     options: &Options,

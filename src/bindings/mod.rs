@@ -39,10 +39,12 @@
 //! [`TableBindings::one_binding_per_range`]: crate::bindings::TableBindings::one_binding_per_range
 
 mod d3d11;
+#[cfg(feature = "dxbc")]
 mod root_signature;
 mod table;
 
 pub use d3d11::D3d11Bindings;
+#[cfg(feature = "dxbc")]
 pub use root_signature::{RootSignatureOptions, TableSets};
 pub use table::{LayoutBinding, RootConstantsEntry, TableBindings, TableEntry};
 

@@ -7,6 +7,7 @@
 //! caller's arena, and name the instruction or structure at a byte offset so that every error
 //! of every stage reads `at 0x<offset> (<name>): ...`.
 
+#[cfg(feature = "dxbc")]
 pub mod dxbc;
 
 use crate::error::Error;
