@@ -12,7 +12,7 @@
 //! - Lowering checks what needs the declarations (registers exist, ranges contain the indexed
 //!   register); structural rules (balanced control flow, register numbers below `dcl_temps`,
 //!   operand counts) are left to [`ir::validate`], which reports the same offsets.
-//! - Switch case tables are left empty (one per `switch`, in [`ir::Inst::aux`]); the
+//! - Switch case tables are left empty (one per `switch`, named by its [`ir::Payload`]); the
 //!   `collect_switch_cases` pass fills them. Bindings and UAV counters are passes too.
 //! - Nothing here panics or allocates in proportion to a count read from the input: counts are
 //!   checked against the limits below before anything is sized by them. Flow control nests at
