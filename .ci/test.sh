@@ -33,6 +33,9 @@ cargo check --lib --no-default-features
 cargo clippy --lib --no-default-features -- -D warnings
 cargo check --lib --features fuzzing
 
+echo "[test] cargo doc (no warnings)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --quiet
+
 echo "[test] cargo build --release (CLI)"
 cargo build --release --bin dxbc2spv
 
