@@ -1,6 +1,8 @@
 //! Lowering tests: fxc-syntax shaders assembled, decoded, lowered and run through the passes;
-//! the IR must validate and print as written here. Error cases check kind and offset. The corpus
-//! test lowers every compute shader of `../shared/corpus`.
+//! the IR must validate and have the properties checked here (the whole printouts of
+//! translatable shaders are snapshots in `fixtures/out/ir/`, see `snapshot_tests`). Error cases
+//! check kind and offset. The corpus test lowers every compute shader of the corpus
+//! (`test_support::corpus_blobs`).
 
 use std::collections::BTreeMap;
 
@@ -43,14 +45,6 @@ fn offset_of(text: &str, n: usize) -> u32 {
     let program = shader_program(&container).expect("program");
     let inst = program.instructions().nth(n).expect("instruction");
     inst.expect("decodes").offset
-}
-
-fn assert_printed(text: &str, expected: &str) {
-    let got = printed(text);
-    assert_eq!(
-        got, expected,
-        "\n--- got:\n{got}\n--- expected:\n{expected}"
-    );
 }
 
 /// A binding table with one binding per declared range (and UAV counter) of `program`.
@@ -158,69 +152,11 @@ fn corpus_compute_shaders_lower() {
     );
 }
 
-const LOOP_SWITCH: &str = "cs_5_0
-dcl_globalFlags refactoringAllowed
-dcl_constantbuffer cb0[4], dynamicIndexed
-dcl_uav_raw u0
-dcl_temps 2
-dcl_thread_group 8, 8, 1
-mov r0.x, l(0)
-loop
-ige r0.y, r0.x, cb0[1].x
-breakc_nz r0.y
-switch r0.x
-case l(0)
-case l(1)
-mov r1.x, cb0[r0.x + 2].y
-break
-default
-if_z r0.x
-mov_sat r1.x, l(1.000000)
-else
-mov r1.x, -r0.x
-endif
-break
-endswitch
-store_raw u0.x, r0.x, r1.x
-iadd r0.x, r0.x, l(1)
-endloop
-ret
-";
+/// Its whole IR is the snapshot `fixtures/out/ir/cs_loop_switch_dynamic_cb.ir`.
+const LOOP_SWITCH: &str = include_str!("../fixtures/in/cs_loop_switch_dynamic_cb.asm");
 
 #[test]
 fn loop_if_switch_nesting_and_dynamic_cb_index() {
-    assert_printed(
-        LOOP_SWITCH,
-        "\
-cs_5_0
-temps 2
-cbuffer #0 cb0 b0 space0 count 1 size 4 dynamic
-resource #0 u0 space0 count 1 raw
-thread_group 8, 8, 1
-function #0 main
-0094:   mov r0.x, l(0x00000000, 0x00000000, 0x00000000, 0x00000000)
-00a8:   loop
-00ac:     ige r0.y, r0.xxxx, cb#0[1].xxxx
-00cc:     breakc_nz r0.yyyy
-00d8:     switch r0.xxxx (table 0)
-00e4:     case l(0x00000000, 0x00000000, 0x00000000, 0x00000000)
-00f0:     case l(0x00000001, 0x00000001, 0x00000001, 0x00000001)
-00fc:       mov r1.x, cb#0[r0.x + 2].yyyy
-011c:       break
-0120:     default
-0124:       if_z r0.xxxx
-0130:         mov_sat r1.x, l(0x3f800000, 0x3f800000, 0x3f800000, 0x3f800000)
-0144:       else
-0148:         mov r1.x, -r0.xxxx
-0160:       endif
-0164:       break
-0168:     endswitch
-016c:     store_raw u#0.x, r0.xxxx, r1.xxxx
-0188:     iadd r0.x, r0.xxxx, l(0x00000001, 0x00000001, 0x00000001, 0x00000001)
-01a4:   endloop
-01a8:   ret
-",
-    );
     let m = translate(LOOP_SWITCH).expect("translates");
     assert_eq!(m.global_flags, ir::GlobalFlags::REFACTORING_ALLOWED);
     assert_eq!(
@@ -234,43 +170,11 @@ function #0 main
     assert!(m.cbuffers[0].binding.is_some() && m.resources[0].binding.is_some());
 }
 
-const SM51: &str = "cs_5_1
-dcl_constantbuffer CB0[0:0][4], immediateIndexed, space=1
-dcl_resource_structured T0[2:5], 16, space=0
-dcl_uav_typed_texture2d (float,float,float,float) U1[3:*], space=2
-dcl_sampler S0[0:0], mode_default, space=0
-dcl_input vThreadID.xy
-dcl_temps 2
-dcl_thread_group 4, 4, 1
-ld_structured r0.xyzw, vThreadID.x, l(0), T0[3].xyzw
-store_uav_typed U1[r1.x + 3].xyzw {nonuniform}, vThreadID.xyyy, r0.xyzw
-mov r1.x, CB0[0][2].x
-sample_l_aoffimmi(-1,2,0) r0.xyzw, r1.xyxx, T0[2].xyzw, S0[0], l(0.000000)
-resinfo_uint r0.xyzw, l(0), T0[4].xyzw
-ret
-";
+/// Its whole IR is the snapshot `fixtures/out/ir/cs_sm51_ranges_spaces.ir` (lowering-only).
+const SM51: &str = include_str!("../fixtures/in/cs_sm51_ranges_spaces.asm");
 
 #[test]
 fn sm51_ranges_spaces_and_descriptor_elements() {
-    assert_printed(
-        SM51,
-        "\
-cs_5_1
-temps 2
-cbuffer #0 cb0 b0 space1 count 1 size 4
-resource #0 t2 space0 count 4 structured stride 16
-resource #1 u3 space2 count unbounded typed Texture2D (float,float,float,float)
-sampler #0 s0 space0
-thread_group 4, 4, 1
-function #0 main
-00e8:   ld_structured r0.xyzw, vThreadID.xxxx, l(0x00000000, 0x00000000, 0x00000000, 0x00000000), t#0[1].xyzw
-010c:   store_uav_typed u#1[r1.x + 0 nonuniform].xyzw, vThreadID.xyyy, r0.xyzw
-0134:   mov r1.x, cb#0[2].xxxx
-0150:   sample_l r0.xyzw, r1.xyxx, t#0.xyzw, s#0.xyzw, l(0x00000000, 0x00000000, 0x00000000, 0x00000000)
-0188:   resinfo r0.xyzw, l(0x00000000, 0x00000000, 0x00000000, 0x00000000), t#0[2].xyzw
-01a8:   ret
-",
-    );
     let m = translate(SM51).expect("translates");
     let sample = m.insts[3];
     assert_eq!(sample.op, ir::Op::SampleL);
@@ -293,49 +197,11 @@ function #0 main
     );
 }
 
-const CALLS: &str = "cs_5_0
-dcl_immediateConstantBuffer { { 1.000000, 2.000000, 3.000000, 4.000000},
-                              { 5, 6, 7, 8 } }
-dcl_temps 2
-dcl_indexableTemp x0[4], 4
-dcl_indexableTemp x3[2], 1
-dcl_thread_group 1, 1, 1
-mov x3[0].x, l(2)
-mov r0.x, x3[0].x
-mov x0[r0.x + 1].xyzw, icb[r0.x + 0].xyzw
-call l1
-callc_nz r0.x, l1
-ret
-label l1
-mov r1.xy, x0[x3[1].x + 0].zwzz
-sync_g_t
-ret
-";
+/// Its whole IR is the snapshot `fixtures/out/ir/cs_indexable_icb_calls.ir`.
+const CALLS: &str = include_str!("../fixtures/in/cs_indexable_icb_calls.asm");
 
 #[test]
 fn indexable_temps_icb_and_calls_to_labels() {
-    assert_printed(
-        CALLS,
-        "\
-cs_5_0
-temps 2
-indexable #0 x0[4], 4
-indexable #1 x3[2], 1
-icb 2 elements
-thread_group 1, 1, 1
-function #0 main
-00bc:   mov x#1[0].x, l(0x00000002, 0x00000002, 0x00000002, 0x00000002)
-00d4:   mov r0.x, x#1[0].xxxx
-00ec:   mov x#0[r0.x + 1].xyzw, icb[r0.x + 0].xyzw
-0110:   call function #1
-011c:   callc_nz r0.xxxx, function #1
-0130:   ret
-function #1 label l1
-0140:   mov r1.xy, x#0[x#1[1].x + 0].zwzz
-0160:   sync_g_t
-0164:   ret
-",
-    );
     let m = translate(CALLS).expect("translates");
     assert_eq!(
         &m.icb[..5],
