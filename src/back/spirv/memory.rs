@@ -92,7 +92,7 @@ impl Emitter<'_> {
                 AtomicAnd | AtomicOr | AtomicXor | AtomicCmpStore | AtomicIadd | AtomicImax
                 | AtomicImin | AtomicUmax | AtomicUmin | ImmAtomicIadd | ImmAtomicAnd
                 | ImmAtomicOr | ImmAtomicXor | ImmAtomicExch | ImmAtomicCmpExch | ImmAtomicImax
-                | ImmAtomicImin | ImmAtomicUmax | ImmAtomicUmin => self.atomic(inst),
+                | ImmAtomicImin | ImmAtomicUmax | ImmAtomicUmin => self.atomic(inst, op),
             },
             OpKind::Sync(SyncOp::Sync) => self.sync(inst),
             OpKind::TextureLoad(TextureLoadOp::Ld) => self.ld_typed_buffer(inst),
