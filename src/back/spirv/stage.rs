@@ -11,6 +11,8 @@
 //!   offset is in 1/16 pixel, 4-bit signed per axis (D3D11.3 §16.5.3).
 //! - `emit`/`cut`/`emit_then_cut` copy the outputs of their stream and call
 //!   `OpEmitVertex`/`OpEndPrimitive`, or the `Stream` forms when the module uses streams.
+//! - Every operation of the discard, derivative, interpolation and geometry families has its
+//!   arm (no catch-all): an operation added to one of them fails to compile until it is here.
 
 use spirv::{Capability, ExecutionMode, GlslStd450Op, Op as SpvOp};
 
