@@ -125,6 +125,37 @@ pub(crate) struct CbufferVar {
     pub array: Option<super::descriptors::DescriptorArray>,
 }
 
+/// The variables of the declared buffers and memory (written by `declare.rs` and
+/// `resources.rs` before the functions are emitted, read by the register and memory paths),
+/// by declaration position.
+#[derive(Default)]
+pub(super) struct Objects {
+    /// Constant buffer variables (Uniform, block of `uvec4[size]`).
+    pub(super) cbuffers: Vec<CbufferVar>,
+    /// SRV/UAV objects, by declaration position.
+    pub(super) resources: Vec<ResourceVars>,
+    /// Shared memory variables (Workgroup `u32[words]`).
+    pub(super) tgsm: Vec<Id>,
+}
+
+/// The walk through the function being emitted (`mod.rs` drives it, `control_flow.rs`
+/// opens and closes the constructs): read and written only there.
+pub(super) struct Flow<'a> {
+    /// Open constructs of the function being emitted.
+    pub(super) frames: Vec<Frame>,
+    /// The previous instruction was a `case`/`default` label.
+    pub(super) after_case: bool,
+    /// Inside unreachable code (after `ret`, `break`, `continue` or a kill, before the
+    /// enclosing construct's next part): `Some(n)` with `n` constructs opened in it, which
+    /// are skipped whole.
+    pub(super) dead: Option<u32>,
+    /// The body of the function being emitted, and the position in it of the instruction
+    /// being emitted (a `loop` looks ahead for the registers it writes).
+    pub(super) body: &'a [ir::Inst],
+    /// See [`Flow::body`].
+    pub(super) position: usize,
+}
+
 /// Everything emission needs while walking the IR.
 pub(crate) struct Emitter<'a> {
     /// The module being translated.
@@ -139,25 +170,16 @@ pub(crate) struct Emitter<'a> {
     pub indexable: Vec<Var>,
     /// The immediate constant buffer (`uvec4[n]`, Private, initialised).
     pub icb: Option<Var>,
-    /// Constant buffer variables (Uniform, block of `uvec4[size]`).
-    pub cbuffers: Vec<CbufferVar>,
-    /// SRV/UAV objects, by declaration position.
-    pub resources: Vec<ResourceVars>,
-    /// Shared memory variables (Workgroup `u32[words]`).
-    pub tgsm: Vec<Id>,
+    /// The variables of the declared constant buffers, resources and shared memory.
+    pub(super) objects: Objects,
     /// Compute built-ins: GlobalInvocationId, WorkgroupId, LocalInvocationId (uvec3),
     /// LocalInvocationIndex (u32).
     pub builtins: [Option<Id>; 4],
     /// Function ids, by position.
     pub functions: Vec<Id>,
-    /// Open constructs of the function being emitted.
-    pub frames: Vec<Frame>,
-    /// The previous instruction was a `case`/`default` label.
-    pub after_case: bool,
-    /// Inside unreachable code (after `ret`, `break`, `continue` or a kill, before the enclosing
-    /// construct's next part): `Some(n)` with `n` constructs opened in it, which are skipped
-    /// whole.
-    pub dead: Option<u32>,
+    /// Where the walk is in the function being emitted: its open constructs and the
+    /// unreachable code being skipped.
+    pub(super) flow: Flow<'a>,
     /// Stage inputs and outputs (graphics stages).
     pub io: super::io::Io,
     /// Samplers and the other objects texture operations share (`texture/mod.rs`).
@@ -166,11 +188,6 @@ pub(crate) struct Emitter<'a> {
     pub temp_values: super::values::TempValues,
     /// The offset of the instruction being emitted (for errors found between instructions).
     pub span: u32,
-    /// The body of the function being emitted, and the position in it of the instruction
-    /// being emitted (a `loop` looks ahead for the registers it writes).
-    pub body: &'a [ir::Inst],
-    /// See [`Emitter::body`].
-    pub position: usize,
     /// Ids asked for at almost every instruction, kept at hand (the module's caches hash).
     pub memo: super::values::Memo,
 }
@@ -554,7 +571,7 @@ impl<'a> Emitter<'a> {
                 slot,
             } => {
                 let cb = self.ir.cbuffers.get(decl.index()).copied();
-                let var = self.cbuffers.get(decl.index()).copied();
+                let var = self.objects.cbuffers.get(decl.index()).copied();
                 let (Some(cb), Some(var)) = (cb, var) else {
                     return Err(Error::internal(span, "undeclared constant buffer"));
                 };

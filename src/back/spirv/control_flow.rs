@@ -116,7 +116,7 @@ impl Emitter<'_> {
     /// through the loop: `false` when it calls a subroutine (which may write any), or its end
     /// is missing.
     fn forget_loop_writes(&mut self) -> bool {
-        let rest = self.body.get(self.position + 1..).unwrap_or(&[]);
+        let rest = self.flow.body.get(self.flow.position + 1..).unwrap_or(&[]);
         let mut depth = 0usize;
         for inst in rest {
             match inst.op {
@@ -148,7 +148,8 @@ impl Emitter<'_> {
 
     /// The merge block a `break` goes to, now marked reached.
     fn innermost_break(&mut self, span: u32) -> Result<Id, Error> {
-        self.frames
+        self.flow
+            .frames
             .iter_mut()
             .rev()
             .find_map(|f| match f {
@@ -175,7 +176,8 @@ impl Emitter<'_> {
     }
 
     fn innermost_continue(&self, span: u32) -> Result<Id, Error> {
-        self.frames
+        self.flow
+            .frames
             .iter()
             .rev()
             .find_map(|f| match f {
@@ -190,7 +192,7 @@ impl Emitter<'_> {
     /// Emits one control-flow instruction.
     pub fn control_flow(&mut self, inst: &Inst) -> Result<(), Error> {
         let is_case = matches!(inst.op, Op::Case | Op::Default);
-        let after_case = std::mem::replace(&mut self.after_case, is_case);
+        let after_case = std::mem::replace(&mut self.flow.after_case, is_case);
         if !matches!(inst.op, Op::Nop | Op::Ret) {
             // Each of these ends the block, or may (conditionally, or by a call).
             self.flush_temps()?;
@@ -214,7 +216,7 @@ impl Emitter<'_> {
                 self.m.selection_merge(merge, SelectionControl::NONE);
                 self.m.branch_conditional(cond, then, else_label);
                 self.enter_dominated(then);
-                self.frames.push(Frame::If {
+                self.flow.frames.push(Frame::If {
                     else_label,
                     merge,
                     has_else: false,
@@ -232,7 +234,7 @@ impl Emitter<'_> {
                     reached,
                     lineage,
                     ..
-                }) = self.frames.last_mut()
+                }) = self.flow.frames.last_mut()
                 else {
                     return Err(Error::internal(inst.span, "else without if"));
                 };
@@ -253,7 +255,7 @@ impl Emitter<'_> {
                     reached,
                     lineage,
                     calls,
-                }) = self.frames.pop()
+                }) = self.flow.frames.pop()
                 else {
                     return Err(Error::internal(inst.span, "endif without if"));
                 };
@@ -293,7 +295,7 @@ impl Emitter<'_> {
                 self.m.loop_merge(merge, continue_target, LoopControl::NONE);
                 self.m.branch(body);
                 self.enter_dominated(body);
-                self.frames.push(Frame::Loop {
+                self.flow.frames.push(Frame::Loop {
                     header,
                     continue_target,
                     merge,
@@ -308,7 +310,7 @@ impl Emitter<'_> {
                     merge,
                     reached,
                     lineage,
-                }) = self.frames.pop()
+                }) = self.flow.frames.pop()
                 else {
                     return Err(Error::internal(inst.span, "endloop without loop"));
                 };
@@ -366,7 +368,8 @@ impl Emitter<'_> {
             ControlFlowOp::Switch => self.switch(inst)?,
             ControlFlowOp::Case | ControlFlowOp::Default => {
                 if !after_case {
-                    let Some(Frame::Switch { blocks, next, .. }) = self.frames.last_mut() else {
+                    let Some(Frame::Switch { blocks, next, .. }) = self.flow.frames.last_mut()
+                    else {
                         return Err(Error::internal(inst.span, "case outside a switch"));
                     };
                     let label = *blocks.get(*next).ok_or_else(|| {
@@ -379,7 +382,7 @@ impl Emitter<'_> {
                 }
             }
             ControlFlowOp::EndSwitch => {
-                let Some(Frame::Switch { merge, .. }) = self.frames.pop() else {
+                let Some(Frame::Switch { merge, .. }) = self.flow.frames.pop() else {
                     return Err(Error::internal(inst.span, "endswitch without switch"));
                 };
                 self.close_to(merge);
@@ -435,7 +438,7 @@ impl Emitter<'_> {
         }
         self.m.selection_merge(merge, SelectionControl::NONE);
         self.m.switch(selector.id, default, &cases);
-        self.frames.push(Frame::Switch {
+        self.flow.frames.push(Frame::Switch {
             merge,
             blocks,
             next: 0,

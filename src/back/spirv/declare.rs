@@ -86,7 +86,7 @@ impl Emitter<'_> {
             let id = self.m.global_variable(StorageClass::Uniform, ty, None);
             self.m.decorate_binding(id, binding.set, binding.binding);
             self.name_indexed(id, "cb", cb.id);
-            self.cbuffers.push(CbufferVar {
+            self.objects.cbuffers.push(CbufferVar {
                 var: id,
                 block,
                 array: binding.array,

@@ -92,7 +92,7 @@ impl Emitter<'_> {
                 AtomicAnd | AtomicOr | AtomicXor | AtomicCmpStore | AtomicIadd | AtomicImax
                 | AtomicImin | AtomicUmax | AtomicUmin | ImmAtomicIadd | ImmAtomicAnd
                 | ImmAtomicOr | ImmAtomicXor | ImmAtomicExch | ImmAtomicCmpExch | ImmAtomicImax
-                | ImmAtomicImin | ImmAtomicUmax | ImmAtomicUmin => self.atomic(inst),
+                | ImmAtomicImin | ImmAtomicUmax | ImmAtomicUmin => self.atomic(inst, op),
             },
             OpKind::Sync(SyncOp::Sync) => self.sync(inst),
             OpKind::TextureLoad(TextureLoadOp::Ld) => self.ld_typed_buffer(inst),
@@ -154,7 +154,8 @@ impl Emitter<'_> {
         span: u32,
         decl: ir::ResourceId,
     ) -> Result<ResourceVars, Error> {
-        self.resources
+        self.objects
+            .resources
             .get(decl.index())
             .copied()
             .ok_or_else(|| Error::internal(span, format!("resource #{decl} is not declared")))
@@ -205,6 +206,7 @@ impl Emitter<'_> {
                     .get(n.index())
                     .ok_or_else(|| Error::internal(span, format!("g#{n} is not declared")))?;
                 let var = *self
+                    .objects
                     .tgsm
                     .get(n.index())
                     .ok_or_else(|| Error::internal(span, format!("g#{n} is not declared")))?;

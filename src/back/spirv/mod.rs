@@ -159,20 +159,20 @@ pub fn emit_reusing(
         temps: take_empty(&mut scratch.temps),
         indexable: Vec::new(),
         icb: None,
-        cbuffers: Vec::new(),
-        resources: Vec::new(),
-        tgsm: Vec::new(),
+        objects: context::Objects::default(),
         builtins: [None; 4],
         functions: take_empty(&mut scratch.functions),
-        frames: take_empty(&mut scratch.frames),
-        after_case: false,
-        dead: None,
+        flow: context::Flow {
+            frames: take_empty(&mut scratch.frames),
+            after_case: false,
+            dead: None,
+            body: &[],
+            position: 0,
+        },
         io: io::Io::default(),
         textures: texture::TextureState::new(options.sparse_residency),
         temp_values: std::mem::take(&mut scratch.temp_values),
         span: 0,
-        body: &[],
-        position: 0,
         memo: values::Memo::default(),
     };
     e.temp_values.reset(module.temps as usize);
@@ -185,7 +185,7 @@ pub fn emit_reusing(
     scratch.temp_values = e.temp_values;
     scratch.temps = e.temps;
     scratch.functions = e.functions;
-    scratch.frames = e.frames;
+    scratch.frames = e.flow.frames;
     spirv
 }
 
@@ -345,18 +345,18 @@ impl Emitter<'_> {
         if index == 0 {
             self.init_function_registers();
         }
-        self.frames.clear();
-        self.after_case = false;
-        self.dead = None;
+        self.flow.frames.clear();
+        self.flow.after_case = false;
+        self.flow.dead = None;
         let body = self.ir.body(index);
-        self.body = body;
+        self.flow.body = body;
         for (position, inst) in body.iter().enumerate() {
             self.span = inst.span;
-            self.position = position;
+            self.flow.position = position;
             self.instruction(inst)?;
             self.check_temp_writes(inst.span)?;
         }
-        if !self.frames.is_empty() {
+        if !self.flow.frames.is_empty() {
             let span = body.last().map_or(0, |i| i.span);
             return Err(Error::internal(
                 span,
@@ -394,20 +394,22 @@ impl Emitter<'_> {
     fn skips(&mut self, op: Op) -> bool {
         use Op::*;
         let resumes = matches!(op, Else | EndIf | EndLoop | Case | Default | EndSwitch);
-        match self.dead {
-            None if self.m.in_block() || resumes || self.frames.is_empty() && op == Nop => false,
+        match self.flow.dead {
+            None if self.m.in_block() || resumes || self.flow.frames.is_empty() && op == Nop => {
+                false
+            }
             None => {
                 // The first instruction after a terminator.
-                self.dead = Some(u32::from(matches!(op, If | Loop | Switch)));
+                self.flow.dead = Some(u32::from(matches!(op, If | Loop | Switch)));
                 true
             }
             Some(depth) => {
                 match op {
-                    If | Loop | Switch => self.dead = Some(depth + 1),
-                    EndIf | EndLoop | EndSwitch if depth > 0 => self.dead = Some(depth - 1),
+                    If | Loop | Switch => self.flow.dead = Some(depth + 1),
+                    EndIf | EndLoop | EndSwitch if depth > 0 => self.flow.dead = Some(depth - 1),
                     Else | Case | Default if depth > 0 => {}
                     _ if resumes => {
-                        self.dead = None;
+                        self.flow.dead = None;
                         return false;
                     }
                     _ => {}
@@ -420,12 +422,12 @@ impl Emitter<'_> {
     /// One instruction, routed by its [`Family`].
     fn instruction(&mut self, inst: &ir::Inst) -> Result<(), Error> {
         if self.skips(inst.op) {
-            self.after_case = false;
+            self.flow.after_case = false;
             return Ok(());
         }
         if !inst.op.is_control_flow() {
             // Any instruction between two case labels ends the label run.
-            self.after_case = false;
+            self.flow.after_case = false;
         }
         // Every family is routed (no catch-all): a new family fails to compile until it is.
         match inst.op.family() {

@@ -225,7 +225,7 @@ impl Emitter<'_> {
                 vars.counter_block = Some(block);
                 vars.counter_array = binding.array;
             }
-            self.resources.push(vars);
+            self.objects.resources.push(vars);
         }
         for g in &ir.tgsm {
             if g.words == 0 {
@@ -235,7 +235,7 @@ impl Emitter<'_> {
             let ty = self.m.type_array_len(u, g.words);
             let var = self.m.global_variable(StorageClass::Workgroup, ty, None);
             self.name_indexed(var, "g", g.register);
-            self.tgsm.push(var);
+            self.objects.tgsm.push(var);
         }
         self.declare_samplers()
     }

@@ -11,13 +11,18 @@
 //!   offset is in 1/16 pixel, 4-bit signed per axis (D3D11.3 §16.5.3).
 //! - `emit`/`cut`/`emit_then_cut` copy the outputs of their stream and call
 //!   `OpEmitVertex`/`OpEndPrimitive`, or the `Stream` forms when the module uses streams.
+//! - Every operation of the discard, derivative, interpolation and geometry families has its
+//!   arm (no catch-all): an operation added to one of them fails to compile until it is here.
 
 use spirv::{Capability, ExecutionMode, GlslStd450Op, Op as SpvOp};
 
 use super::context::{Emitter, Scalar};
 use super::io::{Home, LinkKind};
 use crate::back::spirv::Error;
-use crate::ir::{InputPrimitive, Inst, Op, OutputTopology, Reg, Stage};
+use crate::ir::{
+    DerivativeOp, DiscardOp, GeometryOp, InputPrimitive, Inst, InterpolationOp, OpKind,
+    OutputTopology, Reg, Stage,
+};
 use crate::spv::Version;
 
 impl Emitter<'_> {
@@ -30,8 +35,10 @@ impl Emitter<'_> {
                 format!("{what} outside a pixel shader ({} shader)", stage.prefix()),
             )
         };
-        match inst.op {
-            Op::Discard => {
+        // Every family, and every operation of the stage families, has its arm (no
+        // catch-all): an operation added to the table fails to compile until it is emitted.
+        match inst.op.kind() {
+            OpKind::Discard(DiscardOp::Discard) => {
                 if stage != Stage::Pixel {
                     return Err(pixel_only("discard"));
                 }
@@ -41,74 +48,97 @@ impl Emitter<'_> {
                     Ok(())
                 })
             }
-            Op::DerivRtx
-            | Op::DerivRty
-            | Op::DerivRtxCoarse
-            | Op::DerivRtxFine
-            | Op::DerivRtyCoarse
-            | Op::DerivRtyFine => {
+            OpKind::Derivative(op) => {
                 if stage != Stage::Pixel {
                     return Err(pixel_only("a derivative"));
                 }
-                let op = match inst.op {
-                    Op::DerivRtx => SpvOp::DPdx,
-                    Op::DerivRty => SpvOp::DPdy,
-                    Op::DerivRtxCoarse => SpvOp::DPdxCoarse,
-                    Op::DerivRtxFine => SpvOp::DPdxFine,
-                    Op::DerivRtyCoarse => SpvOp::DPdyCoarse,
-                    _ => SpvOp::DPdyFine,
-                };
-                if !matches!(op, SpvOp::DPdx | SpvOp::DPdy) {
-                    self.m.capability(Capability::DerivativeControl);
-                }
-                let mask = Self::dst_mask(inst, 0);
-                if mask == 0 {
-                    return Ok(());
-                }
-                let v = self.load_src(inst, 0, mask, Scalar::F32)?;
-                let ty = self.ty(Scalar::F32, v.n);
-                let id = self.m.emit(op, ty, &[v.id]);
-                self.store_dst(inst, 0, super::context::Value { id, ..v })
+                self.derivative(inst, op)
             }
-            Op::EvalCentroid | Op::EvalSampleIndex | Op::EvalSnapped => {
+            OpKind::Interpolation(op) => {
                 if stage != Stage::Pixel {
                     return Err(pixel_only("pull-model interpolation"));
                 }
-                self.eval(inst)
+                self.eval(inst, op)
             }
-            Op::Emit | Op::Cut | Op::EmitThenCut => {
+            OpKind::Geometry(op) => {
                 if stage != Stage::Geometry {
                     return Err(Error::invalid(
                         inst.span,
                         format!("{} outside a geometry shader", inst.op.name()),
                     ));
                 }
-                let stream = inst.payload.stream().min(3);
-                let streams = self.io.streams;
-                let s = self.u32_const(u32::from(stream));
-                if matches!(inst.op, Op::Emit | Op::EmitThenCut) {
-                    self.copy_outputs(Some(stream), None);
-                    if streams {
-                        self.m
-                            .inst(SpvOp::EmitStreamVertex, None, None, &[s.word()]);
-                    } else {
-                        self.m.inst(SpvOp::EmitVertex, None, None, &[]);
-                    }
-                }
-                if matches!(inst.op, Op::Cut | Op::EmitThenCut) {
-                    if streams {
-                        self.m
-                            .inst(SpvOp::EndStreamPrimitive, None, None, &[s.word()]);
-                    } else {
-                        self.m.inst(SpvOp::EndPrimitive, None, None, &[]);
-                    }
-                }
+                self.emit_cut(inst, op);
                 Ok(())
             }
-            _ => Err(Error::internal(
+            OpKind::Move(_)
+            | OpKind::Float(_)
+            | OpKind::Integer(_)
+            | OpKind::Bits(_)
+            | OpKind::Double(_)
+            | OpKind::ControlFlow(_)
+            | OpKind::Buffer(_)
+            | OpKind::Atomic(_)
+            | OpKind::Sync(_)
+            | OpKind::TextureLoad(_)
+            | OpKind::Sample(_)
+            | OpKind::Gather(_)
+            | OpKind::Query(_)
+            | OpKind::Sparse(_) => Err(Error::internal(
                 inst.span,
                 format!("{} is not a stage operation", inst.op.name()),
             )),
+        }
+    }
+
+    /// `deriv_rt[xy][_coarse|_fine]`: `OpDPdx/OpDPdy` and their `DerivativeControl` forms.
+    fn derivative(&mut self, inst: &Inst, op: DerivativeOp) -> Result<(), Error> {
+        let (op, control) = match op {
+            DerivativeOp::DerivRtx => (SpvOp::DPdx, false),
+            DerivativeOp::DerivRty => (SpvOp::DPdy, false),
+            DerivativeOp::DerivRtxCoarse => (SpvOp::DPdxCoarse, true),
+            DerivativeOp::DerivRtxFine => (SpvOp::DPdxFine, true),
+            DerivativeOp::DerivRtyCoarse => (SpvOp::DPdyCoarse, true),
+            DerivativeOp::DerivRtyFine => (SpvOp::DPdyFine, true),
+        };
+        if control {
+            self.m.capability(Capability::DerivativeControl);
+        }
+        let mask = Self::dst_mask(inst, 0);
+        if mask == 0 {
+            return Ok(());
+        }
+        let v = self.load_src(inst, 0, mask, Scalar::F32)?;
+        let ty = self.ty(Scalar::F32, v.n);
+        let id = self.m.emit(op, ty, &[v.id]);
+        self.store_dst(inst, 0, super::context::Value { id, ..v })
+    }
+
+    /// `emit`/`cut`/`emit_then_cut` on the instruction's stream (geometry shaders only).
+    fn emit_cut(&mut self, inst: &Inst, op: GeometryOp) {
+        let (emit, cut) = match op {
+            GeometryOp::Emit => (true, false),
+            GeometryOp::Cut => (false, true),
+            GeometryOp::EmitThenCut => (true, true),
+        };
+        let stream = inst.payload.stream().min(3);
+        let streams = self.io.streams;
+        let s = self.u32_const(u32::from(stream));
+        if emit {
+            self.copy_outputs(Some(stream), None);
+            if streams {
+                self.m
+                    .inst(SpvOp::EmitStreamVertex, None, None, &[s.word()]);
+            } else {
+                self.m.inst(SpvOp::EmitVertex, None, None, &[]);
+            }
+        }
+        if cut {
+            if streams {
+                self.m
+                    .inst(SpvOp::EndStreamPrimitive, None, None, &[s.word()]);
+            } else {
+                self.m.inst(SpvOp::EndPrimitive, None, None, &[]);
+            }
         }
     }
 
@@ -128,7 +158,7 @@ impl Emitter<'_> {
 
     /// `eval_*`: interpolates the inputs that carry register `v#` and stores the swizzled
     /// result.
-    fn eval(&mut self, inst: &Inst) -> Result<(), Error> {
+    fn eval(&mut self, inst: &Inst, op: InterpolationOp) -> Result<(), Error> {
         let mask = Self::dst_mask(inst, 0);
         if mask == 0 {
             return Ok(());
@@ -147,9 +177,13 @@ impl Emitter<'_> {
             .constant()
             .ok_or_else(|| Error::unsupported(inst.span, "eval_* of a relatively indexed input"))?;
         self.m.capability(Capability::InterpolationFunction);
-        let extra = match inst.op {
-            Op::EvalSampleIndex => Some(self.load_src(inst, 1, 1, Scalar::I32)?.id),
-            Op::EvalSnapped => {
+        let (glsl_op, extra) = match op {
+            InterpolationOp::EvalCentroid => (GlslStd450Op::InterpolateAtCentroid, None),
+            InterpolationOp::EvalSampleIndex => (
+                GlslStd450Op::InterpolateAtSample,
+                Some(self.load_src(inst, 1, 1, Scalar::I32)?.id),
+            ),
+            InterpolationOp::EvalSnapped => {
                 // Offsets: low 4 bits signed, in 1/16 pixel.
                 let v = self.load_src(inst, 1, 0b11, Scalar::I32)?;
                 let i2 = self.ty(Scalar::I32, 2);
@@ -159,14 +193,11 @@ impl Emitter<'_> {
                 let f2 = self.ty(Scalar::F32, 2);
                 let f = self.m.convert_s_to_f(f2, signed);
                 let sixteenth = self.splat_bits(Scalar::F32, 2, (1.0f32 / 16.0).to_bits());
-                Some(self.m.f_mul(f2, f, sixteenth))
+                (
+                    GlslStd450Op::InterpolateAtOffset,
+                    Some(self.m.f_mul(f2, f, sixteenth)),
+                )
             }
-            _ => None,
-        };
-        let glsl_op = match inst.op {
-            Op::EvalCentroid => GlslStd450Op::InterpolateAtCentroid,
-            Op::EvalSampleIndex => GlslStd450Op::InterpolateAtSample,
-            _ => GlslStd450Op::InterpolateAtOffset,
         };
         // Gather the register's four words; components no interpolable input carries read 0.
         let u = self.ty(Scalar::U32, 1);

@@ -21,7 +21,7 @@ use super::{Loc, Target};
 use crate::back::spirv::context::{Emitter, Scalar, Value};
 use crate::back::spirv::descriptors::DescriptorKind;
 use crate::back::spirv::Error;
-use crate::ir::{Inst, Op, Reg, ResourceShape};
+use crate::ir::{AtomicOp, Inst, Op, Reg, ResourceShape};
 use crate::spv::Id;
 
 /// Where an atomic operation works.
@@ -35,33 +35,30 @@ enum Place {
 
 impl Emitter<'_> {
     /// Any `atomic_*` or `imm_atomic_*` other than alloc/consume.
-    pub(super) fn atomic(&mut self, inst: &Inst) -> Result<(), Error> {
-        use Op::*;
-        let imm = !matches!(
-            inst.op,
-            AtomicAnd
-                | AtomicOr
-                | AtomicXor
-                | AtomicCmpStore
-                | AtomicIadd
-                | AtomicImax
-                | AtomicImin
-                | AtomicUmax
-                | AtomicUmin
-        );
-        let compare = matches!(inst.op, AtomicCmpStore | ImmAtomicCmpExch);
-        let op = match inst.op {
-            AtomicAnd | ImmAtomicAnd => SpvOp::AtomicAnd,
-            AtomicOr | ImmAtomicOr => SpvOp::AtomicOr,
-            AtomicXor | ImmAtomicXor => SpvOp::AtomicXor,
-            AtomicIadd | ImmAtomicIadd => SpvOp::AtomicIAdd,
-            AtomicImax | ImmAtomicImax => SpvOp::AtomicSMax,
-            AtomicImin | ImmAtomicImin => SpvOp::AtomicSMin,
-            AtomicUmax | ImmAtomicUmax => SpvOp::AtomicUMax,
-            AtomicUmin | ImmAtomicUmin => SpvOp::AtomicUMin,
-            ImmAtomicExch => SpvOp::AtomicExchange,
-            AtomicCmpStore | ImmAtomicCmpExch => SpvOp::AtomicCompareExchange,
-            _ => {
+    pub(super) fn atomic(&mut self, inst: &Inst, op: AtomicOp) -> Result<(), Error> {
+        use AtomicOp::*;
+        // (SPIR-V operation, `imm_*` form, compares): every atomic operation has its arm.
+        let (op, imm, compare) = match op {
+            AtomicAnd => (SpvOp::AtomicAnd, false, false),
+            AtomicOr => (SpvOp::AtomicOr, false, false),
+            AtomicXor => (SpvOp::AtomicXor, false, false),
+            AtomicCmpStore => (SpvOp::AtomicCompareExchange, false, true),
+            AtomicIadd => (SpvOp::AtomicIAdd, false, false),
+            AtomicImax => (SpvOp::AtomicSMax, false, false),
+            AtomicImin => (SpvOp::AtomicSMin, false, false),
+            AtomicUmax => (SpvOp::AtomicUMax, false, false),
+            AtomicUmin => (SpvOp::AtomicUMin, false, false),
+            ImmAtomicIadd => (SpvOp::AtomicIAdd, true, false),
+            ImmAtomicAnd => (SpvOp::AtomicAnd, true, false),
+            ImmAtomicOr => (SpvOp::AtomicOr, true, false),
+            ImmAtomicXor => (SpvOp::AtomicXor, true, false),
+            ImmAtomicExch => (SpvOp::AtomicExchange, true, false),
+            ImmAtomicCmpExch => (SpvOp::AtomicCompareExchange, true, true),
+            ImmAtomicImax => (SpvOp::AtomicSMax, true, false),
+            ImmAtomicImin => (SpvOp::AtomicSMin, true, false),
+            ImmAtomicUmax => (SpvOp::AtomicUMax, true, false),
+            ImmAtomicUmin => (SpvOp::AtomicUMin, true, false),
+            ImmAtomicAlloc | ImmAtomicConsume => {
                 return Err(Error::unsupported(
                     inst.span,
                     format!("`{}`", inst.op.name()),

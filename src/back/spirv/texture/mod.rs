@@ -176,8 +176,8 @@ impl Emitter<'_> {
                 QueryOp::SamplePos => self.samplepos(inst),
             },
             OpKind::Sparse(op) => match op {
-                LdS if self.is_typed_buffer_load(inst) => self.buffer_load_with_status(inst),
-                LdUavTypedS | LdRawS | LdStructuredS => self.buffer_load_with_status(inst),
+                LdS if self.is_typed_buffer_load(inst) => self.buffer_load_with_status(inst, op),
+                LdUavTypedS | LdRawS | LdStructuredS => self.buffer_load_with_status(inst, op),
                 LdS => self.ld(inst, true),
                 LdMsS => self.ldms(inst, true),
                 SampleLS | SampleCLzS | SampleClS | SampleBClS | SampleDClS | SampleCClS

@@ -26,7 +26,7 @@ use spirv::{Capability, GlslStd450Op, ImageOperands, Op as SpvOp};
 use super::{first, Texture};
 use crate::back::spirv::context::{Emitter, Scalar, Value};
 use crate::back::spirv::Error;
-use crate::ir::{Dimension, Family, Inst, Op, Payload, Role, Stage};
+use crate::ir::{Dimension, Inst, Op, OpKind, Payload, Role, SparseOp, Stage};
 use crate::spv::Id;
 
 /// How an operation gets its level of detail.
@@ -66,16 +66,33 @@ struct Form {
 /// The operand layout of a sampling or gather operation, from the op table's source roles;
 /// `None` for other operations.
 fn form(op: Op) -> Option<Form> {
-    use Op::*;
-    let gather = match op.family() {
-        Family::Gather => true,
-        Family::Sample => false,
-        Family::Sparse => match op {
+    use SparseOp::*;
+    // Every family and every sparse operation has its arm (no catch-all).
+    let gather = match op.kind() {
+        OpKind::Gather(_) => true,
+        OpKind::Sample(_) => false,
+        OpKind::Sparse(op) => match op {
             Gather4S | Gather4CS | Gather4PoS | Gather4PoCS => true,
             SampleLS | SampleCLzS | SampleClS | SampleBClS | SampleDClS | SampleCClS => false,
-            _ => return None,
+            LdS | LdMsS | LdUavTypedS | LdRawS | LdStructuredS | CheckAccessFullyMapped => {
+                return None
+            }
         },
-        _ => return None,
+        OpKind::Move(_)
+        | OpKind::Float(_)
+        | OpKind::Integer(_)
+        | OpKind::Bits(_)
+        | OpKind::Double(_)
+        | OpKind::Derivative(_)
+        | OpKind::ControlFlow(_)
+        | OpKind::Discard(_)
+        | OpKind::Buffer(_)
+        | OpKind::Atomic(_)
+        | OpKind::Sync(_)
+        | OpKind::TextureLoad(_)
+        | OpKind::Query(_)
+        | OpKind::Interpolation(_)
+        | OpKind::Geometry(_) => return None,
     };
     let at = |role| op.source(role);
     let lod = if let Some(i) = at(Role::Bias) {
@@ -84,7 +101,7 @@ fn form(op: Op) -> Option<Form> {
         LodMode::Explicit(i)
     } else if let (Some(i), Some(j)) = (at(Role::GradientX), at(Role::GradientY)) {
         LodMode::Grad(i, j)
-    } else if matches!(op, SampleCLz | SampleCLzS) {
+    } else if matches!(op, Op::SampleCLz | Op::SampleCLzS) {
         LodMode::Zero
     } else {
         LodMode::Implicit

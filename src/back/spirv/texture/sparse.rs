@@ -21,21 +21,34 @@ use spirv::Op as SpvOp;
 
 use crate::back::spirv::context::{Emitter, Scalar, Value};
 use crate::back::spirv::Error;
-use crate::ir::{Inst, Op, Reg, ResourceShape};
+use crate::ir::{Inst, Op, Reg, ResourceShape, Role, SparseOp};
 use crate::spv::Id;
 
 /// The status word of a fully mapped access.
 const FULLY_MAPPED: u32 = 0xffff_ffff;
 
-/// The ordinary operation of a buffer load's `_s` form.
-fn plain_op(op: Op) -> Option<Op> {
-    Some(match op {
-        Op::LdS => Op::Ld,
-        Op::LdUavTypedS => Op::LdUavTyped,
-        Op::LdRawS => Op::LdRaw,
-        Op::LdStructuredS => Op::LdStructured,
-        _ => return None,
-    })
+/// The ordinary operation of a buffer load's `_s` form; `None` for the texture forms and
+/// `check_access_fully_mapped` (every sparse operation has its arm: no catch-all).
+fn plain_op(op: SparseOp) -> Option<Op> {
+    use SparseOp::*;
+    match op {
+        LdS => Some(Op::Ld),
+        LdUavTypedS => Some(Op::LdUavTyped),
+        LdRawS => Some(Op::LdRaw),
+        LdStructuredS => Some(Op::LdStructured),
+        SampleLS
+        | SampleCLzS
+        | SampleClS
+        | SampleBClS
+        | SampleDClS
+        | SampleCClS
+        | LdMsS
+        | Gather4S
+        | Gather4CS
+        | Gather4PoS
+        | Gather4PoCS
+        | CheckAccessFullyMapped => None,
+    }
 }
 
 impl Emitter<'_> {
@@ -86,8 +99,12 @@ impl Emitter<'_> {
 
     /// `ld_raw_s`, `ld_structured_s`, `ld_uav_typed_s`, and `ld_s` on a typed buffer: the
     /// ordinary load, then the status.
-    pub(super) fn buffer_load_with_status(&mut self, inst: &Inst) -> Result<(), Error> {
-        let op = plain_op(inst.op)
+    pub(super) fn buffer_load_with_status(
+        &mut self,
+        inst: &Inst,
+        op: SparseOp,
+    ) -> Result<(), Error> {
+        let op = plain_op(op)
             .ok_or_else(|| Error::unsupported(inst.span, format!("`{}`", inst.op.name())))?;
         if op == Op::LdUavTyped && self.textures.sparse && self.uav_is_texture(inst) {
             return self.ld_uav_typed_sparse(inst);
@@ -114,7 +131,11 @@ impl Emitter<'_> {
 
     /// Whether the `u#` of an `ld_uav_typed_s` is a texture (not a typed buffer).
     fn uav_is_texture(&self, inst: &Inst) -> bool {
-        let Some(Reg::Uav { decl, .. }) = inst.src().get(1).map(|s| s.reg) else {
+        let resource = inst
+            .op
+            .source(Role::Resource)
+            .and_then(|i| inst.src().get(i));
+        let Some(Reg::Uav { decl, .. }) = resource.map(|s| s.reg) else {
             return false;
         };
         matches!(
@@ -126,7 +147,11 @@ impl Emitter<'_> {
     /// `ld_uav_typed_s` on a storage image with sparse residency: `OpImageSparseRead` at the
     /// address clamped into the image, the default texel when it was out of bounds.
     fn ld_uav_typed_sparse(&mut self, inst: &Inst) -> Result<(), Error> {
-        let res = Self::operand(inst, 1)?;
+        let at = inst
+            .op
+            .source(Role::Resource)
+            .ok_or_else(|| Error::internal(inst.span, "missing source operand"))?;
+        let res = Self::operand(inst, at)?;
         let tb = self.typed_uav_operand(inst.span, &res.reg)?;
         if Self::dst_mask(inst, 0) == 0 && Self::dst_mask(inst, 1) == 0 {
             return Ok(());
