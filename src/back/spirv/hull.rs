@@ -111,7 +111,7 @@ impl Emitter<'_> {
         self.functions
             .get(index as usize)
             .copied()
-            .ok_or_else(|| Error::invalid(0, format!("hull step calls missing function #{index}")))
+            .ok_or_else(|| Error::internal(0, format!("hull step calls missing function #{index}")))
     }
 
     /// `OpControlBarrier Workgroup Invocation None`: what GLSL's `barrier()` is in a

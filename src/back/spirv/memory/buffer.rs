@@ -177,7 +177,7 @@ impl Emitter<'_> {
                     self.m.shift_left_logical(u, len, two)
                 } else {
                     if stride % 4 != 0 {
-                        return Err(Error::invalid(
+                        return Err(Error::internal(
                             inst.span,
                             "structure stride not a multiple of 4",
                         ));
