@@ -23,6 +23,7 @@ pub use operand::{Operand, RegisterType};
 pub use program::{Program, ShaderVersion, Stage};
 pub mod checksum;
 pub mod container;
+mod decl;
 #[cfg(test)]
 mod decode_tests;
 pub mod literal;

@@ -19,6 +19,7 @@ use super::{
     Lowerer, MAX_ICB_VEC4S, MAX_INDEXABLE_ELEMENTS, MAX_TEMPS, MAX_TGSM_BYTES,
     MAX_THREADS_PER_GROUP,
 };
+use crate::front::dxbc::decl::{self, Binding, DeclError};
 use crate::front::dxbc::opcodes::{Class, Opcode};
 use crate::front::dxbc::operand::Operand;
 use crate::front::dxbc::reflect::{
@@ -39,33 +40,31 @@ pub(super) fn is_declaration(opcode: Opcode) -> bool {
     opcode.class() == Class::Declaration
 }
 
-/// The declared operand.
-fn declared<'i>(inst: &'i Instruction<'_>) -> Result<&'i Operand, Error> {
-    inst.operands()
-        .first()
-        .ok_or_else(|| Error::invalid(inst.offset, "declaration without an operand"))
+/// The lowering's message for a shared declaration-decoding error.
+fn decl_error(at: u32, error: DeclError) -> Error {
+    match error {
+        DeclError::NoOperand => Error::invalid(at, "declaration without an operand"),
+        DeclError::IndexCount { found, expected } => Error::invalid(
+            at,
+            format!("operand has {found} indices, expected {expected}"),
+        ),
+        DeclError::RelativeIndex => Error::invalid(at, "relative index in a declaration"),
+        DeclError::IndexOver32Bits => Error::invalid(at, "index over 32 bits"),
+        DeclError::UpperBelowLower { lower, upper } => {
+            Error::invalid(at, format!("range [{lower}:{upper}] ends before it starts"))
+        }
+    }
 }
 
-/// The immediate indices of a declared operand (no relative parts, each fitting 32 bits).
+/// The declared operand.
+fn declared<'i>(inst: &'i Instruction<'_>) -> Result<&'i Operand, Error> {
+    decl::operand(inst).map_err(|e| decl_error(inst.offset, e))
+}
+
+/// The immediate indices of a declared operand (exactly `N`, no relative parts, each fitting
+/// 32 bits).
 fn indices<const N: usize>(inst: &Instruction<'_>, op: &Operand) -> Result<[u32; N], Error> {
-    if op.indices().len() != N {
-        return Err(Error::invalid(
-            inst.offset,
-            format!("operand has {} indices, expected {N}", op.indices().len()),
-        ));
-    }
-    let mut out = [0u32; N];
-    for (slot, index) in out.iter_mut().zip(op.indices()) {
-        if index.rel.is_some() {
-            return Err(Error::invalid(
-                inst.offset,
-                "relative index in a declaration",
-            ));
-        }
-        *slot = u32::try_from(index.imm)
-            .map_err(|_| Error::invalid(inst.offset, "index over 32 bits"))?;
-    }
-    Ok(out)
+    decl::exact::<N>(op).map_err(|e| decl_error(inst.offset, e))
 }
 
 /// Records `id → position` in `lookup`; a second declaration of `id` is invalid.
@@ -339,26 +338,25 @@ impl Lowerer {
     ) -> Result<(u32, RegisterRange), Error> {
         let op = declared(inst)?;
         if self.version.is_sm51() {
-            let [id, lower, upper] = indices::<3>(inst, op)?;
-            let count = match upper {
-                u32::MAX => Count::Unbounded,
-                upper if upper < lower => {
-                    return Err(Error::invalid(
-                        inst.offset,
-                        format!("range [{lower}:{upper}] ends before it starts"),
-                    ))
-                }
-                upper => Count::Bounded(upper - lower + 1),
+            let binding = Binding::sm51(inst, indices::<3>(inst, op)?)
+                .map_err(|e| decl_error(inst.offset, e))?;
+            let count = match binding.count {
+                None => Count::Unbounded,
+                Some(n) => Count::Bounded(n),
             };
-            let space = inst.space.unwrap_or(0);
-            return Ok((id, RegisterRange::new(kind, space, lower, count)));
+            let range = RegisterRange::new(kind, binding.space, binding.lower, count);
+            return Ok((binding.id, range));
         }
         let register = if kind == ResourceKind::ConstantBuffer {
             indices::<2>(inst, op)?[0]
         } else {
             indices::<1>(inst, op)?[0]
         };
-        Ok((register, RegisterRange::single(kind, 0, register)))
+        let binding = Binding::single(register);
+        Ok((
+            binding.id,
+            RegisterRange::single(kind, binding.space, binding.lower),
+        ))
     }
 
     fn constant_buffer(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {

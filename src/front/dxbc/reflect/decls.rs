@@ -1,5 +1,6 @@
 //! [`Reflection::from_program`]: one pass over the instructions, interpreting each declaration;
-//! also the declaration-token helpers the lowering shares ([`imm`], [`ICB_CLASS`],
+//! operands are decoded by the front end's shared declaration decoder. Also the
+//! declaration-token helpers the lowering shares ([`imm`], [`ICB_CLASS`],
 //! [`interpolation`], [`system_name`]).
 
 use super::{
@@ -9,6 +10,7 @@ use super::{
     ReturnType, SamplerMode, Signatures, Stream, SystemName, TessDomain, TessOutputPrimitive,
     TessPartitioning, Tessellation, Tgsm, TgsmKind, UavFlags,
 };
+use crate::front::dxbc::decl::{self, Binding, DeclError, Indices};
 use crate::front::dxbc::instruction::Instruction;
 use crate::front::dxbc::opcodes::Opcode;
 use crate::front::dxbc::operand::{Components, Operand};
@@ -51,19 +53,29 @@ pub(crate) fn imm(inst: &Instruction<'_>, i: usize) -> u32 {
     inst.imms().get(i).copied().unwrap_or(0)
 }
 
+/// The reflection's message for a shared declaration-decoding error.
+fn decl_error(inst: &Instruction<'_>, error: DeclError) -> ReflectError {
+    malformed(
+        inst,
+        match error {
+            DeclError::NoOperand => "declaration without an operand",
+            DeclError::UpperBelowLower { .. } => "range upper bound below its lower bound",
+            // `immediates` reports nothing else; the reflection never asks for `exact`.
+            DeclError::IndexOver32Bits
+            | DeclError::RelativeIndex
+            | DeclError::IndexCount { .. } => "register index over 32 bits",
+        },
+    )
+}
+
 /// The declared operand.
 fn operand<'i>(inst: &'i Instruction<'_>) -> Result<&'i Operand, ReflectError> {
-    inst.operands()
-        .first()
-        .ok_or_else(|| malformed(inst, "declaration without an operand"))
+    decl::operand(inst).map_err(|e| decl_error(inst, e))
 }
 
 /// The immediate parts of an operand's indices, each checked to fit 32 bits.
-fn indices(inst: &Instruction<'_>, op: &Operand) -> Result<Vec<u32>, ReflectError> {
-    op.indices()
-        .iter()
-        .map(|i| u32::try_from(i.imm).map_err(|_| malformed(inst, "register index over 32 bits")))
-        .collect()
+fn indices(inst: &Instruction<'_>, op: &Operand) -> Result<Indices, ReflectError> {
+    decl::immediates(op).map_err(|e| decl_error(inst, e))
 }
 
 /// The interpolation mode of a `dcl_input_ps*` declaration; `None` for other declarations and
@@ -139,32 +151,23 @@ impl Builder {
     /// space in SM5.1, one register (the first index) before.
     fn range(&self, inst: &Instruction<'_>) -> Result<Range, ReflectError> {
         let idx = indices(inst, operand(inst)?)?;
-        if self.r.version.is_sm51() {
-            let [id, lower, upper] = idx[..] else {
+        let binding = if self.r.version.is_sm51() {
+            let &[id, lower, upper] = idx.as_slice() else {
                 return Err(malformed(inst, "SM5.1 resource range without 3 indices"));
             };
-            let count = match upper {
-                u32::MAX => None,
-                upper if upper < lower => {
-                    return Err(malformed(inst, "range upper bound below its lower bound"))
-                }
-                upper => Some(upper - lower + 1),
-            };
-            return Ok(Range {
-                id,
-                space: inst.space.unwrap_or(0),
-                lower_bound: lower,
-                count,
-            });
-        }
-        let register = *idx
-            .first()
-            .ok_or_else(|| malformed(inst, "resource register without an index"))?;
+            Binding::sm51(inst, [id, lower, upper]).map_err(|e| decl_error(inst, e))?
+        } else {
+            let &register = idx
+                .as_slice()
+                .first()
+                .ok_or_else(|| malformed(inst, "resource register without an index"))?;
+            Binding::single(register)
+        };
         Ok(Range {
-            id: register,
-            space: 0,
-            lower_bound: register,
-            count: Some(1),
+            id: binding.id,
+            space: binding.space,
+            lower_bound: binding.lower,
+            count: binding.count,
         })
     }
 
@@ -182,7 +185,7 @@ impl Builder {
     fn io(&self, inst: &Instruction<'_>, output: bool) -> Result<IoDeclaration, ReflectError> {
         let op = operand(inst)?;
         let idx = indices(inst, op)?;
-        let (array_size, register) = match idx[..] {
+        let (array_size, register) = match *idx.as_slice() {
             [] => (None, None),
             [register] => (None, Some(register)),
             [size, .., register] => (Some(size), Some(register)),
@@ -255,7 +258,7 @@ impl Builder {
                 let size = if self.r.version.is_sm51() {
                     inst.cb_size.unwrap_or(0)
                 } else {
-                    match indices(inst, operand(inst)?)?[..] {
+                    match *indices(inst, operand(inst)?)?.as_slice() {
                         [_, size, ..] => size,
                         _ => return Err(malformed(inst, "constant buffer without a size")),
                     }
@@ -308,6 +311,7 @@ impl Builder {
             }
             Opcode::DclTgsmRaw | Opcode::DclTgsmStructured => {
                 let register = *indices(inst, operand(inst)?)?
+                    .as_slice()
                     .first()
                     .ok_or_else(|| malformed(inst, "g# register without an index"))?;
                 let kind = if inst.opcode == Opcode::DclTgsmRaw {
@@ -351,6 +355,7 @@ impl Builder {
             Opcode::DclIndexRange => {
                 let op = operand(inst)?;
                 let register = *indices(inst, op)?
+                    .as_slice()
                     .last()
                     .ok_or_else(|| malformed(inst, "index range without a register"))?;
                 let range = IndexRange {
@@ -380,6 +385,7 @@ impl Builder {
             Opcode::DclGsInstanceCount => self.geometry().instance_count = Some(imm(inst, 0)),
             Opcode::DclStream => {
                 let index = *indices(inst, operand(inst)?)?
+                    .as_slice()
                     .first()
                     .ok_or_else(|| malformed(inst, "stream without an index"))?;
                 let geometry = self.geometry();
