@@ -218,38 +218,13 @@ pub(crate) fn write_location(
     }
 }
 
+crate::ir::located_constructors!(Error {
+    invalid => Invalid,
+    unsupported => Unsupported,
+    internal => Internal,
+});
+
 impl Error {
-    /// An [`Error::Invalid`] whose instruction is found later from `offset`.
-    #[cold]
-    pub fn invalid(offset: u32, message: impl Into<String>) -> Error {
-        Error::Invalid(Box::new(Located {
-            offset,
-            what: message.into(),
-            instruction: None,
-        }))
-    }
-
-    /// An [`Error::Unsupported`] whose instruction is found later from `offset`.
-    #[cold]
-    pub fn unsupported(offset: u32, feature: impl Into<String>) -> Error {
-        Error::Unsupported(Box::new(Located {
-            offset,
-            what: feature.into(),
-            instruction: None,
-        }))
-    }
-
-    /// An [`Error::Internal`] whose instruction is found later from `offset`: a condition only
-    /// a translator bug reaches.
-    #[cold]
-    pub fn internal(offset: u32, message: impl Into<String>) -> Error {
-        Error::Internal(Box::new(Located {
-            offset,
-            what: message.into(),
-            instruction: None,
-        }))
-    }
-
     /// An [`Error::Binding`] whose instruction is found later from `offset`.
     #[cold]
     pub fn binding(offset: u32, source: BindingError) -> Error {

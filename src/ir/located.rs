@@ -26,3 +26,31 @@ impl<T> Located<T> {
         }
     }
 }
+
+impl Located<String> {
+    /// A boxed message at `offset`: what every stage's error variants hold.
+    #[cold]
+    pub fn boxed(offset: u32, message: impl Into<String>) -> Box<Located<String>> {
+        Box::new(Located::new(offset, message.into()))
+    }
+}
+
+/// Writes, for an error enum whose variants hold a `Box<Located<String>>`, one `#[cold]`
+/// constructor per variant taking the byte offset and the message: `located_constructors!(Error
+/// { invalid => Invalid, internal => Internal })` gives `Error::invalid(offset, message)` and
+/// `Error::internal(offset, message)`. Every stage's error type uses it, so they build their
+/// messages alike.
+macro_rules! located_constructors {
+    ($ty:ident { $($name:ident => $variant:ident),* $(,)? }) => {
+        impl $ty {
+            $(
+                #[doc = concat!("An [`", stringify!($ty), "::", stringify!($variant), "`] at `offset`.")]
+                #[cold]
+                pub fn $name(offset: u32, message: impl Into<String>) -> $ty {
+                    $ty::$variant($crate::ir::Located::boxed(offset, message))
+                }
+            )*
+        }
+    };
+}
+pub(crate) use located_constructors;

@@ -37,6 +37,7 @@ pub use id::{CbId, FunctionId, IndexableId, ResourceId, SamplerId, TgsmId};
 pub use io::{
     GlobalFlags, InputPrimitive, Interpolation, OutputTopology, SystemValue, MAX_IO_REGISTERS,
 };
+pub(crate) use located::located_constructors;
 pub use located::Located;
 pub use module::{
     CbDecl, ComponentType, Dimension, Function, GeometryInfo, HullPhase, HullSchedule, HullStep,

@@ -24,29 +24,17 @@ pub enum Error {
     Internal(Box<Located<String>>),
 }
 
+crate::ir::located_constructors!(Error {
+    invalid => Invalid,
+    unsupported => Unsupported,
+    internal => Internal,
+});
+
 impl Error {
     /// An [`Error::Binding`] at `offset`.
     #[cold]
     pub fn binding(offset: u32, source: BindingError) -> Error {
         Error::Binding(Box::new(Located::new(offset, source)))
-    }
-
-    /// An [`Error::Invalid`] at `offset`.
-    #[cold]
-    pub fn invalid(offset: u32, message: impl Into<String>) -> Error {
-        Error::Invalid(Box::new(Located::new(offset, message.into())))
-    }
-
-    /// An [`Error::Unsupported`] at `offset`, naming the feature.
-    #[cold]
-    pub fn unsupported(offset: u32, feature: impl Into<String>) -> Error {
-        Error::Unsupported(Box::new(Located::new(offset, feature.into())))
-    }
-
-    /// An [`Error::Internal`] at `offset`.
-    #[cold]
-    pub fn internal(offset: u32, message: impl Into<String>) -> Error {
-        Error::Internal(Box::new(Located::new(offset, message.into())))
     }
 
     /// The byte offset the error points at.

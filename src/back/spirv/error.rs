@@ -24,25 +24,13 @@ pub enum Error {
     Writer(Box<crate::spv::Error>),
 }
 
+crate::ir::located_constructors!(Error {
+    invalid => Invalid,
+    unsupported => Unsupported,
+    internal => Internal,
+});
+
 impl Error {
-    /// An [`Error::Invalid`] at `offset`.
-    #[cold]
-    pub fn invalid(offset: u32, message: impl Into<String>) -> Error {
-        Error::Invalid(Box::new(Located::new(offset, message.into())))
-    }
-
-    /// An [`Error::Unsupported`] at `offset`, naming the feature.
-    #[cold]
-    pub fn unsupported(offset: u32, feature: impl Into<String>) -> Error {
-        Error::Unsupported(Box::new(Located::new(offset, feature.into())))
-    }
-
-    /// An [`Error::Internal`] at `offset`.
-    #[cold]
-    pub fn internal(offset: u32, message: impl Into<String>) -> Error {
-        Error::Internal(Box::new(Located::new(offset, message.into())))
-    }
-
     /// The byte offset the error points at, when it has one.
     pub fn offset(&self) -> Option<u32> {
         match self {

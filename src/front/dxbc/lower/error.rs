@@ -21,19 +21,12 @@ pub enum Error {
     Unsupported(Box<Located<String>>),
 }
 
+crate::ir::located_constructors!(Error {
+    invalid => Invalid,
+    unsupported => Unsupported,
+});
+
 impl Error {
-    /// An [`Error::Invalid`] at `offset`.
-    #[cold]
-    pub fn invalid(offset: u32, message: impl Into<String>) -> Error {
-        Error::Invalid(Box::new(Located::new(offset, message.into())))
-    }
-
-    /// An [`Error::Unsupported`] at `offset`, naming the feature.
-    #[cold]
-    pub fn unsupported(offset: u32, feature: impl Into<String>) -> Error {
-        Error::Unsupported(Box::new(Located::new(offset, feature.into())))
-    }
-
     /// The byte offset the error points at.
     pub fn offset(&self) -> u32 {
         match self {
