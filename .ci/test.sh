@@ -32,6 +32,8 @@ echo "[test] the library without its front ends, and with the fuzzing feature"
 cargo check --lib --no-default-features
 cargo clippy --lib --no-default-features -- -D warnings
 cargo check --lib --features fuzzing
+# Each dependent crate alone (a workspace build unifies features and would hide a missing one).
+cargo check -p vk-tests --quiet
 
 echo "[test] cargo doc (no warnings)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --workspace --quiet
