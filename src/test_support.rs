@@ -297,19 +297,11 @@ pub fn assemble(text: &str) -> Vec<u8> {
 /// The stage of a DXBC blob's program, as the IR names it; `None` when it does not decode (the
 /// checksum is not checked).
 pub fn dxbc_stage(bytes: &[u8]) -> Option<crate::ir::Stage> {
-    use crate::front::dxbc::{container::Container, Stage};
-    let options = crate::front::dxbc::ParseOptions {
+    use crate::front::dxbc::{container::Container, ParseOptions};
+    let options = ParseOptions {
         verify_checksum: false,
     };
     let container = Container::parse(bytes, &options).ok()?;
     let program = crate::front::dxbc::shader_program(&container).ok()?;
-    Some(match program.version.stage {
-        Stage::Vertex => crate::ir::Stage::Vertex,
-        Stage::Pixel => crate::ir::Stage::Pixel,
-        Stage::Geometry => crate::ir::Stage::Geometry,
-        Stage::Hull => crate::ir::Stage::Hull,
-        Stage::Domain => crate::ir::Stage::Domain,
-        Stage::Compute => crate::ir::Stage::Compute,
-        _ => return None,
-    })
+    crate::front::dxbc::lower::ir_stage(program.version.stage)
 }

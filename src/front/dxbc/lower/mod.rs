@@ -84,6 +84,19 @@ pub fn lower_with_signatures(
     lower_reusing(program, signatures, Vec::new())
 }
 
+/// The IR stage of a DXBC program type; `None` for shader libraries, which have no stage.
+pub fn ir_stage(stage: DxbcStage) -> Option<ir::Stage> {
+    Some(match stage {
+        DxbcStage::Compute => ir::Stage::Compute,
+        DxbcStage::Pixel => ir::Stage::Pixel,
+        DxbcStage::Vertex => ir::Stage::Vertex,
+        DxbcStage::Geometry => ir::Stage::Geometry,
+        DxbcStage::Hull => ir::Stage::Hull,
+        DxbcStage::Domain => ir::Stage::Domain,
+        DxbcStage::Library => return None,
+    })
+}
+
 /// [`lower_with_signatures`], building the module's instructions in `insts` (emptied first):
 /// the arena of an earlier module, so that translating many shaders reuses one allocation.
 pub fn lower_reusing(
@@ -92,17 +105,9 @@ pub fn lower_reusing(
     mut insts: Vec<ir::Inst>,
 ) -> Result<ir::Module, Error> {
     let at = program.body_offset();
-    let stage = match program.version.stage {
-        DxbcStage::Compute => ir::Stage::Compute,
-        DxbcStage::Pixel => ir::Stage::Pixel,
-        DxbcStage::Vertex => ir::Stage::Vertex,
-        DxbcStage::Geometry => ir::Stage::Geometry,
-        DxbcStage::Hull => ir::Stage::Hull,
-        DxbcStage::Domain => ir::Stage::Domain,
-        DxbcStage::Library => {
-            let version_at = at.saturating_sub(8);
-            return Err(Error::unsupported(version_at, "shader libraries (lib_*)"));
-        }
+    let Some(stage) = ir_stage(program.version.stage) else {
+        let version_at = at.saturating_sub(8);
+        return Err(Error::unsupported(version_at, "shader libraries (lib_*)"));
     };
     // Most instructions lower to one IR instruction: size the arena once. Those that lower to
     // one take two dwords at least, which bounds the reservation by the input.
