@@ -142,16 +142,19 @@ macro_rules! ops {
 
         impl Op {
             /// The operation as its family and its operation within the family.
+            #[inline]
             pub const fn kind(self) -> OpKind {
-                match self {
-                    $($(Op::$variant => OpKind::$family($sub::$variant),)*)*
-                }
+                // A table indexed by the discriminant (table order) rather than a `match`: a
+                // load the hot paths inline.
+                const KINDS: &[OpKind] = &[$($(OpKind::$family($sub::$variant),)*)*];
+                KINDS[self as usize]
             }
 
             /// Every operation, in table order.
             pub const ALL: &'static [Op] = &[$($(Op::$variant,)*)*];
 
             /// The DXBC mnemonic (without `_sat`, test or other suffixes).
+            #[inline]
             pub const fn name(self) -> &'static str {
                 match self {
                     $($(Op::$variant => $name,)*)*
@@ -160,21 +163,25 @@ macro_rules! ops {
 
             /// The operand counts `(destinations, sources)` every instruction of this
             /// operation has.
+            #[inline]
             pub const fn arity(self) -> (usize, usize) {
-                match self {
-                    $($(Op::$variant => ($dsts, $srcs),)*)*
-                }
+                const ARITIES: &[(u8, u8)] = &[$($(($dsts, $srcs),)*)*];
+                let (dsts, srcs) = ARITIES[self as usize];
+                (dsts as usize, srcs as usize)
             }
 
             /// The family the operation belongs to.
+            #[inline]
             pub const fn family(self) -> Family {
-                match self {
-                    $($(Op::$variant => Family::$family,)*)*
-                }
+                // One entry per operation (`$variant` only sets the repetition).
+                const FAMILIES: &[Family] =
+                    &[$($({ let _ = stringify!($variant); Family::$family },)*)*];
+                FAMILIES[self as usize]
             }
 
             /// The role of each source, by position; empty for operations whose sources are
             /// plain values (arithmetic, control flow).
+            #[inline]
             pub const fn roles(self) -> &'static [Role] {
                 match self {
                     $($(Op::$variant => &[$($(Role::$role),*)?],)*)*
@@ -351,6 +358,7 @@ impl Op {
     }
 
     /// Control-flow operations: constructs, jumps, returns, calls and `nop`.
+    #[inline]
     pub const fn is_control_flow(self) -> bool {
         matches!(self.family(), Family::ControlFlow)
     }

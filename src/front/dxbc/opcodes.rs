@@ -100,6 +100,7 @@ macro_rules! define_opcodes {
             }
 
             /// The instruction family.
+            #[inline]
             pub fn class(self) -> Class {
                 match self {
                     $(Opcode::$variant => Class::$class,)*
@@ -107,6 +108,7 @@ macro_rules! define_opcodes {
             }
 
             /// How the instruction interprets its operands.
+            #[inline]
             pub fn num_type(self) -> NumType {
                 match self {
                     $(Opcode::$variant => NumType::$ty,)*
@@ -114,6 +116,7 @@ macro_rules! define_opcodes {
             }
 
             /// The operand layout following the opcode token(s).
+            #[inline]
             pub fn slots(self) -> &'static [Slot] {
                 match self {
                     $(Opcode::$variant => &[$(Slot::$slot),*],)*

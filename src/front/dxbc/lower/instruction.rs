@@ -118,12 +118,14 @@ fn payload(inst: &Instruction<'_>, op: Op) -> ir::Payload {
         } else {
             ir::SampleinfoReturn::Float
         }),
-        _ if inst.opcode.class() == Class::Texture => match inst.texel_offsets() {
-            // Each offset is a sign-extended 4-bit field.
-            Some([u, v, w]) => ir::Payload::TexelOffsets([u as i8, v as i8, w as i8]),
-            None => ir::Payload::None,
+        // Each offset is a sign-extended 4-bit field. The (rare) extended token is looked at
+        // before the opcode's class.
+        _ => match inst.texel_offsets() {
+            Some([u, v, w]) if inst.opcode.class() == Class::Texture => {
+                ir::Payload::TexelOffsets([u as i8, v as i8, w as i8])
+            }
+            _ => ir::Payload::None,
         },
-        _ => ir::Payload::None,
     }
 }
 
