@@ -13,14 +13,19 @@ pub const MAX_STRING_LEN: usize = 1024;
 #[derive(Clone, Copy, Debug)]
 pub struct Reader<'a> {
     data: &'a [u8],
-    pos: usize,
+    /// The unread tail of `data`: a read checks one length, and the position is derived.
+    rest: &'a [u8],
     base: u32,
 }
 
 impl<'a> Reader<'a> {
     /// A reader over `data`, whose first byte is at absolute offset `base` in the input.
     pub fn new(data: &'a [u8], base: u32) -> Self {
-        Self { data, pos: 0, base }
+        Self {
+            data,
+            rest: data,
+            base,
+        }
     }
 
     /// The whole slice this reader covers.
@@ -31,7 +36,7 @@ impl<'a> Reader<'a> {
     /// Absolute offset of the next byte to read.
     #[inline]
     pub fn offset(&self) -> u32 {
-        self.base.wrapping_add(self.pos as u32)
+        self.base.wrapping_add(self.position() as u32)
     }
 
     /// Absolute offset of the first byte of this reader's slice.
@@ -40,19 +45,20 @@ impl<'a> Reader<'a> {
     }
 
     /// Position relative to the start of this reader's slice.
+    #[inline]
     pub fn position(&self) -> usize {
-        self.pos
+        self.data.len() - self.rest.len()
     }
 
     /// Bytes left to read.
     #[inline]
     pub fn remaining(&self) -> usize {
-        self.data.len() - self.pos
+        self.rest.len()
     }
 
     /// True when every byte has been read.
     pub fn is_empty(&self) -> bool {
-        self.pos >= self.data.len()
+        self.rest.is_empty()
     }
 
     /// An error of `kind` at the current offset.
@@ -72,21 +78,22 @@ impl<'a> Reader<'a> {
     /// Reads `n` bytes.
     #[inline]
     pub fn read_bytes(&mut self, n: usize) -> Result<&'a [u8]> {
-        if n > self.remaining() {
+        if n > self.rest.len() {
             return Err(self.eof(n));
         }
-        let bytes = &self.data[self.pos..self.pos + n];
-        self.pos += n;
+        let (bytes, rest) = self.rest.split_at(n);
+        self.rest = rest;
         Ok(bytes)
     }
 
     /// Reads a fixed-size byte array.
     #[inline]
     pub fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
-        let bytes = self.read_bytes(N)?;
-        let mut out = [0u8; N];
-        out.copy_from_slice(bytes);
-        Ok(out)
+        let Some((bytes, rest)) = self.rest.split_first_chunk::<N>() else {
+            return Err(self.eof(N));
+        };
+        self.rest = rest;
+        Ok(*bytes)
     }
 
     /// Skips `n` bytes.
@@ -133,7 +140,7 @@ impl<'a> Reader<'a> {
     /// Used for structures that address their parts by offsets from a chunk's start.
     pub fn at(&self, pos: u32) -> Result<Reader<'a>> {
         let pos = pos as usize;
-        if pos > self.data.len() {
+        let Some(rest) = self.data.get(pos..) else {
             return Err(DecodeError::new(
                 self.base,
                 DecodeErrorKind::LimitExceeded {
@@ -142,10 +149,10 @@ impl<'a> Reader<'a> {
                     limit: self.data.len() as u64,
                 },
             ));
-        }
+        };
         Ok(Reader {
             data: self.data,
-            pos,
+            rest,
             base: self.base,
         })
     }
@@ -154,7 +161,7 @@ impl<'a> Reader<'a> {
     /// [`MAX_STRING_LEN`] bytes long, so that many references to one string cost linear time.
     pub fn cstr_at(&self, pos: u32) -> Result<&'a str> {
         let start = self.at(pos)?;
-        let rest = &self.data[start.pos..];
+        let rest = start.rest;
         let window = &rest[..rest.len().min(MAX_STRING_LEN + 1)];
         let len = match window.iter().position(|&b| b == 0) {
             Some(len) => len,
