@@ -42,8 +42,14 @@ echo "[test] cargo build --release (CLI)"
 cargo build --release --bin dxbc2spv
 
 echo "[test] README sample: dxbc2spv translate fixtures/samples/cs50_structured_tgsm.dxbc"
-target/release/dxbc2spv translate fixtures/samples/cs50_structured_tgsm.dxbc \
-    -o target/sample.spv --spirv-asm --validate
+# The README's first command, as written, with nothing on PATH (it runs before this script has
+# installed spirv-tools on a fresh machine); then the module it wrote is validated.
+EMPTY_PATH="$(mktemp -d)"
+env PATH="$EMPTY_PATH" target/release/dxbc2spv translate \
+    fixtures/samples/cs50_structured_tgsm.dxbc -o target/sample.spv --spirv-asm
+rmdir "$EMPTY_PATH"
+grep -q "OpEntryPoint GLCompute" target/sample.spvasm
+spirv-val --target-env vulkan1.1 target/sample.spv
 target/release/dxbc2spv disasm fixtures/samples > /dev/null
 
 if [ -f "$CORPUS/index.tsv" ]; then

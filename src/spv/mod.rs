@@ -38,6 +38,8 @@ mod function;
 mod hash;
 mod module;
 mod ops;
+#[cfg(any(test, feature = "spirv-text"))]
+pub mod text;
 mod types;
 mod words;
 

@@ -30,6 +30,7 @@ pub fn with_default_command(
             "asm",
             "reflect",
             "bench",
+            "spirv-dis",
             "help",
         ]
         .contains(&text.as_ref());
@@ -55,6 +56,27 @@ pub enum Command {
     Reflect(ReflectArgs),
     /// Time translation: every input `--rounds` times in one process and thread, warm.
     Bench(BenchArgs),
+    /// Disassemble SPIR-V modules into SPIR-V text (in-process; no spirv-tools needed).
+    SpirvDis(SpirvDisArgs),
+}
+
+/// Options of `spirv-dis`.
+#[derive(Debug, Args)]
+pub struct SpirvDisArgs {
+    /// SPIR-V modules; a directory is searched recursively for `*.spv` files.
+    #[arg(value_name = "FILE", required = true)]
+    pub paths: Vec<PathBuf>,
+    /// The text to write (one input only). Default: stdout.
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "OUT",
+        conflicts_with = "out_dir"
+    )]
+    pub output: Option<PathBuf>,
+    /// Write `DIR/<name>.spvasm` per input (created if missing) instead of printing to stdout.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
 }
 
 /// Options of `bench`.
@@ -87,10 +109,12 @@ pub struct TranslateArgs {
     /// Write `DIR/<name>.spv` per input (created if missing).
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
-    /// Check each module with `spirv-val --target-env <TARGET>`; a rejected module fails its input.
+    /// Check each module with `spirv-val --target-env <TARGET>` (spirv-tools must be installed);
+    /// a rejected module fails its input.
     #[arg(long)]
     pub validate: bool,
-    /// Also write `<output>.spvasm`, the module disassembled by `spirv-dis`.
+    /// Also write `<output>.spvasm`, the module as SPIR-V text (disassembled in-process, as by
+    /// `dxbc2spv spirv-dis`; no spirv-tools needed).
     #[arg(long)]
     pub spirv_asm: bool,
     /// The Vulkan version to write for: vulkan1.0 (SPIR-V 1.0), vulkan1.1 (1.3), vulkan1.2

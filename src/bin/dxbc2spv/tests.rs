@@ -709,3 +709,51 @@ fn bench_prints_per_stage_lines_and_the_summary() {
 }
 
 mod batch;
+
+/// `translate --spirv-asm` writes `<output>.spvasm` (in-process, no spirv-tools) and
+/// `spirv-dis` prints the same text for the module; a file that is not SPIR-V fails with the
+/// byte offset, and the other files are still disassembled.
+#[test]
+fn spirv_dis_prints_what_translate_spirv_asm_wrote() {
+    let sample =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/samples/cs50_structured_tgsm.dxbc");
+    let tmp = TempDir::new("spirv-dis");
+    let spv = tmp.path("cs.spv");
+    let r = run(&[
+        "translate",
+        &path_str(&sample),
+        "-o",
+        &path_str(&spv),
+        "--spirv-asm",
+    ]);
+    assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+    let written = fs::read_to_string(tmp.path("cs.spvasm")).expect("the text was written");
+    assert!(written.contains("OpEntryPoint GLCompute"), "{written}");
+
+    let r = run(&["spirv-dis", &path_str(&spv)]);
+    assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+    assert_eq!(r.stdout, written);
+
+    let out = tmp.path("out/cs.txt");
+    let r = run(&["spirv-dis", &path_str(&spv), "-o", &path_str(&out)]);
+    assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+    assert_eq!(fs::read_to_string(&out).expect("written"), written);
+
+    // A DXBC container is not SPIR-V: its first word is not the magic number.
+    let truncated = tmp.file("short.spv", &[3, 2, 0x23, 7, 0]);
+    let r = run(&["spirv-dis", &path_str(&sample), &truncated, &path_str(&spv)]);
+    assert_eq!(r.status, Status::InputsFailed);
+    let dxbc_error = format!("{}: not SPIR-V at byte offset 0: ", path_str(&sample));
+    assert!(r.stderr.contains(&dxbc_error), "{}", r.stderr);
+    let short_error =
+        format!("{truncated}: 5 bytes is not a whole number of 32-bit words (at byte offset 4)");
+    assert!(r.stderr.contains(&short_error), "{}", r.stderr);
+    assert!(r.stderr.contains("2 of 3 inputs failed"), "{}", r.stderr);
+    // The good module is still printed, after a `; PATH` line.
+    assert!(
+        r.stdout.starts_with(&format!("; {}\n", path_str(&spv))),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.ends_with(&written), "{}", r.stdout);
+}

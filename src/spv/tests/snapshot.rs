@@ -4,8 +4,6 @@
 
 use std::path::{Path, PathBuf};
 
-use rspirv::binary::Disassemble;
-
 /// The repository's `fixtures/` folder.
 pub fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
@@ -16,15 +14,10 @@ pub fn blessing() -> bool {
     std::env::var("BLESS").is_ok_and(|v| v.trim() == "1")
 }
 
-/// The SPIR-V text of `words` (`rspirv`'s disassembly, ending with a newline); a module
-/// `rspirv` cannot load is an error naming why.
+/// The SPIR-V text of `words` ([`crate::spv::text`], `rspirv`'s disassembly, ending with a
+/// newline); a module `rspirv` cannot load is an error naming why.
 pub fn spirv_text(words: &[u32]) -> Result<String, String> {
-    let module = rspirv::dr::load_words(words).map_err(|e| format!("rspirv: {e}"))?;
-    let mut text = module.disassemble();
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    Ok(text)
+    crate::spv::text::disassemble_words(words).map_err(|e| format!("rspirv: {e}"))
 }
 
 /// Compares `text` with the file at `path`: `Ok` when equal; with `BLESS=1` writes it (and its

@@ -1,29 +1,14 @@
-//! The one JSON string escaper of the commands that print JSON lines (`info`, `reflect`).
+//! JSON Lines for the commands that print JSON (`info --json`, `reflect --json`): one
+//! `serde_json` object per input and line. Keys come in the order the record's fields are
+//! declared; floats are `serde_json`'s shortest round-trip form, `null` for NaN and infinities.
 
-use std::fmt::Write as _;
+use std::io;
 
-/// Appends `text` to `out` as a JSON string literal.
-pub fn push_string(out: &mut String, text: &str) {
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
+use serde::Serialize;
 
-/// `text` as a JSON string literal.
-pub fn string(text: &str) -> String {
-    let mut s = String::with_capacity(text.len() + 2);
-    push_string(&mut s, text);
-    s
+/// `value` as one line of JSON, ending with a newline.
+pub fn line<T: Serialize>(value: &T) -> io::Result<String> {
+    let mut text = serde_json::to_string(value).map_err(io::Error::other)?;
+    text.push('\n');
+    Ok(text)
 }

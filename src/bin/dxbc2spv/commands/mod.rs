@@ -13,6 +13,7 @@ mod disasm;
 mod info;
 mod json;
 mod reflect;
+mod spirv_dis;
 mod stage;
 mod summary;
 mod translate;
@@ -57,6 +58,7 @@ pub fn run(
         Command::Asm(args) => asm::run(args, &mut console)?,
         Command::Reflect(args) => reflect::run(args, &mut console)?,
         Command::Bench(args) => bench::run(args, &mut console)?,
+        Command::SpirvDis(args) => spirv_dis::run(args, &mut console)?,
     }
     console.finish()
 }

@@ -1,5 +1,6 @@
 //! `dxbc2spv reflect`: what a program declares (resources and their registers, I/O per phase,
-//! stage state, signatures), as text or JSON Lines.
+//! stage state, signatures), as text or JSON Lines (`serde` records, one per program; the schema
+//! is in `docs/cli.md`).
 
 use std::fmt::Write as _;
 use std::io;
@@ -8,11 +9,13 @@ use anyhow::Result;
 use dxbc2spv::front::dxbc::names::COMPONENTS;
 use dxbc2spv::front::dxbc::reflect::{
     Geometry, IndexRange, IndexableTemp, IoDeclaration, Phase, Reflection, Resource, ResourceKind,
-    SignatureElement, Stream, Tessellation, Tgsm, TgsmKind, UavFlags,
+    ReturnType, SignatureElement, Stream, Tessellation, Tgsm, TgsmKind, UavFlags,
 };
 use dxbc2spv::front::dxbc::{Container, ParseOptions};
 
-use super::json::push_string as json_str;
+use serde::Serialize;
+
+use super::json;
 use super::Console;
 use crate::args::ReflectArgs;
 use crate::inputs::{self, Found};
@@ -44,10 +47,7 @@ pub fn run(args: &ReflectArgs, console: &mut Console<'_>) -> io::Result<()> {
         };
         let path = input.path.display().to_string();
         let text = if args.json {
-            let mut s = String::new();
-            json(&mut s, &to_json(&path, &r));
-            s.push('\n');
-            s
+            json::line(&to_json(&path, &r))?
         } else {
             let separator = if printed > 0 { "\n" } else { "" };
             format!("{separator}{}", text(&path, &r))
@@ -268,303 +268,379 @@ fn write_phase(s: &mut String, phase: &Phase) -> std::fmt::Result {
     Ok(())
 }
 
-/// A JSON value.
-enum J {
-    Null,
-    Bool(bool),
-    Num(u64),
-    Float(f32),
-    Str(String),
-    Arr(Vec<J>),
-    Obj(Vec<(&'static str, J)>),
+/// `reflect --json`: one program (see `docs/cli.md`). Keys in declaration order.
+#[derive(Serialize)]
+struct ReflectJson<'a> {
+    path: &'a str,
+    version: String,
+    stage: &'static str,
+    shader_model: String,
+    global_flags: Vec<&'static str>,
+    thread_group_size: Option<[u32; 3]>,
+    resources: Vec<ResourceJson<'a>>,
+    tgsm: Vec<TgsmJson>,
+    immediate_constant_buffer: Option<IcbJson>,
+    phases: Vec<PhaseJson>,
+    geometry: Option<GeometryJson>,
+    tessellation: Option<TessellationJson>,
+    linkage: LinkageJson,
+    signatures: SignaturesJson<'a>,
 }
 
-fn n(v: u32) -> J {
-    J::Num(v.into())
+#[derive(Serialize)]
+struct TgsmJson {
+    register: u32,
+    kind: &'static str,
+    bytes: u64,
+    stride: Option<u32>,
+    count: Option<u32>,
 }
 
-fn arr<T>(items: &[T], f: impl Fn(&T) -> J) -> J {
-    J::Arr(items.iter().map(f).collect())
+#[derive(Serialize)]
+struct IcbJson {
+    dwords: u32,
 }
 
-fn opt(v: Option<u32>) -> J {
-    v.map_or(J::Null, n)
+#[derive(Serialize)]
+struct StreamJson {
+    index: u32,
+    output_topology: Option<String>,
 }
 
-fn s(text: impl ToString) -> J {
-    J::Str(text.to_string())
+#[derive(Serialize)]
+struct GeometryJson {
+    input_primitive: Option<String>,
+    output_topology: Option<String>,
+    max_output_vertices: Option<u32>,
+    instance_count: Option<u32>,
+    streams: Vec<StreamJson>,
 }
 
-fn json(out: &mut String, j: &J) {
-    match j {
-        J::Null => out.push_str("null"),
-        J::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        J::Num(n) => {
-            let _ = write!(out, "{n}");
-        }
-        // Rust's shortest round-trip form; JSON has no NaN or infinities.
-        J::Float(f) if f.is_finite() => {
-            let _ = write!(out, "{f:?}");
-        }
-        J::Float(_) => out.push_str("null"),
-        J::Str(text) => json_str(out, text),
-        J::Arr(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                json(out, item);
-            }
-            out.push(']');
-        }
-        J::Obj(fields) => {
-            out.push('{');
-            for (i, (key, value)) in fields.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                json_str(out, key);
-                out.push(':');
-                json(out, value);
-            }
-            out.push('}');
-        }
-    }
+#[derive(Serialize)]
+struct TessellationJson {
+    domain: Option<String>,
+    partitioning: Option<String>,
+    output_primitive: Option<String>,
+    input_control_points: Option<u32>,
+    output_control_points: Option<u32>,
+    max_tess_factor: Option<f32>,
 }
 
-fn to_json(path: &str, r: &Reflection) -> J {
+#[derive(Serialize)]
+struct LinkageJson {
+    function_bodies: u32,
+    function_tables: usize,
+    interfaces: usize,
+}
+
+#[derive(Serialize)]
+struct SignaturesJson<'a> {
+    input: Option<Vec<ElementJson<'a>>>,
+    output: Option<Vec<ElementJson<'a>>>,
+    patch_constant: Option<Vec<ElementJson<'a>>>,
+}
+
+#[derive(Serialize)]
+struct ElementJson<'a> {
+    semantic: &'a str,
+    index: u32,
+    register: Option<u32>,
+    mask: String,
+    rw_mask: String,
+    system_value: String,
+    component_type: &'static str,
+    stream: u32,
+}
+
+#[derive(Serialize)]
+struct ResourceJson<'a> {
+    class: &'static str,
+    register: String,
+    id: u32,
+    space: u32,
+    lower_bound: u32,
+    count: Option<u32>,
+    name: Option<&'a str>,
+    kind: &'static str,
+    #[serde(flatten)]
+    fields: KindFields,
+    #[serde(flatten)]
+    uav: Option<UavJson>,
+}
+
+/// The fields of one resource kind, after `kind`.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum KindFields {
+    ConstantBuffer {
+        size_vec4s: u32,
+        dynamic_indexed: bool,
+    },
+    TypedSrv {
+        dimension: String,
+        return_types: [String; 4],
+        sample_count: Option<u32>,
+    },
+    TypedUav {
+        dimension: String,
+        return_types: [String; 4],
+    },
+    Structured {
+        stride: u32,
+    },
+    Sampler {
+        mode: String,
+    },
+    None {},
+}
+
+#[derive(Serialize)]
+struct UavJson {
+    globally_coherent: bool,
+    rasterizer_ordered: bool,
+    counter: bool,
+}
+
+#[derive(Serialize)]
+struct IoJson {
+    register_type: &'static str,
+    register: Option<u32>,
+    array_size: Option<u32>,
+    mask: String,
+    system_value: Option<String>,
+    interpolation: Option<String>,
+    stream: Option<u32>,
+}
+
+#[derive(Serialize)]
+struct PhaseJson {
+    kind: &'static str,
+    instance_count: Option<u32>,
+    temps: u32,
+    indexable_temps: Vec<IndexableTempJson>,
+    inputs: Vec<IoJson>,
+    outputs: Vec<IoJson>,
+    index_ranges: Vec<IndexRangeJson>,
+}
+
+#[derive(Serialize)]
+struct IndexableTempJson {
+    register: u32,
+    size: u32,
+    components: u32,
+}
+
+#[derive(Serialize)]
+struct IndexRangeJson {
+    register_type: &'static str,
+    register: u32,
+    count: u32,
+    mask: String,
+}
+
+fn to_json<'a>(path: &'a str, r: &'a Reflection) -> ReflectJson<'a> {
     let v = r.version;
     let l = &r.linkage;
-    let name = |x: Option<String>| x.map_or(J::Null, s);
+    let name = |x: Option<String>| x;
     let tgsm = |g: &Tgsm| {
         let (kind, stride, count) = match g.kind {
             TgsmKind::Raw { .. } => ("raw", None, None),
             TgsmKind::Structured { stride, count } => ("structured", Some(stride), Some(count)),
         };
-        J::Obj(vec![
-            ("register", n(g.register)),
-            ("kind", s(kind)),
-            ("bytes", J::Num(g.size_bytes())),
-            ("stride", opt(stride)),
-            ("count", opt(count)),
-        ])
+        TgsmJson {
+            register: g.register,
+            kind,
+            bytes: g.size_bytes(),
+            stride,
+            count,
+        }
     };
-    let geometry = |g: &Geometry| {
-        let stream = |st: &Stream| {
-            J::Obj(vec![
-                ("index", n(st.index)),
-                (
-                    "output_topology",
-                    name(st.output_topology.map(|t| t.to_string())),
-                ),
-            ])
-        };
-        J::Obj(vec![
-            (
-                "input_primitive",
-                name(g.input_primitive.map(|p| p.to_string())),
-            ),
-            (
-                "output_topology",
-                name(g.output_topology.map(|t| t.to_string())),
-            ),
-            ("max_output_vertices", opt(g.max_output_vertices)),
-            ("instance_count", opt(g.instance_count)),
-            ("streams", arr(&g.streams, stream)),
-        ])
+    let geometry = |g: &Geometry| GeometryJson {
+        input_primitive: name(g.input_primitive.map(|p| p.to_string())),
+        output_topology: name(g.output_topology.map(|t| t.to_string())),
+        max_output_vertices: g.max_output_vertices,
+        instance_count: g.instance_count,
+        streams: g
+            .streams
+            .iter()
+            .map(|st: &Stream| StreamJson {
+                index: st.index,
+                output_topology: st.output_topology.map(|t| t.to_string()),
+            })
+            .collect(),
     };
-    let tessellation = |t: &Tessellation| {
-        J::Obj(vec![
-            ("domain", name(t.domain.map(|d| d.to_string()))),
-            ("partitioning", name(t.partitioning.map(|p| p.to_string()))),
-            (
-                "output_primitive",
-                name(t.output_primitive.map(|p| p.to_string())),
-            ),
-            ("input_control_points", opt(t.input_control_points)),
-            ("output_control_points", opt(t.output_control_points)),
-            (
-                "max_tess_factor",
-                t.max_tess_factor.map_or(J::Null, J::Float),
-            ),
-        ])
+    let tessellation = |t: &Tessellation| TessellationJson {
+        domain: t.domain.map(|d| d.to_string()),
+        partitioning: t.partitioning.map(|p| p.to_string()),
+        output_primitive: t.output_primitive.map(|p| p.to_string()),
+        input_control_points: t.input_control_points,
+        output_control_points: t.output_control_points,
+        max_tess_factor: t.max_tess_factor,
     };
-    J::Obj(vec![
-        ("path", s(path)),
-        ("version", s(v)),
-        ("stage", s(v.stage.prefix())),
-        ("shader_model", s(format!("{}.{}", v.major, v.minor))),
-        (
-            "global_flags",
-            J::Arr(r.global_flags.names().map(s).collect()),
-        ),
-        (
-            "thread_group_size",
-            r.thread_group_size.map_or(J::Null, |t| arr(&t, |&x| n(x))),
-        ),
-        ("resources", arr(&r.resources, |res| resource_json(r, res))),
-        ("tgsm", arr(&r.tgsm, tgsm)),
-        (
-            "immediate_constant_buffer",
-            r.immediate_constant_buffer
-                .map_or(J::Null, |icb| J::Obj(vec![("dwords", n(icb.dwords))])),
-        ),
-        ("phases", arr(&r.phases, phase_json)),
-        ("geometry", r.geometry.as_ref().map_or(J::Null, geometry)),
-        (
-            "tessellation",
-            r.tessellation.as_ref().map_or(J::Null, tessellation),
-        ),
-        (
-            "linkage",
-            J::Obj(vec![
-                ("function_bodies", n(l.function_bodies)),
-                ("function_tables", J::Num(l.function_tables.len() as u64)),
-                ("interfaces", J::Num(l.interfaces.len() as u64)),
-            ]),
-        ),
-        (
-            "signatures",
-            J::Obj(vec![
-                ("input", signature_json(&r.signatures.input)),
-                ("output", signature_json(&r.signatures.output)),
-                (
-                    "patch_constant",
-                    signature_json(&r.signatures.patch_constant),
-                ),
-            ]),
-        ),
-    ])
+    ReflectJson {
+        path,
+        version: v.to_string(),
+        stage: v.stage.prefix(),
+        shader_model: format!("{}.{}", v.major, v.minor),
+        global_flags: r.global_flags.names().collect(),
+        thread_group_size: r.thread_group_size,
+        resources: r
+            .resources
+            .iter()
+            .map(|res| resource_json(r, res))
+            .collect(),
+        tgsm: r.tgsm.iter().map(tgsm).collect(),
+        immediate_constant_buffer: r
+            .immediate_constant_buffer
+            .map(|icb| IcbJson { dwords: icb.dwords }),
+        phases: r.phases.iter().map(phase_json).collect(),
+        geometry: r.geometry.as_ref().map(geometry),
+        tessellation: r.tessellation.as_ref().map(tessellation),
+        linkage: LinkageJson {
+            function_bodies: l.function_bodies,
+            function_tables: l.function_tables.len(),
+            interfaces: l.interfaces.len(),
+        },
+        signatures: SignaturesJson {
+            input: signature_json(&r.signatures.input),
+            output: signature_json(&r.signatures.output),
+            patch_constant: signature_json(&r.signatures.patch_constant),
+        },
+    }
 }
 
-fn resource_json(r: &Reflection, res: &Resource) -> J {
+fn resource_json<'a>(r: &Reflection, res: &'a Resource) -> ResourceJson<'a> {
     let range = res.range;
-    let mut fields = vec![
-        ("class", s(res.class().name())),
-        ("register", s(resource_register(r, res))),
-        ("id", n(range.id)),
-        ("space", n(range.space)),
-        ("lower_bound", n(range.lower_bound)),
-        ("count", opt(range.count)),
-        ("name", res.name.as_ref().map_or(J::Null, s)),
-    ];
-    let types = |t: &[_; 4]| arr(t, |x| s(x));
+    let types = |t: &[ReturnType; 4]| t.each_ref().map(|x| x.to_string());
     let uav = |f: &UavFlags| {
-        [
-            ("globally_coherent", J::Bool(f.globally_coherent)),
-            ("rasterizer_ordered", J::Bool(f.rasterizer_ordered)),
-            ("counter", J::Bool(f.counter)),
-        ]
+        Some(UavJson {
+            globally_coherent: f.globally_coherent,
+            rasterizer_ordered: f.rasterizer_ordered,
+            counter: f.counter,
+        })
     };
-    match &res.kind {
+    let (kind, fields, uav) = match &res.kind {
         ResourceKind::ConstantBuffer {
             size,
             dynamic_indexed,
-        } => fields.extend([
-            ("kind", s("constant_buffer")),
-            ("size_vec4s", n(*size)),
-            ("dynamic_indexed", J::Bool(*dynamic_indexed)),
-        ]),
+        } => (
+            "constant_buffer",
+            KindFields::ConstantBuffer {
+                size_vec4s: *size,
+                dynamic_indexed: *dynamic_indexed,
+            },
+            None,
+        ),
         ResourceKind::TypedSrv {
             dimension,
             return_types,
             sample_count,
-        } => fields.extend([
-            ("kind", s("typed")),
-            ("dimension", s(dimension)),
-            ("return_types", types(return_types)),
-            ("sample_count", opt(*sample_count)),
-        ]),
-        ResourceKind::RawSrv => fields.push(("kind", s("raw"))),
-        ResourceKind::StructuredSrv { stride } => {
-            fields.extend([("kind", s("structured")), ("stride", n(*stride))])
-        }
+        } => (
+            "typed",
+            KindFields::TypedSrv {
+                dimension: dimension.to_string(),
+                return_types: types(return_types),
+                sample_count: *sample_count,
+            },
+            None,
+        ),
+        ResourceKind::RawSrv => ("raw", KindFields::None {}, None),
+        ResourceKind::StructuredSrv { stride } => (
+            "structured",
+            KindFields::Structured { stride: *stride },
+            None,
+        ),
         ResourceKind::TypedUav {
             dimension,
             return_types,
             flags,
-        } => {
-            fields.extend([
-                ("kind", s("typed")),
-                ("dimension", s(dimension)),
-                ("return_types", types(return_types)),
-            ]);
-            fields.extend(uav(flags));
-        }
-        ResourceKind::RawUav { flags } => {
-            fields.push(("kind", s("raw")));
-            fields.extend(uav(flags));
-        }
-        ResourceKind::StructuredUav { stride, flags } => {
-            fields.extend([("kind", s("structured")), ("stride", n(*stride))]);
-            fields.extend(uav(flags));
-        }
-        ResourceKind::Sampler { mode } => {
-            fields.extend([("kind", s("sampler")), ("mode", s(mode))]);
-        }
+        } => (
+            "typed",
+            KindFields::TypedUav {
+                dimension: dimension.to_string(),
+                return_types: types(return_types),
+            },
+            uav(flags),
+        ),
+        ResourceKind::RawUav { flags } => ("raw", KindFields::None {}, uav(flags)),
+        ResourceKind::StructuredUav { stride, flags } => (
+            "structured",
+            KindFields::Structured { stride: *stride },
+            uav(flags),
+        ),
+        ResourceKind::Sampler { mode } => (
+            "sampler",
+            KindFields::Sampler {
+                mode: mode.to_string(),
+            },
+            None,
+        ),
+    };
+    ResourceJson {
+        class: res.class().name(),
+        register: resource_register(r, res),
+        id: range.id,
+        space: range.space,
+        lower_bound: range.lower_bound,
+        count: range.count,
+        name: res.name.as_deref(),
+        kind,
+        fields,
+        uav,
     }
-    J::Obj(fields)
 }
 
-fn io_json(io: &IoDeclaration) -> J {
-    J::Obj(vec![
-        ("register_type", s(io.register_type.prefix())),
-        ("register", opt(io.register)),
-        ("array_size", opt(io.array_size)),
-        ("mask", s(mask(io.mask))),
-        ("system_value", io.system_value.map_or(J::Null, s)),
-        ("interpolation", io.interpolation.map_or(J::Null, s)),
-        ("stream", opt(io.stream)),
-    ])
+fn io_json(io: &IoDeclaration) -> IoJson {
+    IoJson {
+        register_type: io.register_type.prefix(),
+        register: io.register,
+        array_size: io.array_size,
+        mask: mask(io.mask),
+        system_value: io.system_value.map(|x| x.to_string()),
+        interpolation: io.interpolation.map(|x| x.to_string()),
+        stream: io.stream,
+    }
 }
 
-fn phase_json(p: &Phase) -> J {
-    let temp = |x: &IndexableTemp| {
-        J::Obj(vec![
-            ("register", n(x.register)),
-            ("size", n(x.size)),
-            ("components", n(x.components)),
-        ])
+fn phase_json(p: &Phase) -> PhaseJson {
+    let temp = |x: &IndexableTemp| IndexableTempJson {
+        register: x.register,
+        size: x.size,
+        components: x.components,
     };
-    let range = |ir: &IndexRange| {
-        J::Obj(vec![
-            ("register_type", s(ir.register_type.prefix())),
-            ("register", n(ir.register)),
-            ("count", n(ir.count)),
-            ("mask", s(mask(ir.mask))),
-        ])
+    let range = |ir: &IndexRange| IndexRangeJson {
+        register_type: ir.register_type.prefix(),
+        register: ir.register,
+        count: ir.count,
+        mask: mask(ir.mask),
     };
-    J::Obj(vec![
-        ("kind", s(p.kind.name())),
-        ("instance_count", opt(p.instance_count)),
-        ("temps", n(p.temps)),
-        ("indexable_temps", arr(&p.indexable_temps, temp)),
-        ("inputs", arr(&p.inputs, io_json)),
-        ("outputs", arr(&p.outputs, io_json)),
-        ("index_ranges", arr(&p.index_ranges, range)),
-    ])
+    PhaseJson {
+        kind: p.kind.name(),
+        instance_count: p.instance_count,
+        temps: p.temps,
+        indexable_temps: p.indexable_temps.iter().map(temp).collect(),
+        inputs: p.inputs.iter().map(io_json).collect(),
+        outputs: p.outputs.iter().map(io_json).collect(),
+        index_ranges: p.index_ranges.iter().map(range).collect(),
+    }
 }
 
-fn signature_json(sig: &Option<Vec<SignatureElement>>) -> J {
-    let Some(sig) = sig else { return J::Null };
-    arr(sig, |e| {
-        let sv = e.system_value;
-        let sv = sv
+fn signature_json(sig: &Option<Vec<SignatureElement>>) -> Option<Vec<ElementJson<'_>>> {
+    Some(sig.as_ref()?.iter().map(element_json).collect())
+}
+
+fn element_json(e: &SignatureElement) -> ElementJson<'_> {
+    let sv = e.system_value;
+    ElementJson {
+        semantic: &e.semantic_name,
+        index: e.semantic_index,
+        register: e.register,
+        mask: mask(e.mask),
+        rw_mask: mask(e.rw_mask),
+        system_value: sv
             .fxc_name()
-            .map_or_else(|| sv.raw().to_string(), str::to_string);
-        J::Obj(vec![
-            ("semantic", s(&e.semantic_name)),
-            ("index", n(e.semantic_index)),
-            ("register", opt(e.register)),
-            ("mask", s(mask(e.mask))),
-            ("rw_mask", s(mask(e.rw_mask))),
-            ("system_value", s(sv)),
-            (
-                "component_type",
-                s(e.component_type.fxc_name().unwrap_or("unknown")),
-            ),
-            ("stream", n(e.stream)),
-        ])
-    })
+            .map_or_else(|| sv.raw().to_string(), str::to_string),
+        component_type: e.component_type.fxc_name().unwrap_or("unknown"),
+        stream: e.stream,
+    }
 }

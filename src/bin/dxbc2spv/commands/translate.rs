@@ -1,6 +1,8 @@
 //! `dxbc2spv translate`: DXBC containers to SPIR-V modules (`-o OUT`, `--out-dir DIR`, or
-//! `<input>.spv` beside each input), optionally checked with `spirv-val` and disassembled with
-//! `spirv-dis`.
+//! `<input>.spv` beside each input), optionally checked with `spirv-val` (an installed
+//! spirv-tools; missing, it fails the input with a message saying how to install it) and
+//! written as SPIR-V text (`--spirv-asm`: `<output>.spvasm`, disassembled in-process by
+//! `dxbc2spv::spv::text`).
 //!
 //! One named file is translated and reported with one line. Anything else (a directory, several
 //! files) is a batch: files are translated in parallel (`--jobs`), each worker reading, writing
@@ -16,6 +18,7 @@ use std::time::Instant;
 
 use anyhow::{anyhow, bail, Result};
 use dxbc2spv::front::dxbc::Stage;
+use dxbc2spv::spv::text::disassemble_words;
 use dxbc2spv::{translate, Error, HullSchedule, OptionFlags, Options, Target};
 
 use super::batch::{run_jobs, Progress};
@@ -210,7 +213,7 @@ fn write_module(
             validate(&output, options.target)?;
         }
         if args.spirv_asm {
-            disassemble(&output)?;
+            write_text(&output, &translation.spirv)?;
         }
         Ok(())
     };
@@ -222,16 +225,24 @@ fn write_module(
     })
 }
 
-/// Runs a SPIR-V tool, turning "not installed" into a clear message.
-fn tool(name: &str, args: &[&std::ffi::OsStr]) -> Result<std::process::Output> {
+/// A SPIR-V tool that is not installed.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{tool} not found on PATH (--validate runs it): install spirv-tools (Debian/Ubuntu: \
+     apt-get install spirv-tools; or the Vulkan SDK)"
+)]
+struct ToolMissing {
+    tool: &'static str,
+}
+
+/// Runs a SPIR-V tool; one that is not installed is a [`ToolMissing`].
+fn tool(name: &'static str, args: &[&std::ffi::OsStr]) -> Result<std::process::Output> {
     Command::new(name)
         .args(args)
         .stdin(Stdio::null())
         .output()
         .map_err(|e| match e.kind() {
-            io::ErrorKind::NotFound => anyhow!(
-                "{name} not found on PATH: install spirv-tools (Debian: apt-get install spirv-tools)"
-            ),
+            io::ErrorKind::NotFound => anyhow!(ToolMissing { tool: name }),
             _ => anyhow!(e).context(format!("cannot run {name}")),
         })
 }
@@ -257,18 +268,13 @@ fn validate(spv: &Path, target: Target) -> Result<()> {
     Ok(())
 }
 
-fn disassemble(spv: &Path) -> Result<()> {
-    let text_path = spv.with_extension("spvasm");
-    let out = tool(
-        "spirv-dis",
-        &[spv.as_os_str(), "-o".as_ref(), text_path.as_os_str()],
-    )?;
-    if !out.status.success() {
-        bail!(
-            "spirv-dis failed on {}: {}",
-            spv.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
-    }
-    Ok(())
+/// Writes the SPIR-V text of `words` to `<spv>.spvasm`.
+fn write_text(spv: &Path, words: &[u32]) -> Result<()> {
+    let text = disassemble_words(words).map_err(|e| {
+        anyhow!(
+            "cannot disassemble the module written to {}: {e}",
+            spv.display()
+        )
+    })?;
+    inputs::write_file(&spv.with_extension("spvasm"), text.as_bytes())
 }
