@@ -14,7 +14,7 @@ use spirv::{ExecutionMode, FunctionControl, LoopControl, StorageClass};
 
 use super::context::{Emitter, Scalar};
 use crate::back::spirv::Error;
-use crate::ir::{HullStep, TessDomain, TessOutputPrimitive, TessPartitioning};
+use crate::ir::{FunctionId, HullStep, TessDomain, TessOutputPrimitive, TessPartitioning};
 use crate::spv::Id;
 
 /// The invocation id, as loaded (`int`) and as `uint`.
@@ -106,12 +106,12 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// The SPIR-V id of function `index`.
-    fn function_id(&self, index: u32) -> Result<Id, Error> {
+    /// The SPIR-V id of function `f`.
+    fn function_id(&self, f: FunctionId) -> Result<Id, Error> {
         self.functions
-            .get(index as usize)
+            .get(f.index())
             .copied()
-            .ok_or_else(|| Error::internal(0, format!("hull step calls missing function #{index}")))
+            .ok_or_else(|| Error::internal(0, format!("hull step calls missing function #{f}")))
     }
 
     /// `OpControlBarrier Workgroup Invocation None`: what GLSL's `barrier()` is in a
