@@ -17,7 +17,7 @@
 use spirv::{Capability, ExecutionMode, GlslStd450Op, Op as SpvOp};
 
 use super::context::{Emitter, Scalar};
-use super::io::{Home, LinkKind};
+use super::io::LinkKind;
 use crate::back::spirv::Error;
 use crate::ir::{
     DerivativeOp, DiscardOp, GeometryOp, InputPrimitive, Inst, InterpolationOp, OpKind,
@@ -121,7 +121,7 @@ impl Emitter<'_> {
             GeometryOp::EmitThenCut => (true, true),
         };
         let stream = inst.payload.stream().min(3);
-        let streams = self.io.streams;
+        let streams = self.io.streams();
         let s = self.u32_const(u32::from(stream));
         if emit {
             self.copy_outputs(Some(stream), None);
@@ -203,13 +203,7 @@ impl Emitter<'_> {
         let u = self.ty(Scalar::U32, 1);
         let zero = self.u32_const(0);
         let mut words = [zero; 4];
-        let links: Vec<_> = self
-            .io
-            .input_links
-            .iter()
-            .filter(|l| l.home == Home::Register(register))
-            .copied()
-            .collect();
+        let links: Vec<_> = self.io.register_inputs(register).copied().collect();
         for link in links {
             let value = if link.scalar == Scalar::F32 && link.kind == LinkKind::Plain {
                 let ty = self.ty(Scalar::F32, link.width);
