@@ -2,8 +2,8 @@
 
 use std::ops::Range;
 
-use super::id::FunctionId;
 use super::binding::{BindingTarget, RegisterRange, ResourceKind};
+use super::id::FunctionId;
 use super::io::{GlobalFlags, InputPrimitive, Interpolation, OutputTopology, SystemValue};
 use super::op::Inst;
 

@@ -8,8 +8,8 @@
 //! [`MAX_CALL_DEPTH`] deep.
 
 use super::binding::ResourceKind;
-use super::module::Module;
 use super::id::FunctionId;
+use super::module::Module;
 use super::op::{Inst, Op};
 use super::operand::{Index, Reg, Rel, RelFile};
 
@@ -273,14 +273,17 @@ fn check_reg(module: &Module, reg: &Reg) -> Result<(), String> {
 fn check_no_recursion(module: &Module) -> Result<(), ValidationError> {
     let n = module.functions.len();
     let callees = |f: usize| {
-        module.body(FunctionId::new(f as u32)).iter().filter_map(|inst| {
-            inst.src().iter().find_map(|s| match s.reg {
-                Reg::Function(g) if matches!(inst.op, Op::Call | Op::Callc) => {
-                    Some((g.index(), inst.span))
-                }
-                _ => None,
+        module
+            .body(FunctionId::new(f as u32))
+            .iter()
+            .filter_map(|inst| {
+                inst.src().iter().find_map(|s| match s.reg {
+                    Reg::Function(g) if matches!(inst.op, Op::Call | Op::Callc) => {
+                        Some((g.index(), inst.span))
+                    }
+                    _ => None,
+                })
             })
-        })
     };
     // Iterative DFS with colours: 0 unvisited, 1 on the stack, 2 done.
     let mut colour = vec![0u8; n];
