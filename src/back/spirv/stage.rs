@@ -11,6 +11,8 @@
 //!   offset is in 1/16 pixel, 4-bit signed per axis (D3D11.3 §16.5.3).
 //! - `emit`/`cut`/`emit_then_cut` copy the outputs of their stream and call
 //!   `OpEmitVertex`/`OpEndPrimitive`, or the `Stream` forms when the module uses streams.
+//! - A geometry shader that declares no output topology (it emits nothing: fxc compiles one
+//!   without an output stream, D3D accepts it) is given `OutputPoints` ([`output_topology`]).
 //! - Every operation of the discard, derivative, interpolation and geometry families has its
 //!   arm (no catch-all): an operation added to one of them fails to compile until it is here.
 
@@ -20,10 +22,18 @@ use super::context::{Emitter, Scalar};
 use super::io::LinkKind;
 use crate::back::spirv::Error;
 use crate::ir::{
-    DerivativeOp, DiscardOp, GeometryOp, InputPrimitive, Inst, InterpolationOp, OpKind,
-    OutputTopology, Reg, Stage,
+    DerivativeOp, DiscardOp, GeometryInfo, GeometryOp, InputPrimitive, Inst, InterpolationOp,
+    OpKind, OutputTopology, Reg, Stage,
 };
 use crate::spv::Version;
+
+/// The output topology a geometry shader's execution mode names: its `dcl_outputtopology`, or
+/// [`OutputTopology::PointList`] when it declares none. Such a shader emits no vertex (it has
+/// no output stream; it writes UAVs only), so the topology is never seen; Vulkan still wants
+/// exactly one output mode, and points, the simplest, need no adjacency or strip state.
+pub(super) fn output_topology(g: &GeometryInfo) -> OutputTopology {
+    g.output_topology.unwrap_or(OutputTopology::PointList)
+}
 
 impl Emitter<'_> {
     /// One stage-specific operation.
@@ -252,8 +262,9 @@ impl Emitter<'_> {
         self.store_dst(inst, 0, v)
     }
 
-    /// Geometry-shader execution modes: input primitive, output topology, vertex count,
-    /// instances.
+    /// Geometry-shader execution modes: input primitive, output topology ([`output_topology`]:
+    /// `OutputPoints` when the shader declares none), vertex count (`OutputVertices` at least
+    /// 1: Vulkan wants a positive count, D3D allows `dcl_maxout 0`), instances.
     pub(super) fn geometry_modes(&mut self, main: crate::spv::Id) -> Result<(), Error> {
         let g = self.ir.geometry;
         self.m.capability(Capability::Geometry);
@@ -270,16 +281,10 @@ impl Emitter<'_> {
                 ))
             }
         };
-        let output = match g.output_topology {
-            Some(OutputTopology::PointList) => ExecutionMode::OutputPoints,
-            Some(OutputTopology::LineStrip) => ExecutionMode::OutputLineStrip,
-            Some(OutputTopology::TriangleStrip) => ExecutionMode::OutputTriangleStrip,
-            None => {
-                return Err(Error::invalid(
-                    self.ir.program_span,
-                    "geometry shader without an output topology",
-                ))
-            }
+        let output = match output_topology(&g) {
+            OutputTopology::PointList => ExecutionMode::OutputPoints,
+            OutputTopology::LineStrip => ExecutionMode::OutputLineStrip,
+            OutputTopology::TriangleStrip => ExecutionMode::OutputTriangleStrip,
         };
         self.m.execution_mode(main, input, &[]);
         self.m.execution_mode(main, output, &[]);

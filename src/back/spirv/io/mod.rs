@@ -371,7 +371,7 @@ impl Emitter<'_> {
         self.declare_stream_output(spare_location);
         let points = stage == Stage::Vertex
             || stage == Stage::Geometry
-                && ir.geometry.output_topology == Some(ir::OutputTopology::PointList)
+                && super::stage::output_topology(&ir.geometry) == ir::OutputTopology::PointList
                 && self.options.geometry_point_size
             // A domain shader does not know whether the tessellator emits points; writing the
             // size is harmless for other primitives.
