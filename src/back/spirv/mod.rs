@@ -3,10 +3,12 @@
 //! Contract: takes a module that passed [`ir::validate`] with every binding assigned, and
 //! returns a SPIR-V module for the requested version that `spirv-val` accepts for the matching
 //! Vulkan environment, or an error; it never emits a module it knows to be invalid.
-//! Files: `context.rs` (state, register loads/stores), `declare.rs` (registers, constant
+//! Files: `context.rs` (the emitter, register loads/stores), `declare.rs` (registers, constant
 //! buffers, built-ins), `resources.rs` (buffers, shared memory), `control_flow.rs`, `alu*.rs`
 //! (arithmetic), `memory.rs` (buffer access, atomics), `texture/` (images, samplers, the
-//! tiled-resource operations).
+//! tiled-resource operations), `io/` (the stage interface), `stage.rs` and `hull.rs` (stage
+//! operations and execution modes). Each file owns the part of the emitter's state it writes
+//! (see the fields of `Emitter`); the others reach it through the owner's methods.
 
 mod alu;
 mod context;
@@ -33,10 +35,10 @@ use crate::spv::{Module, Version};
 pub use error::Error;
 
 use context::Emitter;
+pub use options::{DomainModes, EmitOptions, FloatControls, ENTRY_POINT};
 
 /// The entry point's function (the shader's main function; a hull shader's declarations).
 const ENTRY: ir::FunctionId = ir::FunctionId::new(0);
-pub use options::{DomainModes, EmitOptions, FloatControls, ENTRY_POINT};
 
 /// The `SpecId` of the specialization constant holding the rasterizer's sample count
 /// (`sampleinfo`/`samplepos` on `rasterizer`); default 1.
