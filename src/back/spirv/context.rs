@@ -440,7 +440,7 @@ impl<'a> Emitter<'a> {
         Ok(self.apply_modifier(v, src.modifier))
     }
 
-    #[inline]
+    #[inline(always)]
     fn apply_modifier(&mut self, v: Value, modifier: Modifier) -> Value {
         if modifier == Modifier::None {
             return v;
