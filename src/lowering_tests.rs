@@ -490,7 +490,7 @@ fn hull_phases_become_functions_with_their_registers() {
     let kinds: Vec<_> = m
         .hull_phases
         .iter()
-        .map(|p| (p.kind, p.function, p.instances))
+        .map(|p| (p.kind, p.function.get(), p.instances))
         .collect();
     assert_eq!(
         kinds,

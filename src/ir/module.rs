@@ -3,6 +3,7 @@
 use std::ops::Range;
 
 use super::binding::{BindingTarget, RegisterRange, ResourceKind};
+use super::id::FunctionId;
 use super::io::{GlobalFlags, InputPrimitive, Interpolation, OutputTopology, SystemValue};
 use super::op::Inst;
 
@@ -150,10 +151,15 @@ impl Module {
         ranges
     }
 
-    /// The instructions of function `index` (empty when out of range).
-    pub fn body(&self, index: usize) -> &[Inst] {
+    /// The id of every function, in order (the entry point first).
+    pub fn function_ids(&self) -> impl Iterator<Item = FunctionId> {
+        (0..self.functions.len() as u32).map(FunctionId::new)
+    }
+
+    /// The instructions of function `f` (empty when out of range).
+    pub fn body(&self, f: FunctionId) -> &[Inst] {
         self.functions
-            .get(index)
+            .get(f.index())
             .and_then(|f| self.insts.get(f.body.start as usize..f.body.end as usize))
             .unwrap_or(&[])
     }
@@ -475,7 +481,7 @@ pub struct HullPhase {
     /// Which kind.
     pub kind: PhaseKind,
     /// Its function in [`Module::functions`].
-    pub function: u32,
+    pub function: FunctionId,
     /// Instances (`dcl_hs_fork_phase_instance_count` / `dcl_hs_join_phase_instance_count`;
     /// 1 for the control-point phase).
     pub instances: u32,
@@ -500,7 +506,7 @@ pub enum HullSchedule {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HullStep {
     /// Calls the control-point phase (a function).
-    ControlPoint(u32),
+    ControlPoint(FunctionId),
     /// Without a control-point phase: output point `i` is input point `i` (zeros past the
     /// input patch).
     PassThrough,
@@ -514,7 +520,7 @@ pub enum HullStep {
     /// instance id set for each; `first` is the invocation id or 0.
     Phase {
         /// The phase's function.
-        function: u32,
+        function: FunctionId,
         /// Its instance count.
         instances: u32,
         /// Start at the invocation id (else at 0).

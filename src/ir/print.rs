@@ -81,7 +81,7 @@ pub fn print(module: &Module) -> String {
         let _ = writeln!(s, "thread_group {x}, {y}, {z}");
     }
     for (i, f) in module.functions.iter().enumerate() {
-        let phase = module.hull_phases.iter().find(|p| p.function as usize == i);
+        let phase = module.hull_phases.iter().find(|p| p.function.index() == i);
         match (f.label, phase) {
             (None, Some(p)) => {
                 let kind = match p.kind {
@@ -99,7 +99,7 @@ pub fn print(module: &Module) -> String {
             }
         }
         let mut depth = 1usize;
-        for inst in module.body(i) {
+        for inst in module.body(super::FunctionId::new(i as u32)) {
             if matches!(inst.op, Op::Else | Op::EndIf | Op::EndLoop | Op::EndSwitch) {
                 depth = depth.saturating_sub(1);
             }

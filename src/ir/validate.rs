@@ -8,6 +8,7 @@
 //! [`MAX_CALL_DEPTH`] deep.
 
 use super::binding::ResourceKind;
+use super::id::FunctionId;
 use super::module::Module;
 use super::op::{Inst, Op};
 use super::operand::{Index, Reg, Rel, RelFile};
@@ -52,7 +53,7 @@ pub fn validate(module: &Module) -> Result<(), ValidationError> {
     }
     let mut is_phase = vec![false; module.functions.len()];
     for p in &module.hull_phases {
-        if let Some(slot) = is_phase.get_mut(p.function as usize) {
+        if let Some(slot) = is_phase.get_mut(p.function.index()) {
             *slot = true;
         }
     }
@@ -80,7 +81,7 @@ pub fn validate(module: &Module) -> Result<(), ValidationError> {
     check_call_depth(module, &is_phase)?;
     // Each open construct with the offset of the instruction that opened it.
     let mut stack: Vec<(Construct, u32)> = Vec::new();
-    for fi in 0..module.functions.len() {
+    for fi in module.function_ids() {
         stack.clear();
         let body = module.body(fi);
         for (k, inst) in body.iter().enumerate() {
@@ -272,14 +273,17 @@ fn check_reg(module: &Module, reg: &Reg) -> Result<(), String> {
 fn check_no_recursion(module: &Module) -> Result<(), ValidationError> {
     let n = module.functions.len();
     let callees = |f: usize| {
-        module.body(f).iter().filter_map(|inst| {
-            inst.src().iter().find_map(|s| match s.reg {
-                Reg::Function(g) if matches!(inst.op, Op::Call | Op::Callc) => {
-                    Some((g.index(), inst.span))
-                }
-                _ => None,
+        module
+            .body(FunctionId::new(f as u32))
+            .iter()
+            .filter_map(|inst| {
+                inst.src().iter().find_map(|s| match s.reg {
+                    Reg::Function(g) if matches!(inst.op, Op::Call | Op::Callc) => {
+                        Some((g.index(), inst.span))
+                    }
+                    _ => None,
+                })
             })
-        })
     };
     // Iterative DFS with colours: 0 unvisited, 1 on the stack, 2 done.
     let mut colour = vec![0u8; n];
@@ -326,7 +330,7 @@ fn check_call_depth(module: &Module, is_phase: &[bool]) -> Result<(), Validation
     let calls: Vec<Vec<(usize, u32)>> = (0..n)
         .map(|f| {
             module
-                .body(f)
+                .body(FunctionId::new(f as u32))
                 .iter()
                 .filter(|inst| matches!(inst.op, Op::Call | Op::Callc))
                 .filter_map(|inst| {

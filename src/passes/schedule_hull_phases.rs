@@ -112,7 +112,7 @@ mod tests {
 
     fn phase(function: u32, instances: u32, parallel: bool) -> HullStep {
         HullStep::Phase {
-            function,
+            function: crate::ir::FunctionId::new(function),
             instances,
             from_invocation: parallel,
             step: if parallel { 2 } else { 1 },
@@ -126,7 +126,7 @@ mod tests {
         assert_eq!(
             m.hull_steps,
             [
-                HullStep::ControlPoint(0),
+                HullStep::ControlPoint(crate::ir::FunctionId::new(0)),
                 HullStep::WriteControlPoint,
                 HullStep::Barrier,
                 HullStep::FirstInvocation(vec![
@@ -147,7 +147,7 @@ mod tests {
         assert_eq!(
             m.hull_steps,
             [
-                HullStep::ControlPoint(0),
+                HullStep::ControlPoint(crate::ir::FunctionId::new(0)),
                 HullStep::WriteControlPoint,
                 HullStep::Barrier,
                 HullStep::LoadOutputPoints,

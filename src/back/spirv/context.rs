@@ -7,6 +7,7 @@
 
 use spirv::{Decoration, GlslStd450Op, StorageClass};
 
+use super::declare::Registers;
 use crate::back::spirv::Error;
 use crate::ir::{self, Dst, Index, Inst, Modifier, Reg, RelFile, Src};
 use crate::spv::{Id, Module};
@@ -139,7 +140,8 @@ pub(super) struct Objects {
 }
 
 /// The walk through the function being emitted (`mod.rs` drives it, `control_flow.rs`
-/// opens and closes the constructs): read and written only there.
+/// opens and closes the constructs): written only there; [`Flow::span`] is read wherever an
+/// error is found between instructions.
 pub(super) struct Flow<'a> {
     /// Open constructs of the function being emitted.
     pub(super) frames: Vec<Frame>,
@@ -154,45 +156,104 @@ pub(super) struct Flow<'a> {
     pub(super) body: &'a [ir::Inst],
     /// See [`Flow::body`].
     pub(super) position: usize,
+    /// The offset of the instruction being emitted (for errors found between instructions).
+    pub(super) span: u32,
 }
 
 /// Everything emission needs while walking the IR.
+///
+/// `ir`, `m` and `options` are read everywhere. The rest is owned by the module that writes
+/// it: [`Registers`] by `declare.rs`, [`Objects`] by `declare.rs` and `resources.rs`,
+/// [`Flow`] by `mod.rs` and `control_flow.rs`, the register contents ([`TempValues`]) by
+/// `temps.rs` and `control_flow.rs`, the interface ([`Io`]) by `io/`, the texture state by
+/// `texture/`; the function ids and the memo are private here. Other modules reach them
+/// through their owners' methods.
+///
+/// [`TempValues`]: super::values::TempValues
+/// [`Io`]: super::io::Io
 pub(crate) struct Emitter<'a> {
     /// The module being translated.
-    pub ir: &'a ir::Module,
+    pub(super) ir: &'a ir::Module,
     /// The SPIR-V being written.
-    pub m: Module,
+    pub(super) m: Module,
     /// How to emit.
-    pub options: super::EmitOptions,
-    /// `r#` variables (`uvec4`).
-    pub temps: Vec<Var>,
-    /// `x#` arrays (`uvec4[len + 1]`: the extra element absorbs out-of-range writes).
-    pub indexable: Vec<Var>,
-    /// The immediate constant buffer (`uvec4[n]`, Private, initialised).
-    pub icb: Option<Var>,
+    pub(super) options: super::EmitOptions,
+    /// Where `r#`, `x#`, the icb and the compute built-ins live.
+    pub(super) regs: Registers,
     /// The variables of the declared constant buffers, resources and shared memory.
     pub(super) objects: Objects,
-    /// Compute built-ins: GlobalInvocationId, WorkgroupId, LocalInvocationId (uvec3),
-    /// LocalInvocationIndex (u32).
-    pub builtins: [Option<Id>; 4],
-    /// Function ids, by position.
-    pub functions: Vec<Id>,
+    /// Function ids, by [`ir::FunctionId`].
+    functions: Vec<Id>,
     /// Where the walk is in the function being emitted: its open constructs and the
     /// unreachable code being skipped.
     pub(super) flow: Flow<'a>,
     /// Stage inputs and outputs (graphics stages).
-    pub io: super::io::Io,
+    pub(super) io: super::io::Io,
     /// Samplers and the other objects texture operations share (`texture/mod.rs`).
-    pub textures: super::texture::TextureState,
+    pub(super) textures: super::texture::TextureState,
     /// What is known of each `r#` in the current block, and its writes not yet stored.
-    pub temp_values: super::values::TempValues,
-    /// The offset of the instruction being emitted (for errors found between instructions).
-    pub span: u32,
+    pub(super) temp_values: super::values::TempValues,
     /// Ids asked for at almost every instruction, kept at hand (the module's caches hash).
-    pub memo: super::values::Memo,
+    memo: super::values::Memo,
 }
 
 impl<'a> Emitter<'a> {
+    /// An emitter of `ir` into `m`, its tables taken from `scratch` (emptied, allocations kept).
+    pub(super) fn new(
+        ir: &'a ir::Module,
+        m: Module,
+        options: &super::EmitOptions,
+        scratch: &mut super::Scratch,
+    ) -> Emitter<'a> {
+        let mut temp_values = std::mem::take(&mut scratch.temp_values);
+        temp_values.reset(ir.temps as usize);
+        Emitter {
+            ir,
+            m,
+            options: *options,
+            regs: Registers::reusing(super::take_empty(&mut scratch.temps)),
+            objects: Objects::default(),
+            functions: super::take_empty(&mut scratch.functions),
+            flow: Flow {
+                frames: super::take_empty(&mut scratch.frames),
+                after_case: false,
+                dead: None,
+                body: &[],
+                position: 0,
+                span: 0,
+            },
+            io: super::io::Io::default(),
+            textures: super::texture::TextureState::new(options.sparse_residency),
+            temp_values,
+            memo: super::values::Memo::default(),
+        }
+    }
+
+    /// Gives the module and the tables back to `scratch` for the next emission.
+    pub(super) fn into_scratch(self, scratch: &mut super::Scratch) {
+        scratch.module = Some(self.m);
+        scratch.temp_values = self.temp_values;
+        scratch.temps = self.regs.into_temps();
+        scratch.functions = self.functions;
+        scratch.frames = self.flow.frames;
+    }
+
+    /// Allocates the id of every function of the module.
+    pub(super) fn declare_functions(&mut self) {
+        for _ in &self.ir.functions {
+            let id = self.m.alloc_id();
+            self.functions.push(id);
+        }
+    }
+
+    /// The SPIR-V id of function `f`.
+    pub(super) fn function_id(&self, span: u32, f: ir::FunctionId) -> Result<Id, Error> {
+        self.functions
+            .get(f.index())
+            .copied()
+            .ok_or_else(|| Error::internal(span, format!("function #{f} is not declared")))
+    }
+
     /// The type of `n` components of `s`.
     #[inline]
     pub fn ty(&mut self, s: Scalar, n: u8) -> Id {
@@ -379,7 +440,7 @@ impl<'a> Emitter<'a> {
         Ok(self.apply_modifier(v, src.modifier))
     }
 
-    #[inline]
+    #[inline(always)]
     fn apply_modifier(&mut self, v: Value, modifier: Modifier) -> Value {
         if modifier == Modifier::None {
             return v;
@@ -556,7 +617,8 @@ impl<'a> Emitter<'a> {
             }
             Reg::ImmediateConstantBuffer(index) => {
                 let icb = self
-                    .icb
+                    .regs
+                    .icb()
                     .ok_or_else(|| Error::internal(span, "icb read without an icb"))?;
                 let len = (self.ir.icb.len() / 4) as u32;
                 let (idx, in_range) = self.bounded_index(span, &index, len)?;
@@ -600,14 +662,14 @@ impl<'a> Emitter<'a> {
                     Reg::ThreadGroupId => 1,
                     _ => 2,
                 };
-                let var = self.builtins[which].ok_or_else(|| {
+                let var = self.regs.builtin(which).ok_or_else(|| {
                     Error::invalid(span, "thread id read without its declaration")
                 })?;
                 let uvec3 = self.ty(Scalar::U32, 3);
                 Ok((self.m.load(uvec3, var), 3))
             }
             Reg::ThreadIdInGroupFlattened => {
-                let var = self.builtins[3].ok_or_else(|| {
+                let var = self.regs.builtin(3).ok_or_else(|| {
                     Error::invalid(span, "thread id read without its declaration")
                 })?;
                 let u = self.ty(Scalar::U32, 1);
@@ -639,9 +701,8 @@ impl<'a> Emitter<'a> {
 
     /// The `r#` variable.
     pub fn temp(&self, span: u32, n: u32) -> Result<Var, Error> {
-        self.temps
-            .get(n as usize)
-            .copied()
+        self.regs
+            .temp(n)
             .ok_or_else(|| Error::internal(span, format!("r{n} is not declared")))
     }
 
@@ -718,7 +779,10 @@ impl<'a> Emitter<'a> {
             .get(array.index())
             .copied()
             .ok_or_else(|| Error::internal(span, "undeclared indexable temp"))?;
-        let var = self.indexable[array.index()];
+        let var = self
+            .regs
+            .indexable(array)
+            .ok_or_else(|| Error::internal(span, "undeclared indexable temp"))?;
         let (idx, ok) = if !index.is_relative() && index.imm < decl.len {
             (self.u32_const(index.imm), None)
         } else {

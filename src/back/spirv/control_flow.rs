@@ -398,10 +398,7 @@ impl Emitter<'_> {
         let Some(crate::ir::Reg::Function(f)) = target else {
             return Err(Error::internal(inst.span, "call without a label"));
         };
-        let id = *self
-            .functions
-            .get(f.index())
-            .ok_or_else(|| Error::internal(inst.span, "call to an unknown label"))?;
+        let id = self.function_id(inst.span, f)?;
         let void = self.m.type_void();
         self.temp_values.note_call();
         self.m.function_call(void, id, &[]);

@@ -9,6 +9,59 @@ use crate::back::spirv::Error;
 use crate::ir::{self, Reg};
 use crate::spv::Id;
 
+/// Where the register files live: the `r#` and `x#` variables, the immediate constant buffer
+/// and the compute built-ins. Written here, once, before the functions are emitted (the
+/// Function-storage registers at the start of the entry function); read by the register
+/// paths.
+#[derive(Debug, Default)]
+pub(super) struct Registers {
+    /// `r#` variables (`uvec4`).
+    temps: Vec<Var>,
+    /// `x#` arrays (`uvec4[len + 1]`: the extra element absorbs out-of-range writes).
+    indexable: Vec<Var>,
+    /// The immediate constant buffer (`uvec4[n]`, Private, initialised).
+    icb: Option<Var>,
+    /// Compute built-ins: GlobalInvocationId, WorkgroupId, LocalInvocationId (uvec3),
+    /// LocalInvocationIndex (u32).
+    builtins: [Option<Id>; 4],
+}
+
+impl Registers {
+    /// None declared; `temps` (empty) is the buffer the `r#` variables go into.
+    pub(super) fn reusing(temps: Vec<Var>) -> Registers {
+        Registers {
+            temps,
+            ..Registers::default()
+        }
+    }
+
+    /// The buffer of the `r#` variables, for the next emission to reuse.
+    pub(super) fn into_temps(self) -> Vec<Var> {
+        self.temps
+    }
+
+    /// The variable of `r<n>`.
+    #[inline]
+    pub(super) fn temp(&self, n: u32) -> Option<Var> {
+        self.temps.get(n as usize).copied()
+    }
+
+    /// The variable of indexable temp `array`.
+    pub(super) fn indexable(&self, array: ir::IndexableId) -> Option<Var> {
+        self.indexable.get(array.index()).copied()
+    }
+
+    /// The immediate constant buffer's variable.
+    pub(super) fn icb(&self) -> Option<Var> {
+        self.icb
+    }
+
+    /// The variable of compute built-in `k` (in the order of [`Registers::builtins`]).
+    pub(super) fn builtin(&self, k: usize) -> Option<Id> {
+        self.builtins.get(k).copied().flatten()
+    }
+}
+
 impl Emitter<'_> {
     /// Where `r#` and `x#` live: Private when subroutines share them, else Function.
     /// Whether the `r#` variables belong to the one function that uses them (they die when it
@@ -36,7 +89,7 @@ impl Emitter<'_> {
                     .m
                     .global_variable(StorageClass::Private, uvec4, Some(null));
                 self.name_indexed(id, "r", n);
-                self.temps.push(Var {
+                self.regs.temps.push(Var {
                     id,
                     storage: StorageClass::Private,
                 });
@@ -47,7 +100,7 @@ impl Emitter<'_> {
                 let id = self
                     .m
                     .global_variable(StorageClass::Private, ty, Some(null));
-                self.indexable.push(Var {
+                self.regs.indexable.push(Var {
                     id,
                     storage: StorageClass::Private,
                 });
@@ -69,7 +122,7 @@ impl Emitter<'_> {
                 .m
                 .global_variable(StorageClass::Private, ty, Some(init));
             self.m.name(id, "icb");
-            self.icb = Some(Var {
+            self.regs.icb = Some(Var {
                 id,
                 storage: StorageClass::Private,
             });
@@ -105,7 +158,7 @@ impl Emitter<'_> {
         for n in 0..self.ir.temps {
             let id = self.m.variable(uvec4, Some(null));
             self.name_indexed(id, "r", n);
-            self.temps.push(Var {
+            self.regs.temps.push(Var {
                 id,
                 storage: StorageClass::Function,
             });
@@ -116,7 +169,7 @@ impl Emitter<'_> {
             let null = self.m.constant_null(ty);
             let id = self.m.variable(ty, Some(null));
             self.name_indexed(id, "x", x.register);
-            self.indexable.push(Var {
+            self.regs.indexable.push(Var {
                 id,
                 storage: StorageClass::Function,
             });
@@ -160,7 +213,7 @@ impl Emitter<'_> {
                 let id = self.m.global_variable(StorageClass::Input, ty, None);
                 self.m.decorate_builtin(id, builtin);
                 self.m.name(id, name);
-                self.builtins[k] = Some(id);
+                self.regs.builtins[k] = Some(id);
             }
         }
         Ok(())

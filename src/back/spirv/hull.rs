@@ -36,7 +36,7 @@ impl Emitter<'_> {
         let i = self.ty(Scalar::I32, 1);
         let id = self.m.begin_function(fn_ty, FunctionControl::NONE);
         self.m.new_block();
-        let invocation_var = self.io.invocation.ok_or_else(|| {
+        let invocation_var = self.io.invocation().ok_or_else(|| {
             Error::internal(self.ir.program_span, "hull shader without InvocationId")
         })?;
         let inv_i = self.m.load(i, invocation_var);
@@ -61,7 +61,7 @@ impl Emitter<'_> {
         for step in steps {
             match step {
                 HullStep::ControlPoint(f) => {
-                    let f = self.function_id(*f)?;
+                    let f = self.function_id(self.ir.program_span, *f)?;
                     self.m.function_call(void, f, &[]);
                 }
                 HullStep::PassThrough => self.pass_through(inv.uint),
@@ -74,7 +74,7 @@ impl Emitter<'_> {
                     from_invocation,
                     step,
                 } => {
-                    let f = self.function_id(*function)?;
+                    let f = self.function_id(self.ir.program_span, *function)?;
                     if !from_invocation && *instances <= UNROLLED_INSTANCES {
                         for k in 0..*instances {
                             self.set_phase_instance(k);
@@ -106,14 +106,6 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// The SPIR-V id of function `index`.
-    fn function_id(&self, index: u32) -> Result<Id, Error> {
-        self.functions
-            .get(index as usize)
-            .copied()
-            .ok_or_else(|| Error::internal(0, format!("hull step calls missing function #{index}")))
-    }
-
     /// `OpControlBarrier Workgroup Invocation None`: what GLSL's `barrier()` is in a
     /// tessellation-control shader; it also makes the output writes before it visible to the
     /// patch's other invocations.
@@ -126,7 +118,7 @@ impl Emitter<'_> {
 
     /// Sets the fork/join instance id the next call reads.
     fn set_phase_instance(&mut self, k: u32) {
-        if let Some(var) = self.io.phase_instance {
+        if let Some(var) = self.io.phase_instance() {
             let c = self.u32_const(k);
             self.m.store(var, c);
         }
@@ -153,7 +145,7 @@ impl Emitter<'_> {
         let more = self.m.u_less_than(b, k, limit);
         self.m.branch_conditional(more, body_block, merge);
         self.m.label(body_block);
-        if let Some(var) = self.io.phase_instance {
+        if let Some(var) = self.io.phase_instance() {
             self.m.store(var, k);
         }
         body(self);
@@ -164,104 +156,6 @@ impl Emitter<'_> {
         self.m.store(counter, next);
         self.m.branch(header);
         self.m.label(merge);
-    }
-
-    /// Without a control-point phase: output point `i` is input point `i` (zeros past the
-    /// input patch), register by register.
-    fn pass_through(&mut self, invocation: Id) {
-        let (Some(inputs), Some(outputs)) = (self.io.inputs, self.io.outputs) else {
-            return;
-        };
-        let uvec4 = self.ty(Scalar::U32, 4);
-        let u = self.ty(Scalar::U32, 1);
-        let b = self.ty(Scalar::Bool, 1);
-        let ptr = self.m.type_pointer(StorageClass::Private, uvec4);
-        let points = self.io.vertices;
-        let limit = self.u32_const(points);
-        let in_range = self.m.u_less_than(b, invocation, limit);
-        let last = self.u32_const(points.saturating_sub(1));
-        let vertex = self.glsl(u, spirv::GlslStd450Op::UMin, &[invocation, last]);
-        let mut registers: Vec<u32> = self.ir.outputs.iter().map(|d| d.register).collect();
-        registers.sort_unstable();
-        registers.dedup();
-        for r in registers {
-            if r >= self.io.input_count || r >= self.io.output_count {
-                continue;
-            }
-            let rc = self.u32_const(r);
-            let src = self.m.access_chain(ptr, inputs, &[vertex, rc]);
-            let v = self.m.load(uvec4, src);
-            let v = self.zero_if_out_of_range(v, Some(in_range));
-            let dst = self.m.access_chain(ptr, outputs, &[rc]);
-            self.m.store(dst, v);
-        }
-    }
-
-    /// Copies every output control point from the outputs into the Private `vocp` file.
-    fn copy_output_points(&mut self) {
-        let Some(file) = self.io.output_points else {
-            return;
-        };
-        let links = std::mem::take(&mut self.io.output_links);
-        let vertices = self.io.output_vertices;
-        self.copy_links_into(&links, file, StorageClass::Output, vertices);
-        self.io.output_links = links;
-    }
-
-    /// Parallel schedule: stores the patch-constant components this invocation wrote since the
-    /// last call to the `Patch` outputs, one component at a time (other invocations write the
-    /// other components of the same variables), and clears the record.
-    fn publish_patch_constants(&mut self) -> Result<(), Error> {
-        let (Some(file), Some(written)) = (self.io.patch.file, self.io.patch.written) else {
-            return Ok(());
-        };
-        let u = self.ty(Scalar::U32, 1);
-        let b = self.ty(Scalar::Bool, 1);
-        let ptr_u = self.m.type_pointer(StorageClass::Private, u);
-        let links = std::mem::take(&mut self.io.patch.links);
-        let zero = self.u32_const(0);
-        for link in &links {
-            let super::io::Home::Register(r) = link.home else {
-                continue;
-            };
-            let rc = self.u32_const(r);
-            let wp = self.m.access_chain(ptr_u, written, &[rc]);
-            let bits = self.m.load(u, wp);
-            for c in 0..4u8 {
-                if link.mask & (1 << c) == 0 || c < link.first {
-                    continue;
-                }
-                let k = c - link.first;
-                if k >= link.width {
-                    continue;
-                }
-                let bit = self.u32_const(1 << c);
-                let hit = self.m.bitwise_and(u, bits, bit);
-                let set = self.m.i_not_equal(b, hit, zero);
-                let scalar = link.scalar;
-                let var = link.var;
-                let width = link.width;
-                self.guarded(set, |e| {
-                    let cc = e.u32_const(u32::from(c));
-                    let p = e.m.access_chain(ptr_u, file, &[rc, cc]);
-                    let word = e.m.load(u, p);
-                    let ty = e.ty(scalar, 1);
-                    let value = e.m.bitcast(ty, word);
-                    let out_ptr = e.m.type_pointer(StorageClass::Output, ty);
-                    let target = if width == 1 {
-                        var
-                    } else {
-                        let kc = e.u32_const(u32::from(k));
-                        e.m.access_chain(out_ptr, var, &[kc])
-                    };
-                    e.m.store(target, value);
-                    Ok(())
-                })?;
-            }
-            self.m.store(wp, zero);
-        }
-        self.io.patch.links = links;
-        Ok(())
     }
 
     /// Execution modes of a hull shader (all tessellator modes) or a domain shader (its domain,

@@ -3,10 +3,12 @@
 //! Contract: takes a module that passed [`ir::validate`] with every binding assigned, and
 //! returns a SPIR-V module for the requested version that `spirv-val` accepts for the matching
 //! Vulkan environment, or an error; it never emits a module it knows to be invalid.
-//! Files: `context.rs` (state, register loads/stores), `declare.rs` (registers, constant
+//! Files: `context.rs` (the emitter, register loads/stores), `declare.rs` (registers, constant
 //! buffers, built-ins), `resources.rs` (buffers, shared memory), `control_flow.rs`, `alu*.rs`
 //! (arithmetic), `memory.rs` (buffer access, atomics), `texture/` (images, samplers, the
-//! tiled-resource operations).
+//! tiled-resource operations), `io/` (the stage interface), `stage.rs` and `hull.rs` (stage
+//! operations and execution modes). Each file owns the part of the emitter's state it writes
+//! (see the fields of `Emitter`); the others reach it through the owner's methods.
 
 mod alu;
 mod context;
@@ -34,6 +36,9 @@ pub use error::Error;
 
 use context::Emitter;
 pub use options::{DomainModes, EmitOptions, FloatControls, ENTRY_POINT};
+
+/// The entry point's function (the shader's main function; a hull shader's declarations).
+const ENTRY: ir::FunctionId = ir::FunctionId::new(0);
 
 /// The `SpecId` of the specialization constant holding the rasterizer's sample count
 /// (`sampleinfo`/`samplepos` on `rasterizer`); default 1.
@@ -152,40 +157,13 @@ pub fn emit_reusing(
     m.set_emit_names(options.debug_names);
     m.capability(Capability::Shader);
     m.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
-    let mut e = Emitter {
-        ir: module,
-        m,
-        options: *options,
-        temps: take_empty(&mut scratch.temps),
-        indexable: Vec::new(),
-        icb: None,
-        objects: context::Objects::default(),
-        builtins: [None; 4],
-        functions: take_empty(&mut scratch.functions),
-        flow: context::Flow {
-            frames: take_empty(&mut scratch.frames),
-            after_case: false,
-            dead: None,
-            body: &[],
-            position: 0,
-        },
-        io: io::Io::default(),
-        textures: texture::TextureState::new(options.sparse_residency),
-        temp_values: std::mem::take(&mut scratch.temp_values),
-        span: 0,
-        memo: values::Memo::default(),
-    };
-    e.temp_values.reset(module.temps as usize);
+    let mut e = Emitter::new(module, m, options, scratch);
     let spirv = e.module(stage).and_then(|()| {
         let mut out = Vec::new();
         e.m.write_into(&mut out)?;
         Ok(out)
     });
-    scratch.module = Some(e.m);
-    scratch.temp_values = e.temp_values;
-    scratch.temps = e.temps;
-    scratch.functions = e.functions;
-    scratch.frames = e.flow.frames;
+    e.into_scratch(scratch);
     spirv
 }
 
@@ -205,17 +183,14 @@ impl Emitter<'_> {
         self.declare_resources()?;
         let void = self.m.type_void();
         let fn_ty = self.m.type_function(void, &[]);
-        for _ in &self.ir.functions {
-            let id = self.m.alloc_id();
-            self.functions.push(id);
-        }
-        for index in 0..self.ir.functions.len() {
-            self.function(index, fn_ty)?;
+        self.declare_functions();
+        for f in self.ir.function_ids() {
+            self.function(f, fn_ty)?;
         }
         let main = match stage {
-            Stage::Compute => self.functions[0],
+            Stage::Compute => self.function_id(self.ir.program_span, ENTRY)?,
             Stage::Hull => self.hull_main(fn_ty)?,
-            _ => self.wrapper(fn_ty),
+            _ => self.wrapper(fn_ty)?,
         };
         let model = match stage {
             Stage::Vertex => ExecutionModel::Vertex,
@@ -235,20 +210,21 @@ impl Emitter<'_> {
 
     /// The entry point of a graphics stage: copy the inputs in, run the shader, copy the
     /// outputs out (geometry shaders copy at each `emit`).
-    fn wrapper(&mut self, fn_ty: crate::spv::Id) -> crate::spv::Id {
+    fn wrapper(&mut self, fn_ty: crate::spv::Id) -> Result<crate::spv::Id, Error> {
+        let shader = self.function_id(self.ir.program_span, ENTRY)?;
         let void = self.m.type_void();
         let id = self.m.begin_function(fn_ty, FunctionControl::NONE);
         self.m.new_block();
         self.copy_inputs();
         self.load_patch_constants(spirv::StorageClass::Input);
-        self.m.function_call(void, self.functions[0], &[]);
+        self.m.function_call(void, shader, &[]);
         if self.ir.stage != Stage::Geometry {
             self.copy_outputs(None, None);
         }
         self.m.ret();
         self.m.end_function();
         self.m.name(id, "main");
-        id
+        Ok(id)
     }
 
     /// The stage's execution modes.
@@ -337,21 +313,21 @@ impl Emitter<'_> {
         }
     }
 
-    fn function(&mut self, index: usize, fn_ty: crate::spv::Id) -> Result<(), Error> {
-        let id = self.functions[index];
+    fn function(&mut self, f: ir::FunctionId, fn_ty: crate::spv::Id) -> Result<(), Error> {
+        let id = self.function_id(self.ir.program_span, f)?;
         self.m
             .begin_function_with_id(id, fn_ty, FunctionControl::NONE);
         self.m.new_block();
-        if index == 0 {
+        if f == ENTRY {
             self.init_function_registers();
         }
         self.flow.frames.clear();
         self.flow.after_case = false;
         self.flow.dead = None;
-        let body = self.ir.body(index);
+        let body = self.ir.body(f);
         self.flow.body = body;
         for (position, inst) in body.iter().enumerate() {
-            self.span = inst.span;
+            self.flow.span = inst.span;
             self.flow.position = position;
             self.instruction(inst)?;
             self.check_temp_writes(inst.span)?;

@@ -11,19 +11,29 @@
 //!   offset is in 1/16 pixel, 4-bit signed per axis (D3D11.3 §16.5.3).
 //! - `emit`/`cut`/`emit_then_cut` copy the outputs of their stream and call
 //!   `OpEmitVertex`/`OpEndPrimitive`, or the `Stream` forms when the module uses streams.
+//! - A geometry shader that declares no output topology (it emits nothing: fxc compiles one
+//!   without an output stream, D3D accepts it) is given `OutputPoints` ([`output_topology`]).
 //! - Every operation of the discard, derivative, interpolation and geometry families has its
 //!   arm (no catch-all): an operation added to one of them fails to compile until it is here.
 
 use spirv::{Capability, ExecutionMode, GlslStd450Op, Op as SpvOp};
 
 use super::context::{Emitter, Scalar};
-use super::io::{Home, LinkKind};
+use super::io::LinkKind;
 use crate::back::spirv::Error;
 use crate::ir::{
-    DerivativeOp, DiscardOp, GeometryOp, InputPrimitive, Inst, InterpolationOp, OpKind,
-    OutputTopology, Reg, Stage,
+    DerivativeOp, DiscardOp, GeometryInfo, GeometryOp, InputPrimitive, Inst, InterpolationOp,
+    OpKind, OutputTopology, Reg, Stage,
 };
 use crate::spv::Version;
+
+/// The output topology a geometry shader's execution mode names: its `dcl_outputtopology`, or
+/// [`OutputTopology::PointList`] when it declares none. Such a shader emits no vertex (it has
+/// no output stream; it writes UAVs only), so the topology is never seen; Vulkan still wants
+/// exactly one output mode, and points, the simplest, need no adjacency or strip state.
+pub(super) fn output_topology(g: &GeometryInfo) -> OutputTopology {
+    g.output_topology.unwrap_or(OutputTopology::PointList)
+}
 
 impl Emitter<'_> {
     /// One stage-specific operation.
@@ -121,7 +131,7 @@ impl Emitter<'_> {
             GeometryOp::EmitThenCut => (true, true),
         };
         let stream = inst.payload.stream().min(3);
-        let streams = self.io.streams;
+        let streams = self.io.streams();
         let s = self.u32_const(u32::from(stream));
         if emit {
             self.copy_outputs(Some(stream), None);
@@ -203,13 +213,7 @@ impl Emitter<'_> {
         let u = self.ty(Scalar::U32, 1);
         let zero = self.u32_const(0);
         let mut words = [zero; 4];
-        let links: Vec<_> = self
-            .io
-            .input_links
-            .iter()
-            .filter(|l| l.home == Home::Register(register))
-            .copied()
-            .collect();
+        let links: Vec<_> = self.io.register_inputs(register).copied().collect();
         for link in links {
             let value = if link.scalar == Scalar::F32 && link.kind == LinkKind::Plain {
                 let ty = self.ty(Scalar::F32, link.width);
@@ -258,8 +262,9 @@ impl Emitter<'_> {
         self.store_dst(inst, 0, v)
     }
 
-    /// Geometry-shader execution modes: input primitive, output topology, vertex count,
-    /// instances.
+    /// Geometry-shader execution modes: input primitive, output topology ([`output_topology`]:
+    /// `OutputPoints` when the shader declares none), vertex count (`OutputVertices` at least
+    /// 1: Vulkan wants a positive count, D3D allows `dcl_maxout 0`), instances.
     pub(super) fn geometry_modes(&mut self, main: crate::spv::Id) -> Result<(), Error> {
         let g = self.ir.geometry;
         self.m.capability(Capability::Geometry);
@@ -276,16 +281,10 @@ impl Emitter<'_> {
                 ))
             }
         };
-        let output = match g.output_topology {
-            Some(OutputTopology::PointList) => ExecutionMode::OutputPoints,
-            Some(OutputTopology::LineStrip) => ExecutionMode::OutputLineStrip,
-            Some(OutputTopology::TriangleStrip) => ExecutionMode::OutputTriangleStrip,
-            None => {
-                return Err(Error::invalid(
-                    self.ir.program_span,
-                    "geometry shader without an output topology",
-                ))
-            }
+        let output = match output_topology(&g) {
+            OutputTopology::PointList => ExecutionMode::OutputPoints,
+            OutputTopology::LineStrip => ExecutionMode::OutputLineStrip,
+            OutputTopology::TriangleStrip => ExecutionMode::OutputTriangleStrip,
         };
         self.m.execution_mode(main, input, &[]);
         self.m.execution_mode(main, output, &[]);

@@ -127,7 +127,7 @@ impl Emitter<'_> {
 
     /// Stores every register written in the current block.
     pub fn flush_temps(&mut self) -> Result<(), Error> {
-        let span = self.span;
+        let span = self.flow.span;
         let list = self.temp_values.take_dirty();
         if list.is_empty() {
             return Ok(());

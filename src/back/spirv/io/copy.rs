@@ -416,4 +416,46 @@ impl Emitter<'_> {
                 }),
         }
     }
+
+    /// Without a control-point phase: output point `i` is input point `i` (zeros past the
+    /// input patch), register by register.
+    pub(crate) fn pass_through(&mut self, invocation: Id) {
+        let (Some(inputs), Some(outputs)) = (self.io.inputs, self.io.outputs) else {
+            return;
+        };
+        let uvec4 = self.ty(Scalar::U32, 4);
+        let u = self.ty(Scalar::U32, 1);
+        let b = self.ty(Scalar::Bool, 1);
+        let ptr = self.m.type_pointer(StorageClass::Private, uvec4);
+        let points = self.io.vertices;
+        let limit = self.u32_const(points);
+        let in_range = self.m.u_less_than(b, invocation, limit);
+        let last = self.u32_const(points.saturating_sub(1));
+        let vertex = self.glsl(u, spirv::GlslStd450Op::UMin, &[invocation, last]);
+        let mut registers: Vec<u32> = self.ir.outputs.iter().map(|d| d.register).collect();
+        registers.sort_unstable();
+        registers.dedup();
+        for r in registers {
+            if r >= self.io.input_count || r >= self.io.output_count {
+                continue;
+            }
+            let rc = self.u32_const(r);
+            let src = self.m.access_chain(ptr, inputs, &[vertex, rc]);
+            let v = self.m.load(uvec4, src);
+            let v = self.zero_if_out_of_range(v, Some(in_range));
+            let dst = self.m.access_chain(ptr, outputs, &[rc]);
+            self.m.store(dst, v);
+        }
+    }
+
+    /// Copies every output control point from the outputs into the Private `vocp` file.
+    pub(crate) fn copy_output_points(&mut self) {
+        let Some(file) = self.io.output_points else {
+            return;
+        };
+        let links = std::mem::take(&mut self.io.output_links);
+        let vertices = self.io.output_vertices;
+        self.copy_links_into(&links, file, StorageClass::Output, vertices);
+        self.io.output_links = links;
+    }
 }

@@ -85,50 +85,74 @@ pub(crate) struct Link {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Io {
     /// Private input file: `uvec4[inputs]` (geometry: `uvec4[vertices][inputs]`).
-    pub inputs: Option<Id>,
+    inputs: Option<Id>,
     /// Registers in the input file.
-    pub input_count: u32,
+    input_count: u32,
     /// Vertices per input primitive (geometry shaders), else 0.
-    pub vertices: u32,
+    vertices: u32,
     /// Private output file `uvec4[outputs + 1]` (the spare element takes out-of-range writes).
-    pub outputs: Option<Id>,
+    outputs: Option<Id>,
     /// Registers in the output file.
-    pub output_count: u32,
+    output_count: u32,
     /// The depth output the program writes (pixel shaders), found with the other special
     /// registers.
-    pub depth: Option<ir::DepthOutput>,
+    depth: Option<ir::DepthOutput>,
     /// Links copied in at entry.
-    pub input_links: Vec<Link>,
+    input_links: Vec<Link>,
     /// Links copied out at exit or `emit`.
-    pub output_links: Vec<Link>,
+    output_links: Vec<Link>,
     /// Special input registers read in place: `vPrim`, `vGSInstanceID`, `vCoverage`,
     /// `vInnerCoverage`.
-    pub special_inputs: [Option<Link>; 4],
+    special_inputs: [Option<Link>; 4],
     /// `oDepth*`, `oMask`, `oStencilRef`: their Private `uvec4`s.
-    pub special_outputs: [Option<Id>; 3],
+    special_outputs: [Option<Id>; 3],
     /// `PointSize` output (vertex shaders, geometry shaders that emit points): D3D points are
     /// one pixel, and Vulkan requires the last pre-rasterization stage to write the size.
-    pub point_size: Option<Id>,
+    point_size: Option<Id>,
     /// Geometry shaders: Private count of the vertices emitted so far (D3D drops emits past
     /// `dcl_maxout`; Vulkan leaves them undefined).
-    pub emitted: Option<Id>,
+    emitted: Option<Id>,
     /// The geometry shader uses streams other than 0 (`emit_stream` and friends use the
     /// `Stream` instructions).
-    pub streams: bool,
+    streams: bool,
     /// Hull shaders: control points per output patch (`OutputVertices`), the length of the
     /// arrayed per-vertex outputs; else 0.
-    pub output_vertices: u32,
+    output_vertices: u32,
     /// Hull shaders: the `InvocationId` input (`vOutputControlPointID`).
-    pub invocation: Option<Id>,
+    invocation: Option<Id>,
     /// Hull shaders: Private `uvec4[output_vertices][outputs]` copy of the output control
     /// points for the fork and join phases (`vocp`), when they read it.
-    pub output_points: Option<Id>,
+    output_points: Option<Id>,
     /// Hull shaders: Private `u32` instance id of the running fork or join phase.
-    pub phase_instance: Option<Id>,
+    phase_instance: Option<Id>,
     /// Domain shaders: the `TessCoord` input (`vDomain`).
-    pub tess_coord: Option<Id>,
+    tess_coord: Option<Id>,
     /// Patch constants (hull and domain shaders).
-    pub patch: PatchIo,
+    patch: PatchIo,
+}
+
+impl Io {
+    /// Hull shaders: the `InvocationId` input (`vOutputControlPointID`).
+    pub(crate) fn invocation(&self) -> Option<Id> {
+        self.invocation
+    }
+
+    /// Hull shaders: the Private `u32` instance id of the running fork or join phase.
+    pub(crate) fn phase_instance(&self) -> Option<Id> {
+        self.phase_instance
+    }
+
+    /// The geometry shader uses streams other than 0.
+    pub(crate) fn streams(&self) -> bool {
+        self.streams
+    }
+
+    /// The input links that carry register `v<register>`.
+    pub(crate) fn register_inputs(&self, register: u32) -> impl Iterator<Item = &Link> {
+        self.input_links
+            .iter()
+            .filter(move |l| l.home == Home::Register(register))
+    }
 }
 
 /// Index of a special input in [`Io::special_inputs`].
@@ -347,7 +371,7 @@ impl Emitter<'_> {
         self.declare_stream_output(spare_location);
         let points = stage == Stage::Vertex
             || stage == Stage::Geometry
-                && ir.geometry.output_topology == Some(ir::OutputTopology::PointList)
+                && super::stage::output_topology(&ir.geometry) == ir::OutputTopology::PointList
                 && self.options.geometry_point_size
             // A domain shader does not know whether the tessellator emits points; writing the
             // size is harmless for other primitives.

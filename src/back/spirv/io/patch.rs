@@ -35,16 +35,16 @@ pub const LAST_PATCH_LOCATION: u32 = 29;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PatchIo {
     /// Private `uvec4[count + 1]`.
-    pub file: Option<Id>,
+    pub(super) file: Option<Id>,
     /// Registers in the file.
-    pub count: u32,
+    pub(super) count: u32,
     /// Hull shaders with the parallel schedule: Private `u32[count + 1]`, the components each
     /// register was written since the last publication (bit 0 = x).
-    pub written: Option<Id>,
+    pub(super) written: Option<Id>,
     /// The `Patch` variables (Output in hull shaders, Input in domain shaders).
-    pub links: Vec<Link>,
+    pub(super) links: Vec<Link>,
     /// Hull shaders: `TessLevelOuter` (`float[4]`) and `TessLevelInner` (`float[2]`).
-    pub levels: Option<(Id, Id)>,
+    pub(super) levels: Option<(Id, Id)>,
 }
 
 /// Where a declared tess factor goes: `(outer?, element)`.
@@ -308,5 +308,61 @@ impl Emitter<'_> {
                 self.m.store(p, zero);
             }
         }
+    }
+
+    /// Parallel schedule: stores the patch-constant components this invocation wrote since the
+    /// last call to the `Patch` outputs, one component at a time (other invocations write the
+    /// other components of the same variables), and clears the record.
+    pub(crate) fn publish_patch_constants(&mut self) -> Result<(), Error> {
+        let (Some(file), Some(written)) = (self.io.patch.file, self.io.patch.written) else {
+            return Ok(());
+        };
+        let u = self.ty(Scalar::U32, 1);
+        let b = self.ty(Scalar::Bool, 1);
+        let ptr_u = self.m.type_pointer(StorageClass::Private, u);
+        let links = std::mem::take(&mut self.io.patch.links);
+        let zero = self.u32_const(0);
+        for link in &links {
+            let super::Home::Register(r) = link.home else {
+                continue;
+            };
+            let rc = self.u32_const(r);
+            let wp = self.m.access_chain(ptr_u, written, &[rc]);
+            let bits = self.m.load(u, wp);
+            for c in 0..4u8 {
+                if link.mask & (1 << c) == 0 || c < link.first {
+                    continue;
+                }
+                let k = c - link.first;
+                if k >= link.width {
+                    continue;
+                }
+                let bit = self.u32_const(1 << c);
+                let hit = self.m.bitwise_and(u, bits, bit);
+                let set = self.m.i_not_equal(b, hit, zero);
+                let scalar = link.scalar;
+                let var = link.var;
+                let width = link.width;
+                self.guarded(set, |e| {
+                    let cc = e.u32_const(u32::from(c));
+                    let p = e.m.access_chain(ptr_u, file, &[rc, cc]);
+                    let word = e.m.load(u, p);
+                    let ty = e.ty(scalar, 1);
+                    let value = e.m.bitcast(ty, word);
+                    let out_ptr = e.m.type_pointer(StorageClass::Output, ty);
+                    let target = if width == 1 {
+                        var
+                    } else {
+                        let kc = e.u32_const(u32::from(k));
+                        e.m.access_chain(out_ptr, var, &[kc])
+                    };
+                    e.m.store(target, value);
+                    Ok(())
+                })?;
+            }
+            self.m.store(wp, zero);
+        }
+        self.io.patch.links = links;
+        Ok(())
     }
 }

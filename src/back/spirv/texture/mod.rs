@@ -64,15 +64,15 @@ use crate::spv::Id;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TextureState {
     /// `OpTypeSampler` variables (or arrays of them), by sampler declaration position.
-    pub samplers: Vec<(Id, Option<crate::back::spirv::descriptors::DescriptorArray>)>,
+    samplers: Vec<(Id, Option<crate::back::spirv::descriptors::DescriptorArray>)>,
     /// Emit `OpImageSparse*` for the `_s` operations (`EmitOptions::sparse_residency`).
-    pub sparse: bool,
+    sparse: bool,
     /// The Private table of standard sample positions, once `samplepos` needed it.
-    pub sample_positions: Option<Id>,
+    sample_positions: Option<Id>,
     /// Residency result structs `{ uint, texel }`, by texel type.
-    pub residency_types: Vec<(Id, Id)>,
+    residency_types: Vec<(Id, Id)>,
     /// The rasterizer sample-count specialization constant, once declared.
-    pub rasterizer_samples: Option<Id>,
+    rasterizer_samples: Option<Id>,
 }
 
 impl TextureState {

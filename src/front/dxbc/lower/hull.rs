@@ -89,7 +89,7 @@ impl Lowerer {
             if let Some(f) = self.module.functions.first_mut() {
                 f.span = at;
             }
-            0
+            ir::FunctionId::new(0)
         } else {
             if let Some(current) = self.module.functions.last_mut() {
                 current.body.end = start;
@@ -100,6 +100,7 @@ impl Lowerer {
                 span: at,
             });
             u32::try_from(self.module.functions.len() - 1)
+                .map(ir::FunctionId::new)
                 .map_err(|_| Error::invalid(at, "too many functions"))?
         };
         self.module.hull_phases.push(ir::HullPhase {
