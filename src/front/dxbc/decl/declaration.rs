@@ -282,11 +282,13 @@ impl<'i> Declaration<'i> {
             stride: imm(inst, 0),
         };
         let srv = View::ShaderResource;
-        let uav = View::UnorderedAccess(UavFlags {
-            globally_coherent: token.globally_coherent(),
-            rasterizer_ordered: token.rasterizer_ordered(),
-            counter: inst.opcode == Opcode::DclUavStructured && token.uav_has_counter(),
-        });
+        let uav = || {
+            View::UnorderedAccess(UavFlags {
+                globally_coherent: token.globally_coherent(),
+                rasterizer_ordered: token.rasterizer_ordered(),
+                counter: inst.opcode == Opcode::DclUavStructured && token.uav_has_counter(),
+            })
+        };
         Ok(Some(match inst.opcode {
             Opcode::CustomData if inst.custom_class == ICB_CLASS => {
                 Declaration::ImmediateConstantBuffer(Dwords(inst))
@@ -315,9 +317,9 @@ impl<'i> Declaration<'i> {
             Opcode::DclResource => resource(srv, typed(srv))?,
             Opcode::DclResourceRaw => resource(srv, Shape::Raw)?,
             Opcode::DclResourceStructured => resource(srv, structured())?,
-            Opcode::DclUavTyped => resource(uav, typed(uav))?,
-            Opcode::DclUavRaw => resource(uav, Shape::Raw)?,
-            Opcode::DclUavStructured => resource(uav, structured())?,
+            Opcode::DclUavTyped => resource(uav(), typed(uav()))?,
+            Opcode::DclUavRaw => resource(uav(), Shape::Raw)?,
+            Opcode::DclUavStructured => resource(uav(), structured())?,
             Opcode::DclSampler => Declaration::Sampler {
                 operand: operand(inst)?,
                 mode: SamplerMode::from_raw(token.sampler_mode()),

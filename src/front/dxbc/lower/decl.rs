@@ -162,7 +162,9 @@ fn check_stride(stride: u32, max: u32, at: u32) -> Result<u32, Error> {
 }
 
 impl Lowerer {
-    /// Lowers one declaration.
+    /// Lowers one declaration. Kept out of line: declarations are few, and inlined into the
+    /// per-instruction loop they slow the lowering of every executable instruction.
+    #[inline(never)]
     pub(super) fn declare(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
         let at = inst.offset;
         let Some(declaration) = Declaration::decode(inst).map_err(|e| decl_error(at, e))? else {
