@@ -51,14 +51,13 @@ fn version(stage: Stage, minor: u8) -> ShaderVersion {
     }
 }
 
-/// Decodes the one instruction `words` hold.
-fn instruction(words: &[u32], version: ShaderVersion) -> Instruction<'static> {
+/// Decodes the one instruction `words` hold and hands it to `check`.
+fn with_instruction(words: &[u32], version: ShaderVersion, check: impl FnOnce(&Instruction<'_>)) {
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-    let mut r = Reader::new(bytes, 0);
+    let mut r = Reader::new(&bytes, 0);
     let inst = Instruction::decode(&mut r, version).expect("instruction decodes");
     assert_eq!(r.remaining(), 0, "the instruction takes every dword");
-    inst
+    check(&inst);
 }
 
 /// Decodes `words` as a pixel-shader 5.0 declaration.
@@ -67,11 +66,12 @@ fn decoded(words: &[u32], check: impl FnOnce(Declaration<'_>)) {
 }
 
 fn decoded_in(words: &[u32], version: ShaderVersion, check: impl FnOnce(Declaration<'_>)) {
-    let inst = instruction(words, version);
-    let declaration = Declaration::decode(&inst)
-        .expect("decodes")
-        .expect("is a declaration");
-    check(declaration);
+    with_instruction(words, version, |inst| {
+        let declaration = Declaration::decode(inst)
+            .expect("decodes")
+            .expect("is a declaration");
+        check(declaration);
+    });
 }
 
 /// The immediate indices of an operand.
@@ -550,12 +550,14 @@ fn immediate_constant_buffer_and_other_custom_data() {
         assert_eq!(dwords.iter().collect::<Vec<_>>(), [1, 2, 0x3f80_0000]);
     });
     // A comment block (class 0) declares nothing.
-    let inst = instruction(&[0x35, 3, 0x6869], version(Stage::Pixel, 0));
-    assert!(matches!(Declaration::decode(&inst), Ok(None)));
+    with_instruction(&[0x35, 3, 0x6869], version(Stage::Pixel, 0), |inst| {
+        assert!(matches!(Declaration::decode(inst), Ok(None)));
+    });
 }
 
 #[test]
 fn executable_instructions_declare_nothing() {
-    let inst = instruction(&[op(0x3e, 0, 1)], version(Stage::Pixel, 0));
-    assert!(matches!(Declaration::decode(&inst), Ok(None)));
+    with_instruction(&[op(0x3e, 0, 1)], version(Stage::Pixel, 0), |inst| {
+        assert!(matches!(Declaration::decode(inst), Ok(None)));
+    });
 }
