@@ -1,10 +1,21 @@
-//! Declaration operands decoded once, for reflection and lowering alike.
+//! Declarations decoded once, for reflection and lowering alike.
 //!
-//! Contract: these functions interpret the declared operand of a `dcl_*` instruction — its
-//! immediate indices and, for CB/SRV/UAV/sampler declarations, the register range it binds
-//! (`[id, lower, upper]` plus a register space in SM5.1, one register before). They allocate
-//! nothing and report a typed [`DeclError`]; each consumer keeps its own checks and order and
-//! turns the error into its own message.
+//! Contract: [`Declaration::decode`] reads every token field of a `dcl_*` instruction (and of
+//! the hull-shader phase markers and the immediate constant buffer) into a typed value; the
+//! reflection and the lowering both consume that value, each doing only its own work
+//! (recording, or building IR), with its own checks and order. The declared operand's indices
+//! are read by the functions here: its immediate indices and, for CB/SRV/UAV/sampler
+//! declarations, the register range it binds (`[id, lower, upper]` plus a register space in
+//! SM5.1, one register before). Nothing here allocates; errors are a typed [`DeclError`] that
+//! each consumer turns into its own message.
+
+mod declaration;
+#[cfg(test)]
+mod tests;
+
+pub(crate) use declaration::{
+    write_mask, Declaration, Dwords, HullPhase, InstancedPhase, Io, Shape, View,
+};
 
 use crate::front::dxbc::instruction::Instruction;
 use crate::front::dxbc::operand::Operand;

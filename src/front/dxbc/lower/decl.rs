@@ -8,9 +8,8 @@
 //! return type is [`Error::Invalid`]; class linkage (`dcl_function_body`, `dcl_function_table`,
 //! `dcl_interface`) is [`Error::Unsupported`]. Inputs and outputs of every stage, geometry-shader
 //! and tessellator declarations and hull-shader phases are recorded (`io.rs`, `hull.rs`).
-//! Enumerated token fields are read through the reflection's enums
-//! ([`crate::front::dxbc::reflect`]), which define their raw values once, and converted into
-//! the IR's types here.
+//! Every declaration's tokens are read by the front end's shared decoder
+//! ([`Declaration::decode`], the reflection's too) and converted into the IR's types here.
 
 use std::collections::BTreeMap;
 
@@ -19,11 +18,11 @@ use super::{
     Lowerer, MAX_ICB_VEC4S, MAX_INDEXABLE_ELEMENTS, MAX_TEMPS, MAX_TGSM_BYTES,
     MAX_THREADS_PER_GROUP,
 };
-use crate::front::dxbc::decl::{self, Binding, DeclError};
+use crate::front::dxbc::decl::{self, Binding, DeclError, Declaration, Dwords, Shape, View};
 use crate::front::dxbc::opcodes::{Class, Opcode};
 use crate::front::dxbc::operand::Operand;
 use crate::front::dxbc::reflect::{
-    imm, GlobalFlags, ResourceDimension, ReturnType, SamplerMode, ICB_CLASS,
+    GlobalFlags, IndexableTemp, ResourceDimension, ReturnType, SamplerMode, TgsmKind,
 };
 use crate::front::dxbc::Instruction;
 use crate::ir;
@@ -56,11 +55,6 @@ fn decl_error(at: u32, error: DeclError) -> Error {
     }
 }
 
-/// The declared operand.
-fn declared<'i>(inst: &'i Instruction<'_>) -> Result<&'i Operand, Error> {
-    decl::operand(inst).map_err(|e| decl_error(inst.offset, e))
-}
-
 /// The immediate indices of a declared operand (exactly `N`, no relative parts, each fitting
 /// 32 bits).
 fn indices<const N: usize>(inst: &Instruction<'_>, op: &Operand) -> Result<[u32; N], Error> {
@@ -87,9 +81,9 @@ fn record(
 }
 
 /// The IR dimension of a typed resource declaration.
-fn dimension(raw: u32, at: u32) -> Result<ir::Dimension, Error> {
+fn dimension(dimension: ResourceDimension, at: u32) -> Result<ir::Dimension, Error> {
     use ir::Dimension as D;
-    Ok(match ResourceDimension::from_raw(raw) {
+    Ok(match dimension {
         ResourceDimension::Buffer => D::Buffer,
         ResourceDimension::Texture1D => D::Texture1D,
         ResourceDimension::Texture1DArray => D::Texture1DArray,
@@ -109,10 +103,10 @@ fn dimension(raw: u32, at: u32) -> Result<ir::Dimension, Error> {
     })
 }
 
-/// The four return types of a packed return-type token.
-fn return_types(packed: u32, at: u32) -> Result<[ir::ReturnType; 4], Error> {
+/// The IR's return types of a typed resource declaration.
+fn return_types(types: [ReturnType; 4], at: u32) -> Result<[ir::ReturnType; 4], Error> {
     let mut out = [ir::ReturnType::Float; 4];
-    for (slot, ret) in out.iter_mut().zip(ReturnType::unpack(packed)) {
+    for (slot, ret) in out.iter_mut().zip(types) {
         *slot = match ret {
             ReturnType::Unorm => ir::ReturnType::Unorm,
             ReturnType::Snorm => ir::ReturnType::Snorm,
@@ -131,11 +125,9 @@ fn return_types(packed: u32, at: u32) -> Result<[ir::ReturnType; 4], Error> {
     Ok(out)
 }
 
-/// The IR's flags for a `dcl_globalFlags` opcode token (read through the reflection's
-/// [`GlobalFlags`]); bits no flag names are dropped.
-fn global_flags(token: u32) -> ir::GlobalFlags {
+/// The IR's flags for a `dcl_globalFlags` declaration; bits no flag names are dropped.
+fn global_flags(flags: GlobalFlags) -> ir::GlobalFlags {
     use ir::GlobalFlags as F;
-    let flags = GlobalFlags::from_token(token);
     let mut out = F::NONE;
     for (set, flag) in [
         (flags.refactoring_allowed(), F::REFACTORING_ALLOWED),
@@ -170,12 +162,22 @@ fn check_stride(stride: u32, max: u32, at: u32) -> Result<u32, Error> {
 }
 
 impl Lowerer {
-    /// Lowers one declaration.
+    /// Lowers one declaration. Kept out of line: declarations are few, and inlined into the
+    /// per-instruction loop they slow the lowering of every executable instruction.
+    #[inline(never)]
     pub(super) fn declare(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
         let at = inst.offset;
-        match inst.opcode {
-            Opcode::DclTemps => {
-                let n = imm(inst, 0);
+        let Some(declaration) = Declaration::decode(inst).map_err(|e| decl_error(at, e))? else {
+            return Err(Error::invalid(
+                at,
+                format!("{} is not a declaration", inst.opcode.name()),
+            ));
+        };
+        match declaration {
+            Declaration::ImmediateConstantBuffer(dwords) => {
+                self.immediate_constant_buffer(inst, dwords)?
+            }
+            Declaration::Temps(n) => {
                 if n > MAX_TEMPS {
                     return Err(Error::invalid(
                         at,
@@ -184,55 +186,44 @@ impl Lowerer {
                 }
                 self.module.temps = self.module.temps.max(n);
             }
-            Opcode::DclIndexableTemp => self.indexable_temp(inst)?,
-            Opcode::DclGlobalFlags => self.module.global_flags = global_flags(inst.token.0),
-            Opcode::DclThreadGroup => self.thread_group(inst)?,
-            Opcode::DclConstantBuffer => self.constant_buffer(inst)?,
-            Opcode::DclResource
-            | Opcode::DclResourceRaw
-            | Opcode::DclResourceStructured
-            | Opcode::DclUavTyped
-            | Opcode::DclUavRaw
-            | Opcode::DclUavStructured => self.resource(inst)?,
-            Opcode::DclSampler => self.sampler(inst)?,
-            Opcode::DclTgsmRaw | Opcode::DclTgsmStructured => self.tgsm(inst)?,
-            Opcode::DclInput
-            | Opcode::DclInputSgv
-            | Opcode::DclInputSiv
-            | Opcode::DclInputPs
-            | Opcode::DclInputPsSgv
-            | Opcode::DclInputPsSiv => self.io(inst, false)?,
-            Opcode::DclOutput | Opcode::DclOutputSgv | Opcode::DclOutputSiv => {
-                self.io(inst, true)?
-            }
+            Declaration::IndexableTemp(temp) => self.indexable_temp(inst, temp)?,
+            Declaration::GlobalFlags(flags) => self.module.global_flags = global_flags(flags),
+            Declaration::ThreadGroup(size) => self.thread_group(inst, size)?,
+            Declaration::ConstantBuffer {
+                operand,
+                dynamic_indexed,
+                sm51_size,
+            } => self.constant_buffer(inst, operand, dynamic_indexed, sm51_size)?,
+            Declaration::Resource {
+                operand,
+                view,
+                shape,
+            } => self.resource(inst, operand, view, shape)?,
+            Declaration::Sampler { operand, mode } => self.sampler(inst, operand, mode)?,
+            Declaration::Tgsm { operand, kind } => self.tgsm(inst, operand, kind)?,
+            Declaration::Io(io) => self.io(inst, &io)?,
             // A hint that a range of inputs or outputs is indexed dynamically; operands carry
             // their own indices.
-            Opcode::DclIndexRange => {}
-            Opcode::DclInputPrimitive
-            | Opcode::DclOutputTopology
-            | Opcode::DclMaxOutputVertexCount
-            | Opcode::DclGsInstanceCount
-            | Opcode::DclStream => self.geometry_declaration(inst)?,
-            Opcode::HsDecls
-            | Opcode::HsControlPointPhase
-            | Opcode::HsForkPhase
-            | Opcode::HsJoinPhase => self.phase(inst)?,
-            Opcode::DclHsForkPhaseInstanceCount
-            | Opcode::DclHsJoinPhaseInstanceCount
-            | Opcode::DclHsMaxTessFactor
-            | Opcode::DclTessPartitioning
-            | Opcode::DclTessOutputPrimitive
-            | Opcode::DclOutputControlPointCount
-            | Opcode::DclTessDomain
-            | Opcode::DclInputControlPointCount => self.tessellation_declaration(inst)?,
-            Opcode::DclFunctionBody | Opcode::DclFunctionTable | Opcode::DclInterface => {
-                return Err(Error::unsupported(at, "class linkage (interfaces)"))
+            Declaration::IndexRange { .. } => {}
+            Declaration::InputPrimitive(_)
+            | Declaration::OutputTopology(_)
+            | Declaration::MaxOutputVertices(_)
+            | Declaration::GsInstances(_)
+            | Declaration::Stream(_) => self.geometry_declaration(inst, &declaration)?,
+            Declaration::Phase(kind) => self.phase(inst, kind)?,
+            Declaration::PhaseInstanceCount { .. }
+            | Declaration::MaxTessFactor(_)
+            | Declaration::TessPartitioning(_)
+            | Declaration::TessOutputPrimitive(_)
+            | Declaration::OutputControlPoints(_)
+            | Declaration::TessDomain(_)
+            | Declaration::InputControlPoints(_) => {
+                self.tessellation_declaration(inst, &declaration)?
             }
-            other => {
-                return Err(Error::invalid(
-                    at,
-                    format!("{} is not a declaration", other.name()),
-                ))
+            Declaration::FunctionBody
+            | Declaration::FunctionTable { .. }
+            | Declaration::Interface { .. } => {
+                return Err(Error::unsupported(at, "class linkage (interfaces)"))
             }
         }
         Ok(())
@@ -241,17 +232,26 @@ impl Lowerer {
     /// `customdata`: the immediate constant buffer; comments, debug info and other blocks are
     /// dropped.
     pub(super) fn custom_data(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
-        if inst.custom_class != ICB_CLASS {
-            return Ok(());
+        match Declaration::decode(inst).map_err(|e| decl_error(inst.offset, e))? {
+            Some(Declaration::ImmediateConstantBuffer(dwords)) => {
+                self.immediate_constant_buffer(inst, dwords)
+            }
+            _ => Ok(()),
         }
+    }
+
+    fn immediate_constant_buffer(
+        &mut self,
+        inst: &Instruction<'_>,
+        dwords: Dwords<'_>,
+    ) -> Result<(), Error> {
         if !self.module.icb.is_empty() {
             return Err(Error::invalid(
                 inst.offset,
                 "second immediate constant buffer",
             ));
         }
-        let dwords = inst.data().len();
-        let vec4s = dwords.div_ceil(4);
+        let vec4s = dwords.len().div_ceil(4);
         if vec4s > MAX_ICB_VEC4S {
             return Err(Error::invalid(
                 inst.offset,
@@ -267,14 +267,18 @@ impl Lowerer {
             ));
         }
         self.module.icb.reserve_exact(vec4s * 4);
-        self.module.icb.extend(inst.data());
+        self.module.icb.extend(dwords.iter());
         self.module.icb.resize(vec4s * 4, 0);
         Ok(())
     }
 
-    fn indexable_temp(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+    fn indexable_temp(&mut self, inst: &Instruction<'_>, temp: IndexableTemp) -> Result<(), Error> {
         let at = inst.offset;
-        let (register, len, components) = (imm(inst, 0), imm(inst, 1), imm(inst, 2));
+        let IndexableTemp {
+            register,
+            size: len,
+            components,
+        } = temp;
         if len == 0 || !(1..=4).contains(&components) {
             return Err(Error::invalid(
                 at,
@@ -301,12 +305,11 @@ impl Lowerer {
         Ok(())
     }
 
-    fn thread_group(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+    fn thread_group(&mut self, inst: &Instruction<'_>, size: [u32; 3]) -> Result<(), Error> {
         let at = inst.offset;
         if self.thread_group_at.replace(at).is_some() {
             return Err(Error::invalid(at, "second dcl_thread_group"));
         }
-        let size = [imm(inst, 0), imm(inst, 1), imm(inst, 2)];
         let [x, y, z] = size.map(u64::from);
         if x == 0 || y == 0 || z == 0 {
             return Err(Error::invalid(
@@ -334,9 +337,9 @@ impl Lowerer {
     fn range(
         &self,
         inst: &Instruction<'_>,
+        op: &Operand,
         kind: ResourceKind,
     ) -> Result<(u32, RegisterRange), Error> {
-        let op = declared(inst)?;
         if self.version.is_sm51() {
             let binding = Binding::sm51(inst, indices::<3>(inst, op)?)
                 .map_err(|e| decl_error(inst.offset, e))?;
@@ -359,13 +362,19 @@ impl Lowerer {
         ))
     }
 
-    fn constant_buffer(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+    fn constant_buffer(
+        &mut self,
+        inst: &Instruction<'_>,
+        op: &Operand,
+        dynamic: bool,
+        sm51_size: Option<u32>,
+    ) -> Result<(), Error> {
         let at = inst.offset;
-        let (id, range) = self.range(inst, ResourceKind::ConstantBuffer)?;
+        let (id, range) = self.range(inst, op, ResourceKind::ConstantBuffer)?;
         let size = if self.version.is_sm51() {
-            inst.cb_size.unwrap_or(0)
+            sm51_size.unwrap_or(0)
         } else {
-            indices::<2>(inst, declared(inst)?)?[1]
+            indices::<2>(inst, op)?[1]
         };
         if size > MAX_CB_VEC4S {
             return Err(Error::invalid(
@@ -379,61 +388,54 @@ impl Lowerer {
             range,
             id,
             size,
-            dynamic: inst.token.cb_dynamic(),
+            dynamic,
             binding: None,
             span: at,
         });
         Ok(())
     }
 
-    fn resource(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+    fn resource(
+        &mut self,
+        inst: &Instruction<'_>,
+        op: &Operand,
+        view: View,
+        shape: Shape,
+    ) -> Result<(), Error> {
         let at = inst.offset;
-        let token = inst.token;
-        let uav = matches!(
-            inst.opcode,
-            Opcode::DclUavTyped | Opcode::DclUavRaw | Opcode::DclUavStructured
-        );
-        let kind = if uav {
-            ResourceKind::UnorderedAccess
-        } else {
-            ResourceKind::ShaderResource
+        let (kind, flags) = match view {
+            View::ShaderResource => (ResourceKind::ShaderResource, None),
+            View::UnorderedAccess(flags) => (ResourceKind::UnorderedAccess, Some(flags)),
         };
-        let shape = match inst.opcode {
-            Opcode::DclResource | Opcode::DclUavTyped => {
-                let dim = dimension(token.resource_dimension(), at)?;
-                let multisampled = matches!(
-                    dim,
-                    ir::Dimension::Texture2DMS | ir::Dimension::Texture2DMSArray
-                );
-                ir::ResourceShape::Typed {
-                    dim,
-                    ret: return_types(inst.return_type.unwrap_or(0), at)?,
-                    samples: if multisampled && !uav {
-                        token.sample_count()
-                    } else {
-                        0
-                    },
-                }
-            }
-            Opcode::DclResourceRaw | Opcode::DclUavRaw => ir::ResourceShape::Raw,
-            _ => ir::ResourceShape::Structured {
-                stride: check_stride(imm(inst, 0), MAX_STRIDE, at)?,
+        let shape = match shape {
+            Shape::Typed {
+                dimension: dim,
+                return_types: ret,
+                sample_count,
+            } => ir::ResourceShape::Typed {
+                dim: dimension(dim, at)?,
+                ret: return_types(ret, at)?,
+                samples: sample_count.unwrap_or(0),
+            },
+            Shape::Raw => ir::ResourceShape::Raw,
+            Shape::Structured { stride } => ir::ResourceShape::Structured {
+                stride: check_stride(stride, MAX_STRIDE, at)?,
             },
         };
-        let (id, range) = self.range(inst, kind)?;
+        let (id, range) = self.range(inst, op, kind)?;
         let position = self.module.resources.len();
-        let (lookup, letter) = if uav {
-            (&mut self.lookup_uav, "u")
-        } else {
-            (&mut self.lookup_srv, "t")
+        let (lookup, letter) = match view {
+            View::UnorderedAccess(_) => (&mut self.lookup_uav, "u"),
+            View::ShaderResource => (&mut self.lookup_srv, "t"),
         };
         record(lookup, id, position, inst, letter)?;
         self.module.resources.push(ir::ResourceDecl {
             range,
             id,
             shape,
-            coherent: uav && token.globally_coherent(),
-            rasterizer_ordered: uav && token.rasterizer_ordered(),
+            coherent: flags.is_some_and(|f| f.globally_coherent),
+            rasterizer_ordered: flags.is_some_and(|f| f.rasterizer_ordered),
+            // Set where the shader uses the counter.
             counter: false,
             binding: None,
             counter_binding: None,
@@ -442,21 +444,26 @@ impl Lowerer {
         Ok(())
     }
 
-    fn sampler(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
-        let (id, range) = self.range(inst, ResourceKind::Sampler)?;
+    fn sampler(
+        &mut self,
+        inst: &Instruction<'_>,
+        op: &Operand,
+        mode: SamplerMode,
+    ) -> Result<(), Error> {
+        let (id, range) = self.range(inst, op, ResourceKind::Sampler)?;
         let position = self.module.samplers.len();
         record(&mut self.lookup_sampler, id, position, inst, "s")?;
         self.module.samplers.push(ir::SamplerDecl {
             range,
             id,
-            comparison: SamplerMode::from_raw(inst.token.sampler_mode()) == SamplerMode::Comparison,
+            comparison: mode == SamplerMode::Comparison,
             binding: None,
             span: inst.offset,
         });
         Ok(())
     }
 
-    fn tgsm(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+    fn tgsm(&mut self, inst: &Instruction<'_>, op: &Operand, kind: TgsmKind) -> Result<(), Error> {
         let at = inst.offset;
         if self.module.stage != ir::Stage::Compute {
             return Err(Error::invalid(
@@ -464,24 +471,27 @@ impl Lowerer {
                 "thread-group shared memory outside a compute shader",
             ));
         }
-        let [register] = indices::<1>(inst, declared(inst)?)?;
-        let (stride, bytes) = if inst.opcode == Opcode::DclTgsmRaw {
-            let bytes = imm(inst, 0);
-            if bytes == 0 || bytes % 4 != 0 {
-                return Err(Error::invalid(
-                    at,
-                    format!("shared memory of {bytes} bytes (must be a positive multiple of 4)"),
-                ));
+        let [register] = indices::<1>(inst, op)?;
+        let (stride, bytes) = match kind {
+            TgsmKind::Raw { bytes } => {
+                if bytes == 0 || bytes % 4 != 0 {
+                    return Err(Error::invalid(
+                        at,
+                        format!(
+                            "shared memory of {bytes} bytes (must be a positive multiple of 4)"
+                        ),
+                    ));
+                }
+                (0, u64::from(bytes))
             }
-            (0, u64::from(bytes))
-        } else {
-            // Shared memory is bounded as a whole, not per structure.
-            let stride = check_stride(imm(inst, 0), MAX_TGSM_BYTES as u32, at)?;
-            let count = imm(inst, 1);
-            if count == 0 {
-                return Err(Error::invalid(at, "shared memory of 0 structures"));
+            TgsmKind::Structured { stride, count } => {
+                // Shared memory is bounded as a whole, not per structure.
+                let stride = check_stride(stride, MAX_TGSM_BYTES as u32, at)?;
+                if count == 0 {
+                    return Err(Error::invalid(at, "shared memory of 0 structures"));
+                }
+                (stride, u64::from(stride) * u64::from(count))
             }
-            (stride, u64::from(stride) * u64::from(count))
         };
         self.tgsm_bytes += bytes;
         if self.tgsm_bytes > MAX_TGSM_BYTES {

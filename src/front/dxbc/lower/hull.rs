@@ -19,7 +19,8 @@
 
 use super::Error;
 use super::Lowerer;
-use crate::front::dxbc::opcodes::Opcode;
+use crate::front::dxbc::decl::{Declaration, HullPhase, InstancedPhase};
+use crate::front::dxbc::reflect;
 use crate::front::dxbc::Instruction;
 use crate::ir::{self, PhaseKind, TessDomain, TessOutputPrimitive, TessPartitioning};
 
@@ -30,7 +31,7 @@ pub const MAX_PHASE_INSTANCES: u32 = 128;
 
 impl Lowerer {
     /// `hs_decls` and the phase starts.
-    pub(super) fn phase(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+    pub(super) fn phase(&mut self, inst: &Instruction<'_>, phase: HullPhase) -> Result<(), Error> {
         let at = inst.offset;
         if self.module.stage != ir::Stage::Hull {
             return Err(Error::invalid(
@@ -38,16 +39,16 @@ impl Lowerer {
                 format!("{} outside a hull shader", inst.opcode.name()),
             ));
         }
-        let kind = match inst.opcode {
-            Opcode::HsDecls => {
+        let kind = match phase {
+            HullPhase::Declarations => {
                 if !self.module.hull_phases.is_empty() {
                     return Err(Error::invalid(at, "hs_decls after a phase"));
                 }
                 return Ok(());
             }
-            Opcode::HsControlPointPhase => PhaseKind::ControlPoint,
-            Opcode::HsForkPhase => PhaseKind::Fork,
-            _ => PhaseKind::Join,
+            HullPhase::ControlPoint => PhaseKind::ControlPoint,
+            HullPhase::Fork => PhaseKind::Fork,
+            HullPhase::Join => PhaseKind::Join,
         };
         // Labels end the phases (rejected below), so a labelled function exists only when the
         // last one is; checking the last keeps many phases linear.
@@ -116,12 +117,16 @@ impl Lowerer {
     }
 
     /// The tessellator declarations and the phase instance counts.
-    pub(super) fn tessellation_declaration(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+    pub(super) fn tessellation_declaration(
+        &mut self,
+        inst: &Instruction<'_>,
+        declaration: &Declaration<'_>,
+    ) -> Result<(), Error> {
         let at = inst.offset;
         let stage = self.module.stage;
         let hull_only = !matches!(
-            inst.opcode,
-            Opcode::DclTessDomain | Opcode::DclInputControlPointCount
+            declaration,
+            Declaration::TessDomain(_) | Declaration::InputControlPoints(_)
         );
         let allowed = match stage {
             ir::Stage::Hull => true,
@@ -135,46 +140,50 @@ impl Lowerer {
             ));
         }
         let t = &mut self.module.tessellation;
-        match inst.opcode {
-            Opcode::DclTessDomain => {
-                t.domain = Some(match inst.token.tess_domain() {
-                    1 => TessDomain::Isoline,
-                    2 => TessDomain::Triangle,
-                    3 => TessDomain::Quad,
-                    other => return Err(Error::invalid(at, format!("tessellator domain {other}"))),
-                })
-            }
-            Opcode::DclTessPartitioning => {
-                t.partitioning = Some(match inst.token.tess_mode() {
-                    1 => TessPartitioning::Integer,
-                    2 => TessPartitioning::Pow2,
-                    3 => TessPartitioning::FractionalOdd,
-                    4 => TessPartitioning::FractionalEven,
+        match *declaration {
+            Declaration::TessDomain(domain) => {
+                t.domain = Some(match domain {
+                    reflect::TessDomain::Isoline => TessDomain::Isoline,
+                    reflect::TessDomain::Triangle => TessDomain::Triangle,
+                    reflect::TessDomain::Quad => TessDomain::Quad,
                     other => {
                         return Err(Error::invalid(
                             at,
-                            format!("tessellator partitioning {other}"),
+                            format!("tessellator domain {}", other.raw()),
                         ))
                     }
                 })
             }
-            Opcode::DclTessOutputPrimitive => {
-                t.output_primitive = Some(match inst.token.tess_mode() {
-                    1 => TessOutputPrimitive::Point,
-                    2 => TessOutputPrimitive::Line,
-                    3 => TessOutputPrimitive::TriangleCw,
-                    4 => TessOutputPrimitive::TriangleCcw,
+            Declaration::TessPartitioning(partitioning) => {
+                t.partitioning = Some(match partitioning {
+                    reflect::TessPartitioning::Integer => TessPartitioning::Integer,
+                    reflect::TessPartitioning::Pow2 => TessPartitioning::Pow2,
+                    reflect::TessPartitioning::FractionalOdd => TessPartitioning::FractionalOdd,
+                    reflect::TessPartitioning::FractionalEven => TessPartitioning::FractionalEven,
                     other => {
                         return Err(Error::invalid(
                             at,
-                            format!("tessellator output primitive {other}"),
+                            format!("tessellator partitioning {}", other.raw()),
                         ))
                     }
                 })
             }
-            Opcode::DclInputControlPointCount | Opcode::DclOutputControlPointCount => {
-                let n = inst.token.primitive();
-                let input = inst.opcode == Opcode::DclInputControlPointCount;
+            Declaration::TessOutputPrimitive(primitive) => {
+                t.output_primitive = Some(match primitive {
+                    reflect::TessOutputPrimitive::Point => TessOutputPrimitive::Point,
+                    reflect::TessOutputPrimitive::Line => TessOutputPrimitive::Line,
+                    reflect::TessOutputPrimitive::TriangleCw => TessOutputPrimitive::TriangleCw,
+                    reflect::TessOutputPrimitive::TriangleCcw => TessOutputPrimitive::TriangleCcw,
+                    other => {
+                        return Err(Error::invalid(
+                            at,
+                            format!("tessellator output primitive {}", other.raw()),
+                        ))
+                    }
+                })
+            }
+            Declaration::InputControlPoints(n) | Declaration::OutputControlPoints(n) => {
+                let input = matches!(declaration, Declaration::InputControlPoints(_));
                 // A patch has 1 to 32 control points, a hull shader outputs 0 to 32 (so a
                 // domain shader may read 0).
                 let hull_input = input && stage == ir::Stage::Hull;
@@ -196,9 +205,7 @@ impl Lowerer {
                     t.output_control_points = n;
                 }
             }
-            Opcode::DclHsMaxTessFactor => {
-                let bits = inst.imms().first().copied().unwrap_or(0);
-                let f = f32::from_bits(bits);
+            Declaration::MaxTessFactor(f) => {
                 if !(1.0..=64.0).contains(&f) {
                     return Err(Error::invalid(
                         at,
@@ -207,13 +214,10 @@ impl Lowerer {
                 }
                 t.max_tess_factor = Some(f);
             }
-            _ => {
-                // dcl_hs_fork_phase_instance_count / dcl_hs_join_phase_instance_count
-                let n = inst.imms().first().copied().unwrap_or(0);
-                let want = if inst.opcode == Opcode::DclHsForkPhaseInstanceCount {
-                    PhaseKind::Fork
-                } else {
-                    PhaseKind::Join
+            Declaration::PhaseInstanceCount { phase, count: n } => {
+                let want = match phase {
+                    InstancedPhase::Fork => PhaseKind::Fork,
+                    InstancedPhase::Join => PhaseKind::Join,
                 };
                 let phase = self
                     .module
@@ -230,6 +234,12 @@ impl Lowerer {
                     ));
                 }
                 phase.instances = n;
+            }
+            _ => {
+                return Err(Error::invalid(
+                    at,
+                    format!("{} is not a tessellation declaration", inst.opcode.name()),
+                ))
             }
         }
         Ok(())

@@ -18,11 +18,9 @@
 
 use super::Error;
 use super::Lowerer;
-use crate::front::dxbc::opcodes::Opcode;
-use crate::front::dxbc::operand::{Components, RegisterType};
-use crate::front::dxbc::reflect::{
-    self, InputPrimitive, Interpolation, OutputTopology, SystemName,
-};
+use crate::front::dxbc::decl::{Declaration, Io};
+use crate::front::dxbc::operand::RegisterType;
+use crate::front::dxbc::reflect::{InputPrimitive, Interpolation, OutputTopology, SystemName};
 use crate::front::dxbc::signature::{ComponentType, Layout, Signature, SystemValue};
 use crate::front::dxbc::Instruction;
 use crate::ir;
@@ -184,11 +182,8 @@ impl Lowerer {
     /// `dcl_input*`/`dcl_output*` of `v#`/`o#` (in geometry shaders `v[n][#]`; in hull and
     /// domain shaders also `vicp[n][#]` and `vpc#`, and the `o#` of fork and join phases, which
     /// are patch constants).
-    pub(super) fn io(&mut self, inst: &Instruction<'_>, output: bool) -> Result<(), Error> {
-        let op = inst
-            .operands()
-            .first()
-            .ok_or_else(|| Error::invalid(inst.offset, "declaration without an operand"))?;
+    pub(super) fn io(&mut self, inst: &Instruction<'_>, io: &Io<'_>) -> Result<(), Error> {
+        let (op, output) = (io.operand, io.output);
         #[derive(PartialEq)]
         enum Table {
             Inputs,
@@ -225,12 +220,9 @@ impl Lowerer {
                     ),
                 )
             })?;
-        let interpolation = interpolation(reflect::interpolation(inst));
-        let mask = match op.components {
-            Components::Mask(m) => m & 0xf,
-            _ => 0xf,
-        };
-        let mut system_value = declared_system_value(reflect::system_name(inst));
+        let interpolation = interpolation(io.interpolation);
+        let mask = io.mask().map_or(0xf, |m| m & 0xf);
+        let mut system_value = declared_system_value(io.system_name);
         let tessellation = matches!(self.module.stage, ir::Stage::Hull | ir::Stage::Domain);
         let domain_output = output && self.module.stage == ir::Stage::Domain;
         if tessellation
@@ -259,14 +251,16 @@ impl Lowerer {
     }
 
     /// The geometry-shader declarations.
-    pub(super) fn geometry_declaration(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+    pub(super) fn geometry_declaration(
+        &mut self,
+        inst: &Instruction<'_>,
+        declaration: &Declaration<'_>,
+    ) -> Result<(), Error> {
         let at = inst.offset;
-        let value = inst.imms().first().copied().unwrap_or(0);
         let g = &mut self.module.geometry;
-        match inst.opcode {
-            Opcode::DclInputPrimitive => {
-                let raw = inst.token.primitive();
-                g.input_primitive = Some(match InputPrimitive::from_raw(raw) {
+        match *declaration {
+            Declaration::InputPrimitive(primitive) => {
+                g.input_primitive = Some(match primitive {
                     InputPrimitive::Point => ir::InputPrimitive::Point,
                     InputPrimitive::Line => ir::InputPrimitive::Line,
                     InputPrimitive::Triangle => ir::InputPrimitive::Triangle,
@@ -275,26 +269,25 @@ impl Lowerer {
                     InputPrimitive::Patch(_) | InputPrimitive::Unknown(_) => {
                         return Err(Error::unsupported(
                             at,
-                            format!("geometry-shader input primitive {raw}"),
+                            format!("geometry-shader input primitive {}", primitive.raw()),
                         ))
                     }
                 });
             }
-            Opcode::DclOutputTopology => {
-                let raw = inst.token.topology();
-                g.output_topology = Some(match OutputTopology::from_raw(raw) {
+            Declaration::OutputTopology(topology) => {
+                g.output_topology = Some(match topology {
                     OutputTopology::PointList => ir::OutputTopology::PointList,
                     OutputTopology::LineStrip => ir::OutputTopology::LineStrip,
                     OutputTopology::TriangleStrip => ir::OutputTopology::TriangleStrip,
                     _ => {
                         return Err(Error::invalid(
                             at,
-                            format!("geometry-shader output topology {raw}"),
+                            format!("geometry-shader output topology {}", topology.raw()),
                         ))
                     }
                 });
             }
-            Opcode::DclMaxOutputVertexCount => {
+            Declaration::MaxOutputVertices(value) => {
                 if value > MAX_GS_OUTPUT_VERTICES {
                     return Err(Error::invalid(
                         at,
@@ -305,7 +298,7 @@ impl Lowerer {
                 }
                 g.max_output_vertices = value;
             }
-            Opcode::DclGsInstanceCount => {
+            Declaration::GsInstances(value) => {
                 if value == 0 || value > MAX_GS_INSTANCES {
                     return Err(Error::invalid(
                         at,
@@ -314,11 +307,11 @@ impl Lowerer {
                 }
                 g.instances = value;
             }
-            Opcode::DclStream => self.stream = self.stream_operand(inst)?,
-            other => {
+            Declaration::Stream(_) => self.stream = self.stream_operand(inst)?,
+            _ => {
                 return Err(Error::invalid(
                     at,
-                    format!("{} is not a geometry declaration", other.name()),
+                    format!("{} is not a geometry declaration", inst.opcode.name()),
                 ))
             }
         }

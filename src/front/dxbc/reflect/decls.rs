@@ -1,24 +1,17 @@
-//! [`Reflection::from_program`]: one pass over the instructions, interpreting each declaration;
-//! operands are decoded by the front end's shared declaration decoder. Also the
-//! declaration-token helpers the lowering shares ([`imm`], [`ICB_CLASS`],
-//! [`interpolation`], [`system_name`]).
+//! [`Reflection::from_program`]: one pass over the instructions, recording each declaration as
+//! the front end's shared declaration decoder ([`Declaration::decode`]) reads it.
 
 use super::{
-    FunctionTable, Geometry, GlobalFlags, ImmediateConstantBuffer, IndexRange, IndexableTemp,
-    InputPrimitive, Interface, Interpolation, IoDeclaration, Linkage, OutputTopology, Phase,
-    PhaseKind, Range, ReflectError, Reflection, Resource, ResourceDimension, ResourceKind,
-    ReturnType, SamplerMode, Signatures, Stream, SystemName, TessDomain, TessOutputPrimitive,
-    TessPartitioning, Tessellation, Tgsm, TgsmKind, UavFlags,
+    FunctionTable, Geometry, GlobalFlags, ImmediateConstantBuffer, IndexRange, Interface,
+    IoDeclaration, Linkage, Phase, PhaseKind, Range, ReflectError, Reflection, Resource,
+    ResourceKind, Signatures, Stream, Tessellation, Tgsm,
 };
-use crate::front::dxbc::decl::{self, Binding, DeclError, Indices};
+use crate::front::dxbc::decl::{
+    self, Binding, DeclError, Declaration, HullPhase, Indices, InstancedPhase, Io, Shape, View,
+};
 use crate::front::dxbc::instruction::Instruction;
-use crate::front::dxbc::opcodes::Opcode;
-use crate::front::dxbc::operand::{Components, Operand};
+use crate::front::dxbc::operand::Operand;
 use crate::front::dxbc::program::{Program, ShaderVersion, Stage};
-
-/// Custom-data class of an immediate constant buffer
-/// (`D3D10_SB_CUSTOMDATA_DCL_IMMEDIATE_CONSTANT_BUFFER`).
-pub(crate) const ICB_CLASS: u32 = 3;
 
 impl Reflection {
     /// Reflects a program from its declarations alone (no `RDEF` needed). Names and signatures
@@ -47,12 +40,6 @@ fn malformed(inst: &Instruction<'_>, what: &'static str) -> ReflectError {
     }
 }
 
-/// The `i`th immediate dword of a declaration; the decoder guarantees every slot of the
-/// opcode's layout.
-pub(crate) fn imm(inst: &Instruction<'_>, i: usize) -> u32 {
-    inst.imms().get(i).copied().unwrap_or(0)
-}
-
 /// The reflection's message for a shared declaration-decoding error.
 fn decl_error(inst: &Instruction<'_>, error: DeclError) -> ReflectError {
     malformed(
@@ -68,39 +55,46 @@ fn decl_error(inst: &Instruction<'_>, error: DeclError) -> ReflectError {
     )
 }
 
-/// The declared operand.
-fn operand<'i>(inst: &'i Instruction<'_>) -> Result<&'i Operand, ReflectError> {
-    decl::operand(inst).map_err(|e| decl_error(inst, e))
-}
-
 /// The immediate parts of an operand's indices, each checked to fit 32 bits.
 fn indices(inst: &Instruction<'_>, op: &Operand) -> Result<Indices, ReflectError> {
     decl::immediates(op).map_err(|e| decl_error(inst, e))
 }
 
-/// The interpolation mode of a `dcl_input_ps*` declaration; `None` for other declarations and
-/// for mode 0 (not given).
-pub(crate) fn interpolation(inst: &Instruction<'_>) -> Option<Interpolation> {
-    match inst.opcode {
-        Opcode::DclInputPs | Opcode::DclInputPsSiv | Opcode::DclInputPsSgv => {
-            Some(inst.token.interpolation())
-                .filter(|&m| m != 0)
-                .map(Interpolation::from_raw)
+/// The reflection's kind of an SRV or UAV declaration.
+fn resource_kind(view: View, shape: Shape) -> ResourceKind {
+    match (view, shape) {
+        (
+            View::ShaderResource,
+            Shape::Typed {
+                dimension,
+                return_types,
+                sample_count,
+            },
+        ) => ResourceKind::TypedSrv {
+            dimension,
+            return_types,
+            sample_count,
+        },
+        (View::ShaderResource, Shape::Raw) => ResourceKind::RawSrv,
+        (View::ShaderResource, Shape::Structured { stride }) => {
+            ResourceKind::StructuredSrv { stride }
         }
-        _ => None,
-    }
-}
-
-/// The system-value name of a `_siv`/`_sgv` declaration.
-pub(crate) fn system_name(inst: &Instruction<'_>) -> Option<SystemName> {
-    inst.name.map(SystemName::from_raw)
-}
-
-/// Declared components (bit 0 = x); 0 without a write mask (scalar special registers).
-fn mask(op: &Operand) -> u8 {
-    match op.components {
-        Components::Mask(m) => m,
-        _ => 0,
+        (
+            View::UnorderedAccess(flags),
+            Shape::Typed {
+                dimension,
+                return_types,
+                ..
+            },
+        ) => ResourceKind::TypedUav {
+            dimension,
+            return_types,
+            flags,
+        },
+        (View::UnorderedAccess(flags), Shape::Raw) => ResourceKind::RawUav { flags },
+        (View::UnorderedAccess(flags), Shape::Structured { stride }) => {
+            ResourceKind::StructuredUav { stride, flags }
+        }
     }
 }
 
@@ -149,8 +143,8 @@ impl Builder {
 
     /// The register range of a CB/SRV/UAV/sampler declaration: `[id, lower, upper]` and the
     /// space in SM5.1, one register (the first index) before.
-    fn range(&self, inst: &Instruction<'_>) -> Result<Range, ReflectError> {
-        let idx = indices(inst, operand(inst)?)?;
+    fn range(&self, inst: &Instruction<'_>, op: &Operand) -> Result<Range, ReflectError> {
+        let idx = indices(inst, op)?;
         let binding = if self.r.version.is_sm51() {
             let &[id, lower, upper] = idx.as_slice() else {
                 return Err(malformed(inst, "SM5.1 resource range without 3 indices"));
@@ -171,8 +165,13 @@ impl Builder {
         })
     }
 
-    fn resource(&mut self, inst: &Instruction<'_>, kind: ResourceKind) -> Result<(), ReflectError> {
-        let range = self.range(inst)?;
+    fn resource(
+        &mut self,
+        inst: &Instruction<'_>,
+        op: &Operand,
+        kind: ResourceKind,
+    ) -> Result<(), ReflectError> {
+        let range = self.range(inst, op)?;
         self.r.resources.push(Resource {
             kind,
             range,
@@ -182,16 +181,15 @@ impl Builder {
         Ok(())
     }
 
-    fn io(&self, inst: &Instruction<'_>, output: bool) -> Result<IoDeclaration, ReflectError> {
-        let op = operand(inst)?;
+    fn io(&self, inst: &Instruction<'_>, io: &Io<'_>) -> Result<IoDeclaration, ReflectError> {
+        let op = io.operand;
         let idx = indices(inst, op)?;
         let (array_size, register) = match *idx.as_slice() {
             [] => (None, None),
             [register] => (None, Some(register)),
             [size, .., register] => (Some(size), Some(register)),
         };
-        let interpolation = interpolation(inst);
-        let stream = match (output, self.stream) {
+        let stream = match (io.output, self.stream) {
             (true, Some(i)) => self.r.geometry.as_ref().map(|g| g.streams[i].index),
             _ => None,
         };
@@ -199,9 +197,9 @@ impl Builder {
             register_type: op.ty,
             register,
             array_size,
-            mask: mask(op),
-            system_value: system_name(inst),
-            interpolation,
+            mask: io.mask().unwrap_or(0),
+            system_value: io.system_name,
+            interpolation: io.interpolation,
             stream,
             offset: inst.offset,
         })
@@ -226,152 +224,112 @@ impl Builder {
         &mut self,
         inst: &Instruction<'_>,
         kind: PhaseKind,
+        count: u32,
     ) -> Result<(), ReflectError> {
         let phase = self.phase();
         if phase.kind != kind {
             return Err(malformed(inst, "instance count outside its phase"));
         }
-        phase.instance_count = Some(imm(inst, 0));
+        phase.instance_count = Some(count);
         Ok(())
     }
 
     fn declare(&mut self, inst: &Instruction<'_>) -> Result<(), ReflectError> {
-        let token = inst.token;
-        match inst.opcode {
-            Opcode::CustomData if inst.custom_class == ICB_CLASS => {
+        let Some(declaration) = Declaration::decode(inst).map_err(|e| decl_error(inst, e))? else {
+            return Ok(());
+        };
+        match declaration {
+            Declaration::ImmediateConstantBuffer(dwords) => {
                 self.r.immediate_constant_buffer = Some(ImmediateConstantBuffer {
-                    dwords: (inst.data_bytes().len() / 4) as u32,
+                    dwords: dwords.len() as u32,
                     offset: inst.offset,
                 });
             }
-            Opcode::HsDecls => self.start_phase(inst, PhaseKind::Declarations)?,
-            Opcode::HsControlPointPhase => self.start_phase(inst, PhaseKind::ControlPoint)?,
-            Opcode::HsForkPhase => self.start_phase(inst, PhaseKind::Fork)?,
-            Opcode::HsJoinPhase => self.start_phase(inst, PhaseKind::Join)?,
-            Opcode::DclHsForkPhaseInstanceCount => self.instance_count(inst, PhaseKind::Fork)?,
-            Opcode::DclHsJoinPhaseInstanceCount => self.instance_count(inst, PhaseKind::Join)?,
-            Opcode::DclGlobalFlags => self.r.global_flags = GlobalFlags::from_token(token.0),
-            Opcode::DclThreadGroup => {
-                self.r.thread_group_size = Some([imm(inst, 0), imm(inst, 1), imm(inst, 2)]);
+            Declaration::Phase(phase) => {
+                let kind = match phase {
+                    HullPhase::Declarations => PhaseKind::Declarations,
+                    HullPhase::ControlPoint => PhaseKind::ControlPoint,
+                    HullPhase::Fork => PhaseKind::Fork,
+                    HullPhase::Join => PhaseKind::Join,
+                };
+                self.start_phase(inst, kind)?
             }
-            Opcode::DclConstantBuffer => {
+            Declaration::PhaseInstanceCount { phase, count } => {
+                let kind = match phase {
+                    InstancedPhase::Fork => PhaseKind::Fork,
+                    InstancedPhase::Join => PhaseKind::Join,
+                };
+                self.instance_count(inst, kind, count)?
+            }
+            Declaration::GlobalFlags(flags) => self.r.global_flags = flags,
+            Declaration::ThreadGroup(size) => self.r.thread_group_size = Some(size),
+            Declaration::ConstantBuffer {
+                operand,
+                dynamic_indexed,
+                sm51_size,
+            } => {
                 let size = if self.r.version.is_sm51() {
-                    inst.cb_size.unwrap_or(0)
+                    sm51_size.unwrap_or(0)
                 } else {
-                    match *indices(inst, operand(inst)?)?.as_slice() {
+                    match *indices(inst, operand)?.as_slice() {
                         [_, size, ..] => size,
                         _ => return Err(malformed(inst, "constant buffer without a size")),
                     }
                 };
                 let kind = ResourceKind::ConstantBuffer {
                     size,
-                    dynamic_indexed: token.cb_dynamic(),
+                    dynamic_indexed,
                 };
-                self.resource(inst, kind)?;
+                self.resource(inst, operand, kind)?;
             }
-            Opcode::DclResource => {
-                let dimension = ResourceDimension::from_raw(token.resource_dimension());
-                let kind = ResourceKind::TypedSrv {
-                    dimension,
-                    return_types: ReturnType::unpack(inst.return_type.unwrap_or(0)),
-                    sample_count: dimension.is_multisampled().then(|| token.sample_count()),
-                };
-                self.resource(inst, kind)?;
+            Declaration::Resource {
+                operand,
+                view,
+                shape,
+            } => self.resource(inst, operand, resource_kind(view, shape))?,
+            Declaration::Sampler { operand, mode } => {
+                self.resource(inst, operand, ResourceKind::Sampler { mode })?
             }
-            Opcode::DclResourceRaw => self.resource(inst, ResourceKind::RawSrv)?,
-            Opcode::DclResourceStructured => {
-                let kind = ResourceKind::StructuredSrv {
-                    stride: imm(inst, 0),
-                };
-                self.resource(inst, kind)?;
-            }
-            Opcode::DclUavTyped | Opcode::DclUavRaw | Opcode::DclUavStructured => {
-                let flags = UavFlags {
-                    globally_coherent: token.globally_coherent(),
-                    rasterizer_ordered: token.rasterizer_ordered(),
-                    counter: inst.opcode == Opcode::DclUavStructured && token.uav_has_counter(),
-                };
-                let kind = match inst.opcode {
-                    Opcode::DclUavTyped => ResourceKind::TypedUav {
-                        dimension: ResourceDimension::from_raw(token.resource_dimension()),
-                        return_types: ReturnType::unpack(inst.return_type.unwrap_or(0)),
-                        flags,
-                    },
-                    Opcode::DclUavRaw => ResourceKind::RawUav { flags },
-                    _ => ResourceKind::StructuredUav {
-                        stride: imm(inst, 0),
-                        flags,
-                    },
-                };
-                self.resource(inst, kind)?;
-            }
-            Opcode::DclSampler => {
-                let mode = SamplerMode::from_raw(token.sampler_mode());
-                self.resource(inst, ResourceKind::Sampler { mode })?;
-            }
-            Opcode::DclTgsmRaw | Opcode::DclTgsmStructured => {
-                let register = *indices(inst, operand(inst)?)?
+            Declaration::Tgsm { operand, kind } => {
+                let register = *indices(inst, operand)?
                     .as_slice()
                     .first()
                     .ok_or_else(|| malformed(inst, "g# register without an index"))?;
-                let kind = if inst.opcode == Opcode::DclTgsmRaw {
-                    TgsmKind::Raw {
-                        bytes: imm(inst, 0),
-                    }
-                } else {
-                    TgsmKind::Structured {
-                        stride: imm(inst, 0),
-                        count: imm(inst, 1),
-                    }
-                };
                 self.r.tgsm.push(Tgsm {
                     register,
                     kind,
                     offset: inst.offset,
                 });
             }
-            Opcode::DclTemps => self.phase().temps = imm(inst, 0),
-            Opcode::DclIndexableTemp => {
-                let temp = IndexableTemp {
-                    register: imm(inst, 0),
-                    size: imm(inst, 1),
-                    components: imm(inst, 2),
-                };
-                self.phase().indexable_temps.push(temp);
+            Declaration::Temps(n) => self.phase().temps = n,
+            Declaration::IndexableTemp(temp) => self.phase().indexable_temps.push(temp),
+            Declaration::Io(io) => {
+                let declaration = self.io(inst, &io)?;
+                let phase = self.phase();
+                if io.output {
+                    phase.outputs.push(declaration);
+                } else {
+                    phase.inputs.push(declaration);
+                }
             }
-            Opcode::DclInput
-            | Opcode::DclInputSgv
-            | Opcode::DclInputSiv
-            | Opcode::DclInputPs
-            | Opcode::DclInputPsSgv
-            | Opcode::DclInputPsSiv => {
-                let io = self.io(inst, false)?;
-                self.phase().inputs.push(io);
-            }
-            Opcode::DclOutput | Opcode::DclOutputSgv | Opcode::DclOutputSiv => {
-                let io = self.io(inst, true)?;
-                self.phase().outputs.push(io);
-            }
-            Opcode::DclIndexRange => {
-                let op = operand(inst)?;
-                let register = *indices(inst, op)?
+            Declaration::IndexRange { operand, count } => {
+                let register = *indices(inst, operand)?
                     .as_slice()
                     .last()
                     .ok_or_else(|| malformed(inst, "index range without a register"))?;
                 let range = IndexRange {
-                    register_type: op.ty,
+                    register_type: operand.ty,
                     register,
-                    count: imm(inst, 0),
-                    mask: mask(op),
+                    count,
+                    mask: decl::write_mask(operand).unwrap_or(0),
                     offset: inst.offset,
                 };
                 self.phase().index_ranges.push(range);
             }
-            Opcode::DclInputPrimitive => {
-                self.geometry().input_primitive = Some(InputPrimitive::from_raw(token.primitive()));
+            Declaration::InputPrimitive(primitive) => {
+                self.geometry().input_primitive = Some(primitive);
             }
-            Opcode::DclOutputTopology => {
-                let topology = OutputTopology::from_raw(token.topology());
+            Declaration::OutputTopology(topology) => {
                 let stream = self.stream;
                 let geometry = self.geometry();
                 geometry.output_topology.get_or_insert(topology);
@@ -379,12 +337,10 @@ impl Builder {
                     stream.output_topology = Some(topology);
                 }
             }
-            Opcode::DclMaxOutputVertexCount => {
-                self.geometry().max_output_vertices = Some(imm(inst, 0));
-            }
-            Opcode::DclGsInstanceCount => self.geometry().instance_count = Some(imm(inst, 0)),
-            Opcode::DclStream => {
-                let index = *indices(inst, operand(inst)?)?
+            Declaration::MaxOutputVertices(n) => self.geometry().max_output_vertices = Some(n),
+            Declaration::GsInstances(n) => self.geometry().instance_count = Some(n),
+            Declaration::Stream(operand) => {
+                let index = *indices(inst, operand)?
                     .as_slice()
                     .first()
                     .ok_or_else(|| malformed(inst, "stream without an index"))?;
@@ -395,45 +351,44 @@ impl Builder {
                 });
                 self.stream = Some(geometry.streams.len() - 1);
             }
-            Opcode::DclInputControlPointCount => {
-                self.tessellation().input_control_points = Some(token.primitive());
+            Declaration::InputControlPoints(n) => {
+                self.tessellation().input_control_points = Some(n);
             }
-            Opcode::DclOutputControlPointCount => {
-                self.tessellation().output_control_points = Some(token.primitive());
+            Declaration::OutputControlPoints(n) => {
+                self.tessellation().output_control_points = Some(n);
             }
-            Opcode::DclTessDomain => {
-                self.tessellation().domain = Some(TessDomain::from_raw(token.tess_domain()));
-            }
-            Opcode::DclTessPartitioning => {
-                let partitioning = TessPartitioning::from_raw(token.tess_mode());
+            Declaration::TessDomain(domain) => self.tessellation().domain = Some(domain),
+            Declaration::TessPartitioning(partitioning) => {
                 self.tessellation().partitioning = Some(partitioning);
             }
-            Opcode::DclTessOutputPrimitive => {
-                let primitive = TessOutputPrimitive::from_raw(token.tess_mode());
+            Declaration::TessOutputPrimitive(primitive) => {
                 self.tessellation().output_primitive = Some(primitive);
             }
-            Opcode::DclHsMaxTessFactor => {
-                self.tessellation().max_tess_factor = Some(f32::from_bits(imm(inst, 0)));
-            }
-            Opcode::DclFunctionBody => self.r.linkage.function_bodies += 1,
-            Opcode::DclFunctionTable => {
+            Declaration::MaxTessFactor(f) => self.tessellation().max_tess_factor = Some(f),
+            Declaration::FunctionBody => self.r.linkage.function_bodies += 1,
+            Declaration::FunctionTable { id, bodies } => {
                 let table = FunctionTable {
-                    id: imm(inst, 0),
-                    bodies: inst.data().collect(),
+                    id,
+                    bodies: bodies.iter().collect(),
                 };
                 self.r.linkage.function_tables.push(table);
             }
-            Opcode::DclInterface => {
+            Declaration::Interface {
+                id,
+                table_length,
+                array_length,
+                function_tables,
+                dynamically_indexed,
+            } => {
                 let interface = Interface {
-                    id: imm(inst, 0),
-                    array_length: imm(inst, 2) >> 16,
-                    table_length: imm(inst, 1),
-                    function_tables: inst.data().collect(),
-                    dynamically_indexed: token.interface_indexed(),
+                    id,
+                    array_length,
+                    table_length,
+                    function_tables: function_tables.iter().collect(),
+                    dynamically_indexed,
                 };
                 self.r.linkage.interfaces.push(interface);
             }
-            _ => {}
         }
         Ok(())
     }

@@ -30,7 +30,6 @@ mod resource;
 mod tests;
 
 pub use container::{binding_class, SignatureElement, Signatures, BINDING_UNUSED};
-pub(crate) use decls::{imm, interpolation, system_name, ICB_CLASS};
 pub use enums::{
     GlobalFlags, InputPrimitive, Interpolation, OutputTopology, ResourceDimension, ReturnType,
     SamplerMode, SystemName, TessDomain, TessOutputPrimitive, TessPartitioning, UavFlags,
