@@ -120,7 +120,9 @@ impl Default for OptionFlags {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Options {
-    /// Where each D3D register range goes in Vulkan. Default: the D3D11-style fixed layout.
+    /// Where each D3D register range goes in Vulkan. Default [`Bindings::Auto`]: the root
+    /// signature the container embeds, else the default layout (set = register space, the
+    /// D3D11 layout inside; [`crate::bindings::SpacesBindings`]).
     pub bindings: Bindings,
     /// The Vulkan/SPIR-V version to write for.
     pub target: Target,
@@ -397,6 +399,18 @@ pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Er
     translate_to_ir_with::<Dxbc<'_>>(bytes, options)
 }
 
+/// Where each range the shader declares is bound under `options`, without emitting SPIR-V:
+/// the same resolution of [`Options::bindings`] as [`translate`] ([`crate::bindings::Bindings::Auto`]
+/// reads the embedded root signature), one [`BoundResource`] per declared range and per UAV
+/// counter, in [`ShaderInfo::resources`] order. [`BoundResource::target`] holds the set, the
+/// binding, the array offset and the size of the binding (`descriptor_count`, `Unbounded` for
+/// a runtime array). Errors: those of [`translate_to_ir`].
+#[cfg(feature = "dxbc")]
+pub fn bound_resources(bytes: &[u8], options: &Options) -> Result<Vec<BoundResource>, Error> {
+    let module = translate_to_ir(bytes, options)?;
+    Ok(shader_info(&module)?.resources)
+}
+
 /// [`translate_to_ir`] with the front end `F`.
 #[cfg(feature = "dxbc")]
 fn translate_to_ir_with<'a, F: FrontEnd<'a>>(
@@ -415,7 +429,8 @@ fn lower_and_check<'a, F: FrontEnd<'a>>(
     arena: Vec<ir::Inst>,
 ) -> Result<ir::Module, Error> {
     let mut module = front.lower(options.stream_output.as_ref(), arena)?;
-    passes::run(&mut module, &options.bindings, options.hull_schedule)?;
+    let bindings = front.bindings(&options.bindings, module.stage)?;
+    passes::run(&mut module, &bindings, options.hull_schedule)?;
     ir::validate(&module)?;
     Ok(module)
 }

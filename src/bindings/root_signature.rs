@@ -24,6 +24,7 @@ use super::{BindingError, Count, PushConstants, RegisterRange, ResourceKind};
 use crate::front::dxbc::rts0::{
     DescriptorRange, DescriptorTable, ParameterKind, RangeType, RootSignature, ShaderVisibility,
 };
+use crate::ir::Stage;
 
 /// How [`TableBindings::from_root_signature`] lays out a root signature.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -49,6 +50,23 @@ pub enum TableSets {
 }
 
 impl RootSignatureOptions {
+    /// The options a D3D12 runtime's layout implies for a shader of `stage`: sets from 0, one
+    /// set per table, only what `stage` sees (compute shaders see `ALL` parameters only).
+    pub fn for_stage(stage: Stage) -> Self {
+        let visibility = match stage {
+            Stage::Vertex => ShaderVisibility::Vertex,
+            Stage::Pixel => ShaderVisibility::Pixel,
+            Stage::Geometry => ShaderVisibility::Geometry,
+            Stage::Hull => ShaderVisibility::Hull,
+            Stage::Domain => ShaderVisibility::Domain,
+            Stage::Compute => ShaderVisibility::All,
+        };
+        Self {
+            stage: Some(visibility),
+            ..Self::default()
+        }
+    }
+
     fn visible(&self, visibility: ShaderVisibility) -> bool {
         match self.stage {
             None => true,
