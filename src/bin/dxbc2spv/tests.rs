@@ -709,3 +709,4 @@ fn bench_prints_per_stage_lines_and_the_summary() {
 }
 
 mod batch;
+mod bindings;
