@@ -60,7 +60,7 @@ use crate::front::dxbc::rts0::RootSignature;
 use crate::ir::Stage;
 pub use d3d11::D3d11Bindings;
 #[cfg(feature = "dxbc")]
-pub use root_signature::{RootSignatureOptions, TableSets};
+pub use root_signature::{RootConstantsAs, RootSignatureOptions, TableSets};
 pub use spaces::SpacesBindings;
 pub use table::{LayoutBinding, RootConstantsEntry, TableBindings, TableEntry};
 

@@ -169,3 +169,79 @@ fn bindings_auto_resolves_to_the_embedded_root_signature_or_the_default_layout()
         Bindings::Table(_)
     ));
 }
+
+/// With [`RootConstantsAs::UniformBuffers`] (what [`Bindings::Auto`] uses), root constants are
+/// root-set uniform buffers numbered with the root descriptors: constants `b0`, then root CBV
+/// `b1`, then the static sampler, are bindings 0, 1, 2 of set 0; a pixel shader does not see a
+/// vertex-only parameter, but it still counts.
+#[cfg(feature = "dxbc")]
+#[test]
+fn bindings_root_constants_as_uniform_buffers_in_the_root_set() {
+    use crate::front::dxbc::rts0::{
+        ParameterKind, RootConstants, RootDescriptor, RootParameter, RootSignature,
+        RootSignatureFlags, ShaderVisibility, Version,
+    };
+    use crate::ir::Stage;
+    let param = |visibility, kind| RootParameter {
+        offset: 0,
+        visibility,
+        kind,
+    };
+    let rs = RootSignature {
+        version: Version::V1_0,
+        flags: RootSignatureFlags(0),
+        parameters: vec![
+            param(
+                ShaderVisibility::Vertex,
+                ParameterKind::Cbv(RootDescriptor {
+                    offset: 0,
+                    register: 5,
+                    space: 0,
+                    flags: None,
+                }),
+            ),
+            param(
+                ShaderVisibility::All,
+                ParameterKind::Constants(RootConstants {
+                    offset: 0,
+                    register: 0,
+                    space: 0,
+                    count: 4,
+                }),
+            ),
+            param(
+                ShaderVisibility::Pixel,
+                ParameterKind::Cbv(RootDescriptor {
+                    offset: 0,
+                    register: 1,
+                    space: 0,
+                    flags: None,
+                }),
+            ),
+        ],
+        static_samplers: Vec::new(),
+    };
+    let options = RootSignatureOptions::for_stage(Stage::Pixel);
+    assert_eq!(options.root_constants, RootConstantsAs::UniformBuffers);
+    let table = TableBindings::from_root_signature(&rs, &options).expect("lays out");
+    let b = |register| table.map(&RegisterRange::single(B, 0, register));
+    assert_eq!(b(0), Ok(desc(0, 1, Count::Bounded(1))));
+    assert_eq!(b(1), Ok(desc(0, 2, Count::Bounded(1))));
+    assert_eq!(
+        b(5),
+        Err(BindingError::Unmapped {
+            range: RegisterRange::single(B, 0, 5)
+        })
+    );
+    // The default keeps push constants, off the root bindings.
+    let push = TableBindings::from_root_signature(&rs, &RootSignatureOptions::default())
+        .expect("lays out");
+    assert!(matches!(
+        push.map(&RegisterRange::single(B, 0, 0)),
+        Ok(BindingTarget::PushConstants(_))
+    ));
+    assert_eq!(
+        push.map(&RegisterRange::single(B, 0, 1)),
+        Ok(desc(0, 1, Count::Bounded(1)))
+    );
+}
