@@ -590,6 +590,63 @@ mod tests {
         );
     }
 
+    /// `bound_resources` reports the set, binding and array size the default bindings give
+    /// each declared range (set = space; `b` at 0, `s` at 16, `t` at 32 + first register), and
+    /// an explicit D3D11 map refuses the space-1 range.
+    #[test]
+    fn bound_resources_reports_each_range_under_the_chosen_map() {
+        use crate::bindings::{D3d11Bindings, VulkanBinding};
+        let bytes = crate::text::dxbc::asm::assemble(
+            "ps_5_1\n\
+             dcl_constantbuffer CB0[0:0][4], immediateIndexed, space=1\n\
+             dcl_sampler S0[3:3], mode_default, space=0\n\
+             dcl_resource_texture2d (float,float,float,float) T0[4:7], space=0\n\
+             dcl_resource_texture2d (float,float,float,float) T1[10:*], space=2\n\
+             ret\n",
+        )
+        .expect("assembles");
+        let resources = bound_resources(&bytes, &Options::default()).expect("binds");
+        let got: Vec<_> = resources
+            .iter()
+            .map(|r| (r.kind, r.space, r.register, r.target.descriptor()))
+            .collect();
+        let at = |set, binding, count| {
+            Some(VulkanBinding {
+                set,
+                binding,
+                array_offset: 0,
+                descriptor_count: count,
+            })
+        };
+        assert_eq!(
+            got,
+            [
+                (
+                    ResourceKind::ConstantBuffer,
+                    1,
+                    0,
+                    at(1, 0, Count::Bounded(1))
+                ),
+                (
+                    ResourceKind::ShaderResource,
+                    0,
+                    4,
+                    at(0, 36, Count::Bounded(4))
+                ),
+                (
+                    ResourceKind::ShaderResource,
+                    2,
+                    10,
+                    at(2, 42, Count::Unbounded)
+                ),
+                (ResourceKind::Sampler, 0, 3, at(0, 19, Count::Bounded(1))),
+            ]
+        );
+        let d3d11 = Options::default().with_bindings(Bindings::D3d11(D3d11Bindings::default()));
+        let e = bound_resources(&bytes, &d3d11).expect_err("space 1");
+        assert_eq!(e.kind(), crate::ErrorKind::Binding);
+    }
+
     /// A front end that decodes nothing and lowers to an error, naming offsets itself.
     struct Fake<'a>(&'a [u8]);
 
