@@ -868,3 +868,6 @@ fn check_resources(
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod runtime_tests;
