@@ -158,6 +158,7 @@ struct BufferToml {
     counter_binding: Option<u32>,
     view_offset: Option<u64>,
     view_size: Option<u64>,
+    data_offset: Option<u64>,
 }
 
 /// What D3D sees in a buffer.
@@ -687,10 +688,15 @@ fn buffer_spec(b: BufferToml) -> Result<BufferSpec> {
         Some(v) => Element::parse(v, ty).context("fill")?.to_bytes()?,
         None => vec![0; 4],
     };
-    let mut size = b.size.unwrap_or(data.len() as u64);
-    if size < data.len() as u64 {
+    let data_offset = b.data_offset.unwrap_or(0);
+    if !data_offset.is_multiple_of(4) {
+        bail!("data_offset {data_offset} is not a multiple of 4");
+    }
+    let data_end = data_offset + data.len() as u64;
+    let mut size = b.size.unwrap_or(data_end);
+    if size < data_end {
         bail!(
-            "size {size} is smaller than the {} bytes of data",
+            "size {size} is smaller than the {} bytes of data at byte {data_offset}",
             data.len()
         );
     }
@@ -720,7 +726,8 @@ fn buffer_spec(b: BufferToml) -> Result<BufferSpec> {
     }
     let size = usize::try_from(size).context("size")?;
     let mut contents: Vec<u8> = fill.iter().copied().cycle().take(size).collect();
-    contents[..data.len()].copy_from_slice(&data);
+    // `data_end <= size`, which fits `usize`.
+    contents[data_offset as usize..data_end as usize].copy_from_slice(&data);
 
     let counter = match (b.counter, b.counter_set, b.counter_binding) {
         (None, None, None) => None,

@@ -79,6 +79,28 @@ fn buffer_views() {
     assert_eq!(c.buffers[0].view, Some((0, 24)));
 }
 
+#[test]
+fn data_at_an_offset() {
+    let text = VIEWS.replacen(
+        "size = 48\nview_offset = 32",
+        "fill = \"0xdeadbeef\"\ndata_offset = 8\ndata = [7]\nview_offset = 32",
+        1,
+    );
+    // Without size the buffer ends after the data (12 bytes), so the view at 32 is outside.
+    assert!(err(&text).contains("not inside the 12-byte buffer"));
+    let text = text.replacen("data_offset = 8", "size = 48\ndata_offset = 8", 1);
+    let c = parse(&text).unwrap_or_else(|e| panic!("{e:#}"));
+    let words: Vec<u32> = c.buffers[1]
+        .contents
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
+    assert_eq!(words[..4], [0xdeadbeef, 0xdeadbeef, 7, 0xdeadbeef]);
+    assert_eq!(words.len(), 12);
+    let e = err(&text.replacen("data_offset = 8", "data_offset = 6", 1));
+    assert!(e.contains("data_offset 6 is not a multiple of 4"), "{e}");
+}
+
 const ONE_OF: &str = r#"
 dispatch = [1, 1, 1]
 [shader]
