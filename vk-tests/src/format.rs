@@ -404,14 +404,35 @@ mod tests {
     fn decodes_packed_16_bit_and_alpha_formats() {
         let f = |v: [f32; 4]| v.map(f32::to_bits);
         // B5G6R5: blue in bits 0..4, green 5..10, red 11..15 (DXGI order from the low bit).
-        assert_eq!(values("b5g6r5_unorm", &[0x00, 0xf8])[..], f([1.0, 0.0, 0.0, 0.0])[..3]);
-        assert_eq!(values("b5g6r5_unorm", &[0xe0, 0x07])[..], f([0.0, 1.0, 0.0, 0.0])[..3]);
-        assert_eq!(values("b5g6r5_unorm", &[0x1f, 0x00])[..], f([0.0, 0.0, 1.0, 0.0])[..3]);
+        assert_eq!(
+            values("b5g6r5_unorm", &[0x00, 0xf8])[..],
+            f([1.0, 0.0, 0.0, 0.0])[..3]
+        );
+        assert_eq!(
+            values("b5g6r5_unorm", &[0xe0, 0x07])[..],
+            f([0.0, 1.0, 0.0, 0.0])[..3]
+        );
+        assert_eq!(
+            values("b5g6r5_unorm", &[0x1f, 0x00])[..],
+            f([0.0, 0.0, 1.0, 0.0])[..3]
+        );
         // B5G5R5A1: alpha is the top bit; B4G4R4A4: alpha the top nibble.
-        assert_eq!(values("b5g5r5a1_unorm", &[0x00, 0x80]), f([0.0, 0.0, 0.0, 1.0]));
-        assert_eq!(values("b5g5r5a1_unorm", &[0x00, 0x7c]), f([1.0, 0.0, 0.0, 0.0]));
-        assert_eq!(values("b4g4r4a4_unorm", &[0x0f, 0x00]), f([0.0, 0.0, 1.0, 0.0]));
-        assert_eq!(values("b4g4r4a4_unorm", &[0x00, 0xf0]), f([0.0, 0.0, 0.0, 1.0]));
+        assert_eq!(
+            values("b5g5r5a1_unorm", &[0x00, 0x80]),
+            f([0.0, 0.0, 0.0, 1.0])
+        );
+        assert_eq!(
+            values("b5g5r5a1_unorm", &[0x00, 0x7c]),
+            f([1.0, 0.0, 0.0, 0.0])
+        );
+        assert_eq!(
+            values("b4g4r4a4_unorm", &[0x0f, 0x00]),
+            f([0.0, 0.0, 1.0, 0.0])
+        );
+        assert_eq!(
+            values("b4g4r4a4_unorm", &[0x00, 0xf0]),
+            f([0.0, 0.0, 0.0, 1.0])
+        );
         // A8: one channel, alpha.
         let a8 = TexelFormat::from_name("a8_unorm").unwrap_or_else(|e| panic!("{e:#}"));
         assert!(a8.alpha_only());

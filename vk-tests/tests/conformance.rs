@@ -350,7 +350,11 @@ fn misaligned_buffer_views_and_unmatched_one_of_fail_loudly() {
     if align > 4 {
         let text = std::fs::read_to_string(runtime_dir.join("view_raw_offset.toml"))
             .expect("read view_raw_offset.toml")
-            .replacen("view_offset = 256\nview_size", "view_offset = 4\nview_size", 1);
+            .replacen(
+                "view_offset = 256\nview_size",
+                "view_offset = 4\nview_size",
+                1,
+            );
         std::fs::write(scratch.0.join("misaligned.toml"), text).expect("write case");
     } else {
         eprintln!("minStorageBufferOffsetAlignment is {align}: no misaligned offset to try");

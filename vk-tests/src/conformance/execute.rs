@@ -13,7 +13,8 @@ use super::case::{Case, Work};
 use super::draw::{DrawSpec, RasterizedStream};
 use super::expect::{compare_buffer, compare_image, BufferRef, Expectation, ImageRef, ReadImage};
 use super::resources::{
-    check_a8, check_buffer_views, draw_unsupported, layer_words, read_color_samples, read_texture, target_desc, unsupported, Made,
+    check_a8, check_buffer_views, draw_unsupported, layer_words, read_color_samples, read_texture,
+    target_desc, unsupported, Made,
 };
 use super::shader::{compile, CompileOptions, CompiledShader, DxbcTranslator, Stage};
 use super::spirv_scan::scan;
@@ -101,7 +102,8 @@ pub(super) fn execute(
     let bound = placements(case, &refs)?;
     check_buffer_views(gpu, case, &bound)?;
     let a8 = check_a8(gpu, case)?;
-    let why = unsupported(gpu, case, &bound).or_else(|| case.draw().and_then(|d| draw_unsupported(gpu, d)));
+    let why = unsupported(gpu, case, &bound)
+        .or_else(|| case.draw().and_then(|d| draw_unsupported(gpu, d)));
     if let Some(why) = why {
         if a8 {
             anyhow::bail!(
@@ -168,8 +170,8 @@ pub(super) fn execute(
                     load_targets: n > 0,
                     queries: queries.clone(),
                 };
-                let result = draw_case(gpu, draw, &compiled, descriptors, targets, run)
-                    .with_context(at)?;
+                let result =
+                    draw_case(gpu, draw, &compiled, descriptors, targets, run).with_context(at)?;
                 let drawn = Some((targets, &result));
                 check(gpu, case, &made, drawn, &step.expectations, &mut found)?;
                 if last {

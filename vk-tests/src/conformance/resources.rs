@@ -416,9 +416,11 @@ impl<'g> Made<'g> {
                 // A UAV sees one mip level (D3D's MipSlice; here mip 0).
                 range.level_count = 1;
             }
-            let components = t.swizzle.map_or_else(vk::ComponentMapping::default, |[r, g, b, a]| {
-                vk::ComponentMapping { r, g, b, a }
-            });
+            let components = t
+                .swizzle
+                .map_or_else(vk::ComponentMapping::default, |[r, g, b, a]| {
+                    vk::ComponentMapping { r, g, b, a }
+                });
             made.views
                 .push(image.view_swizzled(t.dim.view_type(), range, components)?);
             made.textures.push(image);

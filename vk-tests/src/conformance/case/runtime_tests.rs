@@ -66,8 +66,16 @@ fn buffer_views() {
         VIEWS,
         &[
             ("view_size = 24", "view_size = 20", "multiple of 8"),
-            ("view_size = 24", "view_size = 56", "outside the 64-byte buffer"),
-            ("view_offset = 32", "view_offset = 48", "not inside the 48-byte buffer"),
+            (
+                "view_size = 24",
+                "view_size = 56",
+                "outside the 64-byte buffer",
+            ),
+            (
+                "view_offset = 32",
+                "view_offset = 48",
+                "not inside the 48-byte buffer",
+            ),
             ("view_offset = 32", "view_offset = 34", "multiple of 4"),
             ("view_size = 32", "view_size = 8", "multiple of 16"),
             ("view_size = 24", "view_size = 0", "empty"),
@@ -158,15 +166,27 @@ fn one_of_expectations() {
     refused(
         ONE_OF,
         &[
-            ("one_of = [[1, 2], [2, 1]]", "one_of = [[1, 2]]", "at least two"),
+            (
+                "one_of = [[1, 2], [2, 1]]",
+                "one_of = [[1, 2]]",
+                "at least two",
+            ),
             (
                 "one_of = [[1, 2], [2, 1]]",
                 "values = [1]\none_of = [[1], [2]]",
                 "values or one_of",
             ),
-            ("one_of = [[1, 2], [2, 1]]", "one_of = [[1, 2], [1, 2, 3, 4]]", "one_of[1]"),
+            (
+                "one_of = [[1, 2], [2, 1]]",
+                "one_of = [[1, 2], [1, 2, 3, 4]]",
+                "one_of[1]",
+            ),
             ("pixel = [1, 0]\n", "", "one_of replaces values"),
-            ("one_of = [[5], [6], [7]]", "one_of = [[5], [6, 7]]", "2 values for 1 channels"),
+            (
+                "one_of = [[5], [6], [7]]",
+                "one_of = [[5], [6, 7]]",
+                "2 values for 1 channels",
+            ),
         ],
     );
 }
@@ -213,14 +233,26 @@ fn steps_in_order() {
     refused(
         STEPS,
         &[
-            ("buffer = \"cb0\"\noffset = 4", "buffer = \"cb9\"\noffset = 4", "no buffer named"),
+            (
+                "buffer = \"cb0\"\noffset = 4",
+                "buffer = \"cb9\"\noffset = 4",
+                "no buffer named",
+            ),
             ("offset = 4", "offset = 16", "inside the 16-byte buffer"),
             ("offset = 4", "offset = 2", "not 4-byte aligned"),
             ("dispatch = [2, 3, 1]", "dispatch = [2, 0, 1]", "at least 1"),
-            ("dispatch = [2, 3, 1]", "vertex_count = 3", "belong to draws"),
+            (
+                "dispatch = [2, 3, 1]",
+                "vertex_count = 3",
+                "belong to draws",
+            ),
             ("dispatch = [2, 3, 1]", "dispatches = 3", "unknown field"),
             ("values = [1]", "values = [1, 2, 3, 4, 5]", "step 1"),
-            ("[[step.expect]]\nbuffer = \"u0\"\nvalues = [1]\n", "", "no [[expect]] blocks"),
+            (
+                "[[step.expect]]\nbuffer = \"u0\"\nvalues = [1]\n",
+                "",
+                "no [[expect]] blocks",
+            ),
         ],
     );
 }
@@ -249,7 +281,10 @@ first_instance = 2
     let c = parse(text).unwrap_or_else(|e| panic!("{e:#}"));
     assert_eq!(c.steps[0].draw.vertex_count, Some(4));
     assert_eq!(c.steps[0].draw.first_instance, Some(2));
-    assert_eq!(c.steps[1].draw, crate::conformance::steps::DrawChange::default());
+    assert_eq!(
+        c.steps[1].draw,
+        crate::conformance::steps::DrawChange::default()
+    );
     refused(
         text,
         &[
@@ -263,7 +298,10 @@ first_instance = 2
 fn swizzles() {
     use vk::ComponentSwizzle as S;
     assert_eq!(parse_swizzle("abgr").ok(), Some([S::A, S::B, S::G, S::R]));
-    assert_eq!(parse_swizzle("r01g").ok(), Some([S::R, S::ZERO, S::ONE, S::G]));
+    assert_eq!(
+        parse_swizzle("r01g").ok(),
+        Some([S::R, S::ZERO, S::ONE, S::G])
+    );
     for bad in ["rgb", "rgbaa", "rgbx", ""] {
         assert!(parse_swizzle(bad).is_err(), "{bad}");
     }
@@ -290,8 +328,16 @@ values = [1]
     refused(
         text,
         &[
-            ("swizzle = \"rrr1\"", "swizzle = \"rrrq\"", "not one of r, g, b, a, 0, 1"),
-            ("register = \"t0\"", "register = \"u1\"", "shader resources (t#)"),
+            (
+                "swizzle = \"rrr1\"",
+                "swizzle = \"rrrq\"",
+                "not one of r, g, b, a, 0, 1",
+            ),
+            (
+                "register = \"t0\"",
+                "register = \"u1\"",
+                "shader resources (t#)",
+            ),
         ],
     );
 }
