@@ -263,7 +263,10 @@ impl DeviceFeatures {
         let mut props = PropertyStructs::default();
         let extensions = device_extensions(instance, handle);
         let has_xfb = extensions.contains(&ash::ext::transform_feedback::NAME);
-        let has_m5 = extensions.contains(&ash::khr::maintenance5::NAME);
+        // VK_KHR_maintenance5 needs Vulkan 1.3 (or VK_KHR_dynamic_rendering, which the harness
+        // does not enable): on older devices it counts as absent.
+        let has_m5 = api_version >= vk::API_VERSION_1_3
+            && extensions.contains(&ash::khr::maintenance5::NAME);
         if extensions.contains(&ash::ext::shader_stencil_export::NAME) {
             s.ext.shader_stencil_export = vk::TRUE;
         }
