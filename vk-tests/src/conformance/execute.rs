@@ -148,7 +148,9 @@ pub(super) fn execute(
                 .with_context(at)?;
         }
         let bindings = made.bindings(&bound.places)?;
+        // Mismatches of the step's own expectations, and of the case's after the last step.
         let mut found = Vec::new();
+        let mut after = Vec::new();
         match (&case.work, &targets) {
             (Work::Dispatch(groups), _) => {
                 let shader = &compiled[0].1;
@@ -160,7 +162,7 @@ pub(super) fn execute(
                 run_compute_with(gpu, &job, &bindings).with_context(at)?;
                 check(gpu, case, &made, None, &step.expectations, &mut found)?;
                 if last {
-                    check(gpu, case, &made, None, &case.expectations, &mut found)?;
+                    check(gpu, case, &made, None, &case.expectations, &mut after)?;
                 }
             }
             (Work::Draw(draw), Some(targets)) => {
@@ -175,10 +177,11 @@ pub(super) fn execute(
                 let drawn = Some((targets, &result));
                 check(gpu, case, &made, drawn, &step.expectations, &mut found)?;
                 if last {
-                    check(gpu, case, &made, drawn, &case.expectations, &mut found)?;
+                    check(gpu, case, &made, drawn, &case.expectations, &mut after)?;
                 }
                 let pictures = !draw.targets.is_empty() || draw.depth.is_some();
-                if !found.is_empty() && !case.expect_failure && pictures && note.is_none() {
+                let failed = !found.is_empty() || !after.is_empty();
+                if failed && !case.expect_failure && pictures && note.is_none() {
                     note = Some(match dump_targets(gpu, case, &made, targets) {
                         Ok(dir) => format!("pictures of the targets: {}", dir.display()),
                         Err(e) => format!("no pictures of the targets: {e:#}"),
@@ -188,15 +191,13 @@ pub(super) fn execute(
             (Work::Draw(_), None) => anyhow::bail!("internal: a draw without targets"),
         }
         if case.steps.len() > 1 {
-            // Name the step where several run; its own expectations come first.
-            let own = step.expectations.len();
-            for (i, m) in found.iter_mut().enumerate() {
-                if i < own || !last {
-                    *m = format!("after step {}: {m}", n + 1);
-                }
+            // Name the step where several run.
+            for m in &mut found {
+                *m = format!("after step {}: {m}", n + 1);
             }
         }
         mismatches.extend(found);
+        mismatches.extend(after);
     }
     Ok(Executed::Ran(mismatches, note))
 }
