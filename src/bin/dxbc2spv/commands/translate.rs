@@ -94,8 +94,8 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
         }
     };
     let bindings = match binding_file::choose(
-        &args.bindings,
-        args.root_signature.as_deref(),
+        &args.binding.bindings,
+        args.binding.root_signature.as_deref(),
         !args.no_checksum,
     ) {
         Ok(b) => b,

@@ -217,3 +217,44 @@ fn translate_takes_a_root_signature_file() {
         r.stderr
     );
 }
+
+/// `reflect --json` gives each range the binding `translate` would use: by the default layout
+/// (set = space; `b` from 0, `s` from 16, `t` from 32; an unbounded range a runtime array), and
+/// under `--bindings d3d11`, which cannot bind space 1, the reason instead.
+#[test]
+fn reflect_json_shows_the_vulkan_binding_of_each_range() {
+    let sample = ps51_sample();
+    let vulkan = |extra: &[&str]| {
+        let mut args = vec!["reflect", "--json", &sample];
+        args.extend(extra);
+        let r = run(&args);
+        assert_eq!(r.status, Status::Success, "{}", r.stderr);
+        r.stdout
+    };
+    let default = vulkan(&[]);
+    for (register, set, binding, count) in [
+        ("CB0[0:0]", 0, 0, "1"),
+        ("S0[0:0]", 0, 16, "1"),
+        ("T0[0:*]", 1, 32, "null"),
+    ] {
+        let expected = format!("\"register\":\"{register}\",\"id\":0,\"space\":{set},");
+        let at = default
+            .find(&expected)
+            .unwrap_or_else(|| panic!("{register}: {default}"));
+        let binding_json = format!(
+            "\"vulkan\":{{\"set\":{set},\"binding\":{binding},\"array_offset\":0,\"descriptor_count\":{count}}}"
+        );
+        let next = default[at..].find("\"vulkan\"").expect("a binding") + at;
+        assert!(
+            default[next..].starts_with(&binding_json),
+            "{register}: {default}"
+        );
+    }
+    assert!(!default.contains("bindings_error"), "{default}");
+    let d3d11 = vulkan(&["--bindings", "d3d11"]);
+    assert!(!d3d11.contains("\"vulkan\""), "{d3d11}");
+    assert!(
+        d3d11.contains("\"bindings_error\":\"at ") && d3d11.contains("is not mapped"),
+        "{d3d11}"
+    );
+}
