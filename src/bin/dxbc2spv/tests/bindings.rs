@@ -6,23 +6,21 @@ use std::fs;
 use super::{path_str, ps51_sample, run, TempDir};
 use crate::commands::Status;
 
-/// The `Binding` decorations of a SPIR-V module, in order (`OpDecorate %id Binding n`).
+/// The `Binding` decorations of a SPIR-V module, in order (`OpDecorate %id Binding n`), read
+/// with `rspirv`.
 fn bindings_of(spv: &[u8]) -> Vec<u32> {
-    let words: Vec<u32> = spv
-        .chunks_exact(4)
-        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-        .collect();
-    let mut out = Vec::new();
-    let mut i = 5;
-    while let Some(&first) = words.get(i) {
-        let (count, opcode) = ((first >> 16) as usize, first & 0xffff);
-        // OpDecorate (71) with decoration Binding (33).
-        if opcode == 71 && count == 4 && words.get(i + 2) == Some(&33) {
-            out.extend(words.get(i + 3));
-        }
-        i += count.max(1);
-    }
-    out
+    use rspirv::dr::Operand;
+    use rspirv::spirv::{Decoration, Op};
+    let module = rspirv::dr::load_bytes(spv).expect("a SPIR-V module");
+    module
+        .annotations
+        .iter()
+        .filter(|i| i.class.opcode == Op::Decorate)
+        .filter_map(|i| match i.operands.as_slice() {
+            [_, Operand::Decoration(Decoration::Binding), Operand::LiteralBit32(n)] => Some(*n),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `cs_5_0` writing `u0` and `u1`, assembled into `tmp`.
