@@ -25,7 +25,12 @@ fn translate(text: &str) -> Result<Module, Error> {
     } else {
         Bindings::default()
     };
-    crate::passes::run(&mut module, &bindings, ir::HullSchedule::Serial)?;
+    crate::passes::run(
+        &mut module,
+        &bindings,
+        &Default::default(),
+        ir::HullSchedule::Serial,
+    )?;
     ir::validate(&module)?;
     Ok(module)
 }
@@ -450,8 +455,13 @@ fn mutated_compute_shaders_never_panic() {
             runs += 1;
             crate::fuzzing::translate(&bytes);
             if let Ok(mut module) = crate::front::dxbc::lower::lower(&program) {
-                if crate::passes::run(&mut module, &Bindings::default(), ir::HullSchedule::Serial)
-                    .is_ok()
+                if crate::passes::run(
+                    &mut module,
+                    &Bindings::default(),
+                    &Default::default(),
+                    ir::HullSchedule::Serial,
+                )
+                .is_ok()
                 {
                     let _ = ir::validate(&module);
                 }

@@ -38,11 +38,13 @@
 //! [`TableBindings::from_root_signature`]: crate::bindings::TableBindings::from_root_signature
 //! [`TableBindings::one_binding_per_range`]: crate::bindings::TableBindings::one_binding_per_range
 
+mod class_linkage;
 mod d3d11;
 #[cfg(feature = "dxbc")]
 mod root_signature;
 mod table;
 
+pub use class_linkage::ClassLinkage;
 pub use d3d11::D3d11Bindings;
 #[cfg(feature = "dxbc")]
 pub use root_signature::{RootSignatureOptions, TableSets};

@@ -16,7 +16,7 @@
 //! - The tiled-resource (`_s`) opcodes and `check_access_fully_mapped` map to their own
 //!   operations; their status operand is the second destination, as in DXBC.
 //! - Opcodes with no IR operation are [`Error::Unsupported`] naming the feature: geometry
-//!   streams, class linkage, `abort` and `debug_break`.
+//!   streams, `abort` and `debug_break`. `fcall` is lowered by `class_linkage.rs`.
 
 use super::Error;
 use super::Lowerer;
@@ -54,7 +54,6 @@ pub(super) fn executable_op(opcode: Opcode) -> Option<Op> {
 /// The feature an executable opcode without an IR operation needs.
 fn unsupported_feature(opcode: Opcode) -> String {
     match opcode {
-        Opcode::InterfaceCall => "class linkage (interfaces)".into(),
         Opcode::Abort => "abort".into(),
         Opcode::DebugBreak => "debug_break".into(),
         other => other.name().into(),
@@ -144,6 +143,9 @@ impl Lowerer {
             out.payload = ir::Payload::Stream(self.stream_operand(inst)?);
             self.module.insts.push(out);
             return Ok(());
+        }
+        if inst.opcode == Opcode::InterfaceCall {
+            return self.interface_call(inst);
         }
         let Some(op) = executable_op(inst.opcode) else {
             return Err(Error::unsupported(at, unsupported_feature(inst.opcode)));
