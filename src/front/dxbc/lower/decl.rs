@@ -81,7 +81,7 @@ fn record(
 }
 
 /// The IR dimension of a typed resource declaration.
-fn dimension(dimension: ResourceDimension, at: u32) -> Result<ir::Dimension, Error> {
+pub(super) fn dimension(dimension: ResourceDimension, at: u32) -> Result<ir::Dimension, Error> {
     use ir::Dimension as D;
     Ok(match dimension {
         ResourceDimension::Buffer => D::Buffer,
@@ -104,7 +104,7 @@ fn dimension(dimension: ResourceDimension, at: u32) -> Result<ir::Dimension, Err
 }
 
 /// The IR's return types of a typed resource declaration.
-fn return_types(types: [ReturnType; 4], at: u32) -> Result<[ir::ReturnType; 4], Error> {
+pub(super) fn return_types(types: [ReturnType; 4], at: u32) -> Result<[ir::ReturnType; 4], Error> {
     let mut out = [ir::ReturnType::Float; 4];
     for (slot, ret) in out.iter_mut().zip(types) {
         *slot = match ret {

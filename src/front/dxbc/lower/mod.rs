@@ -22,13 +22,15 @@
 //!   about the program as a whole (a missing `dcl_thread_group`) point at its version token.
 //!
 //! Layout: `decl.rs` (declarations), `io.rs` (stage inputs and outputs), `hull.rs` (hull-shader
-//! phases, tessellator declarations), `class_linkage.rs` (interfaces), `operand.rs` (operand resolution), `instruction.rs`
+//! phases, tessellator declarations), `class_linkage.rs` (interfaces), `dynamic_register.rs`
+//! (SM5.0 `t[r0.x]`-style operands), `operand.rs` (operand resolution), `instruction.rs`
 //! (executable instructions and their controls), `control_flow.rs` (labels, calls, switches).
 
 mod class_linkage;
 pub use class_linkage::{CLASS_LINKAGE_REGISTER, MAX_INTERFACE_SLOTS};
 mod control_flow;
 mod decl;
+mod dynamic_register;
 mod error;
 mod hull;
 pub use hull::{MAX_CONTROL_POINTS, MAX_PHASE_INSTANCES};
@@ -185,6 +187,9 @@ struct Lowerer {
     lookup_body: BTreeMap<u32, u32>,
     /// Function tables and interfaces (class linkage).
     class_linkage: class_linkage::ClassLinkageState,
+    /// The register a dynamic SM5.0 register number stands for while one case of its switch
+    /// is lowered (`dynamic_register.rs`).
+    register_override: Option<u32>,
     call_fixups: Vec<CallFixup>,
     indexable_elements: u64,
     tgsm_bytes: u64,
@@ -226,6 +231,7 @@ impl Lowerer {
             lookup_label: BTreeMap::new(),
             lookup_body: BTreeMap::new(),
             class_linkage: Default::default(),
+            register_override: None,
             call_fixups: Vec::new(),
             indexable_elements: 0,
             tgsm_bytes: 0,

@@ -397,7 +397,11 @@ impl Lowerer {
         let first_index = idx
             .first()
             .ok_or_else(|| Error::invalid(at, format!("{letter} operand without an index")))?;
-        let id = immediate(first_index, at)?;
+        // A dynamic SM5.0 register number is lowered once per register (`dynamic_register.rs`).
+        let id = match (first_index.rel.is_some(), self.register_override) {
+            (true, Some(register)) => register,
+            _ => immediate(first_index, at)?,
+        };
         let decl = find(lookup, id, letter, at)?;
         if !self.version.is_sm51() {
             return Ok((decl, ir::Index::imm(0), idx.get(1)));
