@@ -376,9 +376,11 @@ fn untranslated_features_are_unsupported() {
     let head = "cs_5_0\ndcl_uav_raw u0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\n";
     assert_unsupported(&format!("{head}abort\nret\n"), "abort");
     assert_unsupported(&format!("{head}debug_break\nret\n"), "debug_break");
+    // Class linkage translates; two dynamic resource registers in one instruction do not.
     assert_unsupported(
-        "cs_5_0\ndcl_function_body fb0\ndcl_thread_group 1, 1, 1\nret\n",
-        "class linkage",
+        "ps_5_0\ndcl_output o0.xyzw\ndcl_temps 1\nsample_indexable(texture2d)(float,float,float,float) \
+         o0.xyzw, r0.xyxx, t[r0.z + 0].xyzw, s[r0.w + 0]\nret\n",
+        "several dynamically indexed",
     );
 }
 

@@ -27,6 +27,8 @@
 //! (executable instructions and their controls), `control_flow.rs` (labels, calls, switches).
 
 mod class_linkage;
+#[cfg(test)]
+mod class_linkage_tests;
 pub use class_linkage::{CLASS_LINKAGE_REGISTER, MAX_INTERFACE_SLOTS};
 mod control_flow;
 mod decl;
