@@ -186,7 +186,8 @@ impl Module {
 /// One function: the entry point or a `label l#` subroutine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Function {
-    /// The DXBC label number; `None` for the entry point.
+    /// The DXBC label number (`l#`, or `fb#` for a class-linkage function body); `None` for
+    /// the entry point.
     pub label: Option<u32>,
     /// Its instructions in [`Module::insts`].
     pub body: Range<u32>,
