@@ -3,8 +3,8 @@
 //! Contract: [`ClassLinkage::default`] binds the block at set 0, binding 14, a single uniform
 //! buffer: binding 14 is unused by [`D3d11Bindings`](super::D3d11Bindings) (its constant buffers
 //! are `b0..b13` at 0..13, samplers start at 16), and only SM5.0 shaders, which have no register
-//! spaces, declare interfaces. The block's layout is the IR's [`ClassLinkage`](crate::ir::ClassLinkage)
-//! (`docs/runtime.md`, "Class linkage").
+//! spaces, declare interfaces. The block's layout is the IR's
+//! [`ClassLinkage`](crate::ir::ClassLinkage) (`docs/runtime.md`, "Class linkage").
 
 use super::{BindingTarget, Count, VulkanBinding};
 

@@ -15,8 +15,9 @@
 //!   sites or a table or interface declared twice is [`Error::Invalid`].
 //! - `fcall fp#[i][site]` becomes `switch` on the slot's table index, one `case ft#` per table
 //!   the interface lists (each once), each calling body `site` of that table; a slot bound to
-//!   no listed table calls nothing. A relative array index (`dcl_interface_dynamicindexed`)
-//!   indexes the block with the same register. `label fb#` starts a function like `label l#`;
+//!   no listed table calls nothing, and an interface listing no table lowers to nothing. A
+//!   relative array index (`dcl_interface_dynamicindexed`) indexes the block with the same
+//!   register. `label fb#` starts a function like `label l#`;
 //!   the calls are resolved when lowering finishes, and a body never defined is
 //!   [`Error::Invalid`] at the `fcall`.
 //! - `this[s]` reads element `s` of the block; without `dcl_interface` it is invalid.
@@ -221,6 +222,10 @@ impl Lowerer {
                     Error::invalid(at, format!("ft{table} has no body for call site {site}"))
                 })?;
             calls.push((table, body));
+        }
+        if calls.is_empty() {
+            // No table can be bound to the slot: nothing to call.
+            return Ok(());
         }
         self.track_nesting(Op::Switch, at)?;
         let mut switch = ir::Inst::new(Op::Switch, at);

@@ -280,3 +280,18 @@ fn unsupported_dynamic_registers_name_the_feature() {
         e => panic!("{e}"),
     }
 }
+
+#[test]
+fn an_interface_listing_no_table_calls_nothing() {
+    let m = lowered(
+        "ps_5_0\ndcl_function_body fb0\ndcl_function_table ft0 = {fb0}\n\
+         dcl_interface fp0[1][1] = {}\ndcl_output o0.xyzw\nfcall fp0[0][0]\n\
+         mov o0.xyzw, l(0,0,0,0)\nret\nlabel fb0\nret\n",
+    );
+    let ops: Vec<Op> = m
+        .body(ir::FunctionId::new(0))
+        .iter()
+        .map(|i| i.op)
+        .collect();
+    assert_eq!(ops, [Op::Mov, Op::Ret]);
+}

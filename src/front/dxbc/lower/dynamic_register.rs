@@ -84,6 +84,10 @@ impl Lowerer {
                 registers.push(register);
             }
         }
+        if registers.is_empty() {
+            // Every register is declared in a shape this instruction cannot use.
+            return Ok(());
+        }
         self.track_nesting(Op::Switch, at)?;
         let mut switch = ir::Inst::new(Op::Switch, at);
         switch.push_src(selector);
