@@ -42,7 +42,7 @@ run "$HEAD_BIN" "$WORK/head" "$WORK/head.log"
 (cd "$WORK/base" && find . -type f -name '*.spv' | sort | xargs -r sha256sum) > "$WORK/base.sha"
 (cd "$WORK/head" && find . -type f -name '*.spv' | sort | xargs -r sha256sum) > "$WORK/head.sha"
 blobs="$(find "$CORPUS" -type f \( -name '*.dxbc' -o -name '*.cso' \) | wc -l)"
-same="$(comm -12 "$WORK/base.sha" "$WORK/head.sha" | wc -l)"
+same="$(comm -12 <(sort "$WORK/base.sha") <(sort "$WORK/head.sha") | wc -l)"
 differ=0
 if ! diff -q "$WORK/base.sha" "$WORK/head.sha" >/dev/null; then
     echo "SPIR-V differs (< base, > head):"

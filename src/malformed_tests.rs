@@ -5,7 +5,8 @@
 //! - every `<name>.dxbc` in the folder has an entry in `expected.toml`, and every entry a file;
 //! - every `src/<name>.asm` rebuilds (our assembler, then the `// @` directives) to exactly the
 //!   committed `<name>.dxbc` (`BLESS=1` rewrites the `.dxbc` files instead of comparing);
-//! - every `[translate]` entry fails [`crate::translate`] with default options, and every
+//! - every `[translate]` entry fails [`crate::translate`] with default options, every
+//!   `[translate_d3d11]` entry with the D3D11 binding layout (`Bindings::D3d11`), and every
 //!   `[disassemble]` entry fails [`crate::text::dxbc::disasm::disassemble`] (comment header on), with
 //!   exactly the expected `Display` text, which starts `at 0x<offset>` inside the file;
 //! - the folder holds at least 50 cases.
@@ -30,6 +31,8 @@ use crate::test_support::fixtures_dir;
 enum Api {
     /// `translate` with `Options::default()`.
     Translate,
+    /// `translate` with the D3D11 binding layout (space 0, single registers).
+    TranslateD3d11,
     /// `disasm::disassemble` with `disasm::Options::default()` (comment header included).
     Disassemble,
 }
@@ -84,6 +87,7 @@ fn manifest(text: &str) -> Result<BTreeMap<String, Case>, String> {
         }
         match line {
             "[translate]" => api = Some(Api::Translate),
+            "[translate_d3d11]" => api = Some(Api::TranslateD3d11),
             "[disassemble]" => api = Some(Api::Disassemble),
             _ => {
                 let (name, value) = line
@@ -185,9 +189,20 @@ fn build(source: &str) -> Result<Vec<u8>, String> {
 }
 
 /// The `Display` text of the error `case` must fail with, or why it did not fail.
+/// The options of a `translate` case.
+fn options(api: Api) -> crate::Options {
+    let options = crate::Options::default();
+    match api {
+        Api::TranslateD3d11 => options.with_bindings(crate::bindings::Bindings::D3d11(
+            crate::bindings::D3d11Bindings::default(),
+        )),
+        _ => options,
+    }
+}
+
 fn run(bytes: &[u8], api: Api) -> Result<String, String> {
     match api {
-        Api::Translate => match crate::translate(bytes, &crate::Options::default()) {
+        Api::Translate | Api::TranslateD3d11 => match crate::translate(bytes, &options(api)) {
             Ok(_) => Err("translated".into()),
             Err(e) => {
                 let offset = e.offset().ok_or("error without an offset")?;

@@ -120,7 +120,9 @@ impl Default for OptionFlags {
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Options {
-    /// Where each D3D register range goes in Vulkan. Default: the D3D11-style fixed layout.
+    /// Where each D3D register range goes in Vulkan. Default [`Bindings::Auto`]: the root
+    /// signature the container embeds, else the default layout (set = register space, the
+    /// D3D11 layout inside; [`crate::bindings::SpacesBindings`]).
     pub bindings: Bindings,
     /// The Vulkan/SPIR-V version to write for.
     pub target: Target,
@@ -408,6 +410,18 @@ pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Er
     translate_to_ir_with::<Dxbc<'_>>(bytes, options)
 }
 
+/// Where each range the shader declares is bound under `options`, without emitting SPIR-V:
+/// the same resolution of [`Options::bindings`] as [`translate`] ([`crate::bindings::Bindings::Auto`]
+/// reads the embedded root signature), one [`BoundResource`] per declared range and per UAV
+/// counter, in [`ShaderInfo::resources`] order. [`BoundResource::target`] holds the set, the
+/// binding, the array offset and the size of the binding (`descriptor_count`, `Unbounded` for
+/// a runtime array). Errors: those of [`translate_to_ir`].
+#[cfg(feature = "dxbc")]
+pub fn bound_resources(bytes: &[u8], options: &Options) -> Result<Vec<BoundResource>, Error> {
+    let module = translate_to_ir(bytes, options)?;
+    Ok(shader_info(&module)?.resources)
+}
+
 /// [`translate_to_ir`] with the front end `F`.
 #[cfg(feature = "dxbc")]
 fn translate_to_ir_with<'a, F: FrontEnd<'a>>(
@@ -426,9 +440,10 @@ fn lower_and_check<'a, F: FrontEnd<'a>>(
     arena: Vec<ir::Inst>,
 ) -> Result<ir::Module, Error> {
     let mut module = front.lower(options.stream_output.as_ref(), arena)?;
+    let bindings = front.bindings(&options.bindings, module.stage)?;
     passes::run(
         &mut module,
-        &options.bindings,
+        &bindings,
         &options.class_linkage,
         options.hull_schedule,
     )?;
@@ -589,6 +604,63 @@ mod tests {
                 .ends_with("(dcl_resource): internal error: declaration without a binding"),
             "{e}"
         );
+    }
+
+    /// `bound_resources` reports the set, binding and array size the default bindings give
+    /// each declared range (set = space; `b` at 0, `s` at 16, `t` at 32 + first register), and
+    /// an explicit D3D11 map refuses the space-1 range.
+    #[test]
+    fn bound_resources_reports_each_range_under_the_chosen_map() {
+        use crate::bindings::{D3d11Bindings, VulkanBinding};
+        let bytes = crate::text::dxbc::asm::assemble(
+            "ps_5_1\n\
+             dcl_constantbuffer CB0[0:0][4], immediateIndexed, space=1\n\
+             dcl_sampler S0[3:3], mode_default, space=0\n\
+             dcl_resource_texture2d (float,float,float,float) T0[4:7], space=0\n\
+             dcl_resource_texture2d (float,float,float,float) T1[10:*], space=2\n\
+             ret\n",
+        )
+        .expect("assembles");
+        let resources = bound_resources(&bytes, &Options::default()).expect("binds");
+        let got: Vec<_> = resources
+            .iter()
+            .map(|r| (r.kind, r.space, r.register, r.target.descriptor()))
+            .collect();
+        let at = |set, binding, count| {
+            Some(VulkanBinding {
+                set,
+                binding,
+                array_offset: 0,
+                descriptor_count: count,
+            })
+        };
+        assert_eq!(
+            got,
+            [
+                (
+                    ResourceKind::ConstantBuffer,
+                    1,
+                    0,
+                    at(1, 0, Count::Bounded(1))
+                ),
+                (
+                    ResourceKind::ShaderResource,
+                    0,
+                    4,
+                    at(0, 36, Count::Bounded(4))
+                ),
+                (
+                    ResourceKind::ShaderResource,
+                    2,
+                    10,
+                    at(2, 42, Count::Unbounded)
+                ),
+                (ResourceKind::Sampler, 0, 3, at(0, 19, Count::Bounded(1))),
+            ]
+        );
+        let d3d11 = Options::default().with_bindings(Bindings::D3d11(D3d11Bindings::default()));
+        let e = bound_resources(&bytes, &d3d11).expect_err("space 1");
+        assert_eq!(e.kind(), crate::ErrorKind::Binding);
     }
 
     /// A front end that decodes nothing and lowers to an error, naming offsets itself.

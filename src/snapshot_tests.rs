@@ -13,8 +13,7 @@ use std::path::{Path, PathBuf};
 
 use crate::spv::tests::snapshot::{blessing, check_text, fixtures_dir, spirv_text};
 use crate::spv::tests::tools;
-use crate::translate_tests::own_bindings;
-use crate::{translate, translate_to_ir, Error, Options};
+use crate::{translate, translate_to_ir, Options};
 
 /// The comment line (a whole line of the input, surrounding blanks ignored) that marks a
 /// fixture as lowering-only: IR snapshot, no SPIR-V.
@@ -37,19 +36,10 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
     paths
 }
 
-/// The default [`Options`], except that a shader whose registers the D3D11 layout cannot bind
-/// (SM5.1 spaces and ranges) gets one binding per declared range, as a D3D12 runtime would.
-fn options_for(bytes: &[u8]) -> Options {
-    let options = Options::default();
-    if let Err(Error::Binding { .. }) = translate(bytes, &options) {
-        if let Some(bindings) = own_bindings(bytes) {
-            return Options {
-                bindings,
-                ..options
-            };
-        }
-    }
-    options
+/// The default [`Options`], as the command line uses them (bindings: the embedded root
+/// signature, else set = register space).
+fn options_for(_bytes: &[u8]) -> Options {
+    Options::default()
 }
 
 /// One input: its IR and SPIR-V snapshots, and `spirv-val`. Returns the problems found.

@@ -1,8 +1,8 @@
 //! End-to-end translation tests over the real corpus for Shader Model 5.1: every SM5.1 blob, of
-//! every stage, translates and passes `spirv-val` with mappings derived from its own
-//! declarations, the way a D3D12 runtime builds them from reflection: one binding per range,
-//! and every range of a kind packed into one binding at consecutive array offsets (several
-//! ranges sharing a binding).
+//! every stage, translates and passes `spirv-val` with the command line's default bindings
+//! ([`Bindings::Auto`]), and with mappings derived from its own declarations, the way a D3D12
+//! runtime builds them from reflection: one binding per range, and every range of a kind
+//! packed into one binding at consecutive array offsets (several ranges sharing a binding).
 
 use std::collections::BTreeMap;
 
@@ -79,6 +79,8 @@ fn corpus_sm51_shaders_translate_and_validate_with_their_own_ranges() {
     let mut counts: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for (path, bytes) in &blobs {
         for (how, bindings) in [
+            // The command line's default.
+            ("auto (the default)", Some(Bindings::Auto)),
             ("one binding per range", own_bindings(bytes)),
             ("ranges packed per kind", packed_bindings(bytes)),
         ] {

@@ -13,8 +13,7 @@ use crate::text::dxbc::disasm::shader_program;
 use crate::{translate, Error, Options, Target};
 
 /// A binding map with one binding per declared range (and per possible UAV counter), in set 0:
-/// what a D3D12-style runtime derives from the shader's own reflection. Used for shaders whose
-/// registers the D3D11 default layout does not cover (register spaces, ranges).
+/// what a D3D12-style runtime derives from the shader's own reflection (tests of tables).
 pub(crate) fn own_bindings(bytes: &[u8]) -> Option<Bindings> {
     let opts = ParseOptions {
         verify_checksum: false,
@@ -27,23 +26,15 @@ pub(crate) fn own_bindings(bytes: &[u8]) -> Option<Bindings> {
         .map(Bindings::Table)
 }
 
-/// Translates with `options`; a shader whose registers the D3D11 layout cannot bind (spaces,
-/// ranges) is bound as a D3D12 runtime would, with [`own_bindings`].
+/// Translates with `options` as the command line does: with its default bindings
+/// ([`Bindings::Auto`]: the embedded root signature, else set = register space), no per-test
+/// table.
 pub(crate) fn translate_bound(
     bytes: &[u8],
     options: &Options,
 ) -> Result<crate::Translation, Error> {
-    let result = translate(bytes, options);
-    if let Err(Error::Binding { .. }) = result {
-        if let Some(bindings) = own_bindings(bytes) {
-            let options = Options {
-                bindings,
-                ..options.clone()
-            };
-            return translate(bytes, &options);
-        }
-    }
-    result
+    debug_assert_eq!(options.bindings, Bindings::Auto);
+    translate(bytes, options)
 }
 
 /// The corpus blobs whose program is a compute shader.

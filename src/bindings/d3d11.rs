@@ -1,6 +1,7 @@
-//! The default binding layout for D3D11-style runtimes (SM4.x and SM5.0): one descriptor set,
+//! The fixed binding layout of D3D11-style runtimes (SM4.x and SM5.0): one descriptor set,
 //! one Vulkan binding per register, a fixed block of bindings per kind sized by D3D11.1's slot
-//! limits, the same for every stage.
+//! limits, the same for every stage. It is the space-0 part of the default layout
+//! ([`super::SpacesBindings`]).
 
 use super::{
     BindingError, BindingMap, BindingTarget, Count, RegisterRange, ResourceKind, VulkanBinding,

@@ -17,10 +17,14 @@
 //! - UAV counters are bindings of their own ([`ResourceKind::UavCounter`]): Vulkan has no
 //!   counter attached to a storage buffer.
 //!
-//! Two maps are provided: [`D3d11Bindings`], the fixed default layout for SM4/SM5.0 runtimes, and
-//! [`TableBindings`], the table form for D3D12-style runtimes (hand-written, from a parsed root
-//! signature with [`TableBindings::from_root_signature`], or one binding per range with
-//! [`TableBindings::one_binding_per_range`]). The vocabulary they share with the IR (register
+//! Three maps are provided: [`SpacesBindings`], the default layout that binds every shader
+//! (set = register space, D3D11's fixed blocks inside); [`D3d11Bindings`], the fixed layout of
+//! SM4/SM5.0 runtimes (the space-0 part of the default); and [`TableBindings`], the table form
+//! for D3D12-style runtimes (hand-written, from a parsed root signature with
+//! [`TableBindings::from_root_signature`], or one binding per range with
+//! [`TableBindings::one_binding_per_range`]). [`Bindings`] holds one of them, or the choice the
+//! pipeline makes per shader ([`Bindings::Auto`]: the embedded root signature, else the default
+//! layout). The vocabulary they share with the IR (register
 //! ranges, targets, [`BindingMap`], [`BindingError`]) is defined in [`crate::ir::binding`] and
 //! re-exported here. This module knows nothing of DXBC tokens or SPIR-V; only the
 //! root-signature conversion reads the front end's parsed [`RootSignature`].
@@ -34,6 +38,9 @@
 //! [`BindingError`]: crate::bindings::BindingError
 //! [`ResourceKind::UavCounter`]: crate::bindings::ResourceKind::UavCounter
 //! [`D3d11Bindings`]: crate::bindings::D3d11Bindings
+//! [`SpacesBindings`]: crate::bindings::SpacesBindings
+//! [`Bindings`]: crate::bindings::Bindings
+//! [`Bindings::Auto`]: crate::bindings::Bindings::Auto
 //! [`TableBindings`]: crate::bindings::TableBindings
 //! [`TableBindings::from_root_signature`]: crate::bindings::TableBindings::from_root_signature
 //! [`TableBindings::one_binding_per_range`]: crate::bindings::TableBindings::one_binding_per_range
@@ -42,12 +49,21 @@ mod class_linkage;
 mod d3d11;
 #[cfg(feature = "dxbc")]
 mod root_signature;
+mod spaces;
 mod table;
 
+#[cfg(feature = "dxbc")]
+use std::borrow::Cow;
+
+#[cfg(feature = "dxbc")]
+use crate::front::dxbc::rts0::RootSignature;
+#[cfg(feature = "dxbc")]
+use crate::ir::Stage;
 pub use class_linkage::ClassLinkage;
 pub use d3d11::D3d11Bindings;
 #[cfg(feature = "dxbc")]
-pub use root_signature::{RootSignatureOptions, TableSets};
+pub use root_signature::{RootConstantsAs, RootSignatureOptions, TableSets};
+pub use spaces::SpacesBindings;
 pub use table::{LayoutBinding, RootConstantsEntry, TableBindings, TableEntry};
 
 pub use crate::ir::binding::{
@@ -56,25 +72,67 @@ pub use crate::ir::binding::{
 };
 
 /// The binding maps this crate provides, as one value an `Options` struct can hold.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// [`Bindings::Auto`] (the default) and [`Bindings::RootSignature`] depend on the shader: the
+/// pipeline resolves them once per translation ([`Bindings::resolve`]) into one of the other
+/// forms before any range is looked up.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub enum Bindings {
-    /// The fixed D3D11-style layout (the default).
+    /// As a D3D12 runtime binds a shader with no other information: by the root signature the
+    /// container embeds (its `RTS0` chunk, laid out as [`TableBindings::from_root_signature`]
+    /// describes, for the shader's stage), else by [`SpacesBindings`]. Looked up without being
+    /// resolved, it is [`SpacesBindings`].
+    #[default]
+    Auto,
+    /// The fixed D3D11-style layout: space 0, single registers only.
     D3d11(D3d11Bindings),
+    /// The default layout for every shader: set = register space, the D3D11 layout inside.
+    Spaces(SpacesBindings),
     /// A runtime-supplied table.
     Table(TableBindings),
+    /// A root signature the caller supplies, laid out for each shader's stage with the default
+    /// [`RootSignatureOptions`] (looked up without being resolved: for every stage).
+    #[cfg(feature = "dxbc")]
+    RootSignature(Box<RootSignature>),
 }
 
-impl Default for Bindings {
-    fn default() -> Self {
-        Self::D3d11(D3d11Bindings::default())
+impl Bindings {
+    /// The map a shader of `stage` is bound by: [`Bindings::Auto`] becomes the table of
+    /// `embedded` (the container's root signature, when it has one) or [`SpacesBindings`];
+    /// [`Bindings::RootSignature`] becomes its table for `stage`; the others are themselves.
+    /// Errors: a root signature that cannot be laid out.
+    #[cfg(feature = "dxbc")]
+    pub fn resolve(
+        &self,
+        stage: Stage,
+        embedded: Option<&RootSignature>,
+    ) -> Result<Cow<'_, Bindings>, BindingError> {
+        let for_stage = |rs: &RootSignature| {
+            TableBindings::from_root_signature(rs, &RootSignatureOptions::for_stage(stage))
+                .map(|t| Cow::Owned(Bindings::Table(t)))
+        };
+        match self {
+            Self::Auto => match embedded {
+                Some(rs) => for_stage(rs),
+                None => Ok(Cow::Owned(Bindings::Spaces(SpacesBindings::default()))),
+            },
+            Self::RootSignature(rs) => for_stage(rs),
+            other => Ok(Cow::Borrowed(other)),
+        }
     }
 }
 
 impl BindingMap for Bindings {
     fn map(&self, range: &RegisterRange) -> Result<BindingTarget, BindingError> {
         match self {
+            Self::Auto => SpacesBindings::default().map(range),
             Self::D3d11(m) => m.map(range),
+            Self::Spaces(m) => m.map(range),
             Self::Table(m) => m.map(range),
+            #[cfg(feature = "dxbc")]
+            Self::RootSignature(rs) => {
+                TableBindings::from_root_signature(rs, &RootSignatureOptions::default())?.map(range)
+            }
         }
     }
 }
@@ -83,3 +141,5 @@ impl BindingMap for Bindings {
 mod tests;
 #[cfg(test)]
 mod tests_rts0;
+#[cfg(test)]
+mod tests_spaces;

@@ -13,7 +13,9 @@
 //!   binding. A UAV range also maps its counters at the same offset of binding 4. With
 //!   [`TableSets::Shared`] every table is in set `first_set + 1` instead, table k's kinds at
 //!   bindings `5k + index` (for devices with few descriptor sets: Vulkan guarantees only 4);
-//! - root constants are push constants, packed in parameter order (4 bytes per value).
+//! - root constants are push constants, packed in parameter order (4 bytes per value), or
+//!   with [`RootConstantsAs::UniformBuffers`] root-set uniform buffers numbered with the root
+//!   descriptors.
 //!
 //! Numbering counts every parameter whatever its visibility; [`RootSignatureOptions::stage`]
 //! only drops what the stage does not see, so per-stage tables (D3D12 allows the same register
@@ -24,6 +26,7 @@ use super::{BindingError, Count, PushConstants, RegisterRange, ResourceKind};
 use crate::front::dxbc::rts0::{
     DescriptorRange, DescriptorTable, ParameterKind, RangeType, RootSignature, ShaderVisibility,
 };
+use crate::ir::Stage;
 
 /// How [`TableBindings::from_root_signature`] lays out a root signature.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -36,6 +39,20 @@ pub struct RootSignatureOptions {
     pub stage: Option<ShaderVisibility>,
     /// Where descriptor tables go.
     pub tables: TableSets,
+    /// What root constants become.
+    pub root_constants: RootConstantsAs,
+}
+
+/// What [`TableBindings::from_root_signature`] makes of root constants.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RootConstantsAs {
+    /// Push constants, packed in parameter order (the default).
+    #[default]
+    PushConstants,
+    /// A uniform buffer each, in the root set, numbered with the root descriptors in parameter
+    /// order: the runtime writes the values into a buffer of `4 × count` bytes (for a back end
+    /// without push-constant blocks).
+    UniformBuffers,
 }
 
 /// Where [`TableBindings::from_root_signature`] puts descriptor tables.
@@ -49,6 +66,27 @@ pub enum TableSets {
 }
 
 impl RootSignatureOptions {
+    /// The options a D3D12 runtime's layout implies for a shader of `stage`: sets from 0, one
+    /// set per table, only what `stage` sees (compute shaders see `ALL` parameters only), root
+    /// constants as uniform buffers ([`RootConstantsAs::UniformBuffers`]: the back end declares
+    /// no push-constant blocks).
+    pub fn for_stage(stage: Stage) -> Self {
+        let visibility = match stage {
+            Stage::Vertex => ShaderVisibility::Vertex,
+            Stage::Pixel => ShaderVisibility::Pixel,
+            Stage::Geometry => ShaderVisibility::Geometry,
+            Stage::Hull => ShaderVisibility::Hull,
+            Stage::Domain => ShaderVisibility::Domain,
+            Stage::Compute => ShaderVisibility::All,
+        };
+        Self {
+            stage: Some(visibility),
+            // The back end declares no push-constant blocks yet.
+            root_constants: RootConstantsAs::UniformBuffers,
+            ..Self::default()
+        }
+    }
+
     fn visible(&self, visibility: ShaderVisibility) -> bool {
         match self.stage {
             None => true,
@@ -92,6 +130,20 @@ impl TableBindings {
                     if visible {
                         add_table(table, set, base, &mut entries)?;
                     }
+                    continue;
+                }
+                ParameterKind::Constants(c)
+                    if options.root_constants == RootConstantsAs::UniformBuffers =>
+                {
+                    if visible {
+                        let range = RegisterRange::single(
+                            ResourceKind::ConstantBuffer,
+                            c.space,
+                            c.register,
+                        );
+                        entries.push(TableEntry::new(range, root_set, root_binding, 0));
+                    }
+                    root_binding = next(root_binding, p.offset, "root binding")?;
                     continue;
                 }
                 ParameterKind::Constants(c) => {

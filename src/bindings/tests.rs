@@ -179,7 +179,12 @@ fn bindings_d3d11_rejects_what_it_does_not_map() {
         m.map(&RegisterRange::bounded(T, 0, 3, 0)),
         Err(BindingError::Invalid { .. })
     ));
-    assert_eq!(Bindings::default(), Bindings::D3d11(m));
+    assert_eq!(
+        Bindings::D3d11(m).map(&one(T, 1, 0)),
+        Err(BindingError::Unmapped {
+            range: one(T, 1, 0)
+        })
+    );
 }
 
 /// Registers of one kind spread over bindings: t0..t3 and t4..t7 continue one array, t8..t9

@@ -10,6 +10,9 @@
 #[cfg(feature = "dxbc")]
 pub mod dxbc;
 
+use std::borrow::Cow;
+
+use crate::bindings::Bindings;
 use crate::error::Error;
 use crate::ir;
 
@@ -34,6 +37,19 @@ pub trait FrontEnd<'a>: Sized {
         stream_output: Option<&ir::StreamOutputRequest>,
         arena: Vec<ir::Inst>,
     ) -> Result<ir::Module, Error>;
+
+    /// The map the caller's `bindings` stands for with this shader of `stage`: where the format
+    /// embeds bindings (a DXBC root signature), [`Bindings::Auto`] resolves to them
+    /// ([`Bindings::resolve`]). By default `bindings` itself ([`Bindings::Auto`] then maps as
+    /// the default layout).
+    fn bindings<'b>(
+        &self,
+        bindings: &'b Bindings,
+        stage: ir::Stage,
+    ) -> Result<Cow<'b, Bindings>, Error> {
+        let _ = stage;
+        Ok(Cow::Borrowed(bindings))
+    }
 
     /// The instruction or structure that holds byte `offset` of the input, from what
     /// [`FrontEnd::decode`] parsed; `None` when nothing holds it. Never panics.

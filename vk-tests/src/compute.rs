@@ -199,6 +199,7 @@ pub fn run_compute_bound(
             resource: Resource::Buffer {
                 buffer: b.buffer,
                 texel_format: b.texel_format,
+                view: None,
             },
         })
         .collect();

@@ -17,12 +17,16 @@ use crate::gpu::Gpu;
 /// What a binding holds.
 #[derive(Clone, Copy)]
 pub enum Resource<'a, 'g> {
-    /// A buffer, bound whole (offset 0, `VK_WHOLE_SIZE`); texel kinds need a view format.
+    /// A buffer, bound whole (offset 0, `VK_WHOLE_SIZE`) or in part (`view`); texel kinds need
+    /// a view format.
     Buffer {
         /// The buffer.
         buffer: &'a Buffer<'g>,
         /// Format of the buffer view (texel kinds only).
         texel_format: Option<vk::Format>,
+        /// (byte offset, size in bytes) of the part bound; `None`: the whole buffer. The caller
+        /// checks the offset against the device's alignment limits.
+        view: Option<(u64, u64)>,
     },
     /// An image view, in `VK_IMAGE_LAYOUT_GENERAL` (sampled or storage image).
     Image(vk::ImageView),
@@ -283,17 +287,19 @@ impl Descriptors {
                     Resource::Buffer {
                         buffer,
                         texel_format,
+                        view: part,
                     } => {
+                        let (offset, range) = part.unwrap_or((0, vk::WHOLE_SIZE));
                         buffer_info = buffer_info
                             .buffer(buffer.handle())
-                            .offset(0)
-                            .range(vk::WHOLE_SIZE);
+                            .offset(offset)
+                            .range(range);
                         if let (true, Some(format)) = (b.kind.is_texel(), texel_format) {
                             let info = vk::BufferViewCreateInfo::default()
                                 .buffer(buffer.handle())
                                 .format(format)
-                                .offset(0)
-                                .range(vk::WHOLE_SIZE);
+                                .offset(offset)
+                                .range(range);
                             view = device.create_buffer_view(&info, None).with_context(|| {
                                 format!(
                                     "vkCreateBufferView failed ({format:?}, set {}, binding {})",

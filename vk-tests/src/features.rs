@@ -18,7 +18,8 @@
 //! Extension features: `transformFeedback` and `geometryStreams` (with the properties
 //! `transformFeedbackQueries` and `transformFeedbackRasterizationStreamSelect`) come from
 //! `VK_EXT_transform_feedback`; `shaderStencilExport` is the presence of
-//! `VK_EXT_shader_stencil_export`. A device that has the extension gets it enabled together with
+//! `VK_EXT_shader_stencil_export`; `maintenance5` comes from `VK_KHR_maintenance5` (the format
+//! `VK_FORMAT_A8_UNORM_KHR`). A device that has the extension gets it enabled together with
 //! the feature (`FeatureStructs::extensions`).
 
 use std::collections::BTreeSet;
@@ -46,6 +47,8 @@ pub(crate) struct FeatureStructs {
     pub(crate) v13: vk::PhysicalDeviceVulkan13Features<'static>,
     /// `VkPhysicalDeviceTransformFeedbackFeaturesEXT` (`VK_EXT_transform_feedback`).
     pub(crate) xfb: vk::PhysicalDeviceTransformFeedbackFeaturesEXT<'static>,
+    /// `VkPhysicalDeviceMaintenance5FeaturesKHR` (`VK_KHR_maintenance5`: `A8_UNORM`).
+    pub(crate) m5: vk::PhysicalDeviceMaintenance5FeaturesKHR<'static>,
     /// Features that are whole extensions without a feature structure.
     pub(crate) ext: ExtensionFeatures,
 }
@@ -192,6 +195,8 @@ feature_table! {
     Property xfb.transform_feedback_queries = "transformFeedbackQueries";
     Property xfb.transform_feedback_rasterization_stream_select = "transformFeedbackRasterizationStreamSelect";
     Enabled ext.shader_stencil_export = "shaderStencilExport";
+    // VK_KHR_maintenance5 (among others, the format VK_FORMAT_A8_UNORM_KHR: DXGI A8_UNORM).
+    Enabled m5.maintenance5 = "maintenance5";
     // Float controls (VkPhysicalDeviceVulkan12Properties): D3D flushes fp32 denormals and keeps
     // fp64 ones (D3D11.3 functional spec); a test that depends on it requires the matching property.
     Property v12.shader_denorm_flush_to_zero_float32 = "shaderDenormFlushToZeroFloat32";
@@ -258,6 +263,10 @@ impl DeviceFeatures {
         let mut props = PropertyStructs::default();
         let extensions = device_extensions(instance, handle);
         let has_xfb = extensions.contains(&ash::ext::transform_feedback::NAME);
+        // VK_KHR_maintenance5 needs Vulkan 1.3 (or VK_KHR_dynamic_rendering, which the harness
+        // does not enable): on older devices it counts as absent.
+        let has_m5 = api_version >= vk::API_VERSION_1_3
+            && extensions.contains(&ash::khr::maintenance5::NAME);
         if extensions.contains(&ash::ext::shader_stencil_export::NAME) {
             s.ext.shader_stencil_export = vk::TRUE;
         }
@@ -275,6 +284,9 @@ impl DeviceFeatures {
         if has_xfb {
             f2 = f2.push_next(&mut s.xfb);
             p2 = p2.push_next(&mut props.xfb);
+        }
+        if has_m5 {
+            f2 = f2.push_next(&mut s.m5);
         }
         // SAFETY: the chained structures are core in the device's version or belong to an
         // extension it has, and outlive the calls.
@@ -328,6 +340,7 @@ impl FeatureStructs {
         self.v12.p_next = std::ptr::null_mut();
         self.v13.p_next = std::ptr::null_mut();
         self.xfb.p_next = std::ptr::null_mut();
+        self.m5.p_next = std::ptr::null_mut();
     }
 
     /// The device extensions the enabled features need.
@@ -338,6 +351,9 @@ impl FeatureStructs {
         }
         if self.ext.shader_stencil_export == vk::TRUE {
             out.push(ash::ext::shader_stencil_export::NAME);
+        }
+        if self.m5.maintenance5 == vk::TRUE {
+            out.push(ash::khr::maintenance5::NAME);
         }
         out
     }
@@ -355,6 +371,7 @@ fn device_extensions(
     let known = [
         ash::ext::transform_feedback::NAME,
         ash::ext::shader_stencil_export::NAME,
+        ash::khr::maintenance5::NAME,
     ];
     known
         .into_iter()

@@ -120,6 +120,21 @@ formats! {
     "r10g10b10a2_unorm" A2B10G10R10_UNORM_PACK32 4 Unorm [10, 10, 10, 2] false,
     "r10g10b10a2_uint" A2B10G10R10_UINT_PACK32 4 Uint [10, 10, 10, 2] false,
     "r11g11b10_float" B10G11R11_UFLOAT_PACK32 4 Float [11, 11, 10] false,
+    // 16-bit packed formats: DXGI lists channels from the least significant bit (blue first), so
+    // each is the Vulkan `…_PACK16` format that names them from the most significant bit.
+    "b5g6r5_unorm" R5G6B5_UNORM_PACK16 2 Unorm [5, 6, 5] true,
+    "b5g5r5a1_unorm" A1R5G5B5_UNORM_PACK16 2 Unorm [5, 5, 5, 1] true,
+    "b4g4r4a4_unorm" A4R4G4B4_UNORM_PACK16 2 Unorm [4, 4, 4, 4] true,
+    // Alpha only: its one channel is alpha; shaders read (0, 0, 0, a). Needs VK_KHR_maintenance5.
+    "a8_unorm" A8_UNORM_KHR 1 Unorm [8] false,
+}
+
+impl TexelFormat {
+    /// True for `a8_unorm`, whose one channel is alpha (`VK_FORMAT_A8_UNORM_KHR`, which needs
+    /// the device feature `maintenance5`).
+    pub fn alpha_only(&self) -> bool {
+        self.vk == vk::Format::A8_UNORM_KHR
+    }
 }
 
 /// One decoded channel: 32-bit bits of a float (`f32` bits), a `u32` or an `i32`.
@@ -383,6 +398,49 @@ mod tests {
             .into_iter()
             .map(|c| c.bits)
             .collect()
+    }
+
+    #[test]
+    fn decodes_packed_16_bit_and_alpha_formats() {
+        let f = |v: [f32; 4]| v.map(f32::to_bits);
+        // B5G6R5: blue in bits 0..4, green 5..10, red 11..15 (DXGI order from the low bit).
+        assert_eq!(
+            values("b5g6r5_unorm", &[0x00, 0xf8])[..],
+            f([1.0, 0.0, 0.0, 0.0])[..3]
+        );
+        assert_eq!(
+            values("b5g6r5_unorm", &[0xe0, 0x07])[..],
+            f([0.0, 1.0, 0.0, 0.0])[..3]
+        );
+        assert_eq!(
+            values("b5g6r5_unorm", &[0x1f, 0x00])[..],
+            f([0.0, 0.0, 1.0, 0.0])[..3]
+        );
+        // B5G5R5A1: alpha is the top bit; B4G4R4A4: alpha the top nibble.
+        assert_eq!(
+            values("b5g5r5a1_unorm", &[0x00, 0x80]),
+            f([0.0, 0.0, 0.0, 1.0])
+        );
+        assert_eq!(
+            values("b5g5r5a1_unorm", &[0x00, 0x7c]),
+            f([1.0, 0.0, 0.0, 0.0])
+        );
+        assert_eq!(
+            values("b4g4r4a4_unorm", &[0x0f, 0x00]),
+            f([0.0, 0.0, 1.0, 0.0])
+        );
+        assert_eq!(
+            values("b4g4r4a4_unorm", &[0x00, 0xf0]),
+            f([0.0, 0.0, 0.0, 1.0])
+        );
+        // A8: one channel, alpha.
+        let a8 = TexelFormat::from_name("a8_unorm").unwrap_or_else(|e| panic!("{e:#}"));
+        assert!(a8.alpha_only());
+        assert_eq!(a8.vk, vk::Format::A8_UNORM_KHR);
+        assert_eq!(values("a8_unorm", &[0xff]), [1.0f32.to_bits()]);
+        assert!(!TexelFormat::from_name("r8_unorm")
+            .unwrap_or_else(|e| panic!("{e:#}"))
+            .alpha_only());
     }
 
     #[test]

@@ -275,6 +275,9 @@ impl Gpu {
         if wants_xfb {
             features2 = features2.push_next(&mut enable.xfb);
         }
+        if enable.m5.maintenance5 == vk::TRUE {
+            features2 = features2.push_next(&mut enable.m5);
+        }
         let device_info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_infos)
             .enabled_extension_names(&extensions)

@@ -425,10 +425,22 @@ impl<'g> Image<'g> {
         view_type: vk::ImageViewType,
         range: vk::ImageSubresourceRange,
     ) -> Result<ImageView<'g>> {
+        self.view_swizzled(view_type, range, vk::ComponentMapping::default())
+    }
+
+    /// A view of `range` as `view_type` whose red, green, blue and alpha come from
+    /// `components` (`VkComponentMapping`; the default is identity).
+    pub fn view_swizzled(
+        &self,
+        view_type: vk::ImageViewType,
+        range: vk::ImageSubresourceRange,
+        components: vk::ComponentMapping,
+    ) -> Result<ImageView<'g>> {
         let info = vk::ImageViewCreateInfo::default()
             .image(self.handle)
             .view_type(view_type)
             .format(self.desc.format)
+            .components(components)
             .subresource_range(range);
         // SAFETY: valid create info for this image.
         let handle =

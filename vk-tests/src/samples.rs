@@ -256,6 +256,7 @@ fn run_sample_shader(
             resource: Resource::Buffer {
                 buffer,
                 texel_format: None,
+                view: None,
             },
         },
     ];

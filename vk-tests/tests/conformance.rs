@@ -334,3 +334,58 @@ counter = 3
     );
     assert!(stdout.ends_with("1 passed, 1 failed\n"), "{stdout}");
 }
+
+#[test]
+fn misaligned_buffer_views_and_unmatched_one_of_fail_loudly() {
+    let gpu = match gpu_or_skip() {
+        Ok(Some(gpu)) => gpu,
+        Ok(None) => return,
+        Err(e) => panic!("{e:#}"),
+    };
+    let align = gpu.info().limits.min_storage_buffer_offset_alignment;
+    let scratch = Scratch::new("runtime-fail");
+    let runtime_dir = conformance_dir().join("runtime");
+    // A raw SRV view at byte 4: no device allows storage-buffer offsets that are not a multiple
+    // of minStorageBufferOffsetAlignment; the case must fail (not skip) and say why.
+    if align > 4 {
+        let text = std::fs::read_to_string(runtime_dir.join("view_raw_offset.toml"))
+            .expect("read view_raw_offset.toml")
+            .replacen(
+                "view_offset = 256\nview_size",
+                "view_offset = 4\nview_size",
+                1,
+            );
+        std::fs::write(scratch.0.join("misaligned.toml"), text).expect("write case");
+    } else {
+        eprintln!("minStorageBufferOffsetAlignment is {align}: no misaligned offset to try");
+    }
+    // An atomic race whose accepted values leave out what every order gives.
+    let text = std::fs::read_to_string(runtime_dir.join("one_of_atomic_race.toml"))
+        .expect("read one_of_atomic_race.toml")
+        .replacen(
+            "offset = 8\nvalues = [4]",
+            "offset = 8\none_of = [[3], [5]]",
+            1,
+        );
+    std::fs::write(scratch.0.join("race.toml"), text).expect("write case");
+
+    let (code, stdout) = cli(&["run", scratch.0.to_str().expect("UTF-8 path")]);
+    assert_eq!(code, 1, "{stdout}");
+    if align > 4 {
+        assert!(
+            stdout.contains(&format!(
+                "FAIL misaligned: buffer t0: view_offset 4 is not a multiple of the device's \
+                 minStorageBufferOffsetAlignment ({align})"
+            )),
+            "{stdout}"
+        );
+    }
+    assert!(
+        stdout.contains(
+            "FAIL race: none of the 2 one_of alternatives holds: buffer u0[2] = 0x00000004 \
+             expected 0x00000003 | buffer u0[2] = 0x00000004 expected 0x00000005"
+        ),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("SKIP"), "{stdout}");
+}

@@ -93,6 +93,21 @@ pub struct BenchArgs {
     pub per_file: bool,
 }
 
+/// Where D3D registers go in Vulkan (`translate`, `reflect`).
+#[derive(Debug, Args)]
+pub struct BindingArgs {
+    /// Where D3D registers go in Vulkan: `auto` (the container's root signature when it embeds
+    /// one, else `spaces`), `d3d11` (space 0, single registers), `spaces` (set = register
+    /// space, the D3D11 layout inside), or a binding table file (TOML, or JSON for `*.json`;
+    /// `docs/bindings.md`).
+    #[arg(long, value_name = "auto|d3d11|spaces|FILE", default_value = "auto")]
+    pub bindings: String,
+    /// Bind every input by this root signature: a DXBC container with an `RTS0` chunk, or a
+    /// serialized root signature.
+    #[arg(long, value_name = "FILE")]
+    pub root_signature: Option<PathBuf>,
+}
+
 /// Options of `translate`.
 #[derive(Debug, Args)]
 pub struct TranslateArgs {
@@ -124,6 +139,8 @@ pub struct TranslateArgs {
     /// Do not verify the container checksum.
     #[arg(long)]
     pub no_checksum: bool,
+    #[command(flatten)]
+    pub binding: BindingArgs,
     /// Name registers and resources in the SPIR-V (`OpName`).
     #[arg(long)]
     pub debug_names: bool,
@@ -215,9 +232,12 @@ pub struct InfoArgs {
 pub struct ReflectArgs {
     #[command(flatten)]
     pub inputs: Inputs,
-    /// Print one JSON object per input and line (JSON Lines) instead of text.
+    /// Print one JSON object per input and line (JSON Lines) instead of text, with the Vulkan
+    /// binding each resource gets under `--bindings`.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub binding: BindingArgs,
     /// Do not verify the container checksum.
     #[arg(long)]
     pub no_checksum: bool,

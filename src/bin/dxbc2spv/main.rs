@@ -6,6 +6,7 @@
 
 mod alloc;
 mod args;
+mod binding_file;
 mod commands;
 mod inputs;
 #[cfg(test)]

@@ -584,7 +584,8 @@ fn reflect_json_prints_one_object_per_input() {
                 "{\"class\":\"srv\",\"register\":\"T0[0:*]\",\"id\":0,\"space\":1,\
                  \"lower_bound\":0,\"count\":null,\"name\":null,\"kind\":\"typed\",\
                  \"dimension\":\"texture2d\",\"return_types\":[\"float\",\"float\",\"float\",\
-                 \"float\"],\"sample_count\":null}",
+                 \"float\"],\"sample_count\":null,\"vulkan\":{\"set\":1,\"binding\":32,\
+                 \"array_offset\":0,\"descriptor_count\":null}}",
                 "\"immediate_constant_buffer\":{\"dwords\":8}",
                 "{\"register_type\":\"v\",\"register\":2,\"array_size\":null,\"mask\":\"x\",\
                  \"system_value\":null,\"interpolation\":\"constant\",\"stream\":null}",
@@ -706,6 +707,7 @@ fn bench_prints_per_stage_lines_and_the_summary() {
 }
 
 mod batch;
+mod bindings;
 
 /// `translate --spirv-asm` writes `<output>.spvasm` (in-process, no spirv-tools) and
 /// `spirv-dis` prints the same text for the module; a file that is not SPIR-V fails with the

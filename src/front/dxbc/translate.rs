@@ -8,9 +8,13 @@
 //! with those signatures into the caller's arena and resolves a stream-output request: a
 //! request for a stage other than vertex, domain or geometry is invalid at the version token,
 //! and an entry the output signature cannot satisfy is named `Options::stream_output` (the
-//! caller's declaration is at fault, not a byte of the input). Offsets are named by
+//! caller's declaration is at fault, not a byte of the input). [`Bindings::Auto`] resolves to
+//! the `RTS0` chunk's root signature when the container has one. Offsets are named by
 //! [`locate`](super::locate) from the parsed container, without parsing it again.
 
+use std::borrow::Cow;
+
+use crate::bindings::Bindings;
 use crate::error::Error;
 use crate::front::dxbc::container::{Container, FourCc, ParseOptions};
 use crate::front::dxbc::error::{DecodeError, DecodeErrorKind};
@@ -101,6 +105,31 @@ impl<'a> FrontEnd<'a> for Dxbc<'a> {
             module.stream_output = Some(resolved);
         }
         Ok(module)
+    }
+
+    fn bindings<'b>(
+        &self,
+        bindings: &'b Bindings,
+        stage: Stage,
+    ) -> Result<Cow<'b, Bindings>, Error> {
+        let chunk = match bindings {
+            Bindings::Auto => self.container.chunk(&FourCc::RTS0.0),
+            _ => None,
+        };
+        let embedded = match chunk {
+            Some(chunk) => Some((
+                crate::front::dxbc::rts0::RootSignature::parse(chunk)?,
+                chunk.offset,
+            )),
+            None => None,
+        };
+        bindings
+            .resolve(stage, embedded.as_ref().map(|(rs, _)| rs))
+            .map_err(|e| match embedded {
+                // The embedded root signature is at fault: at its chunk.
+                Some((_, offset)) => Error::binding(offset, e).with_instruction("RTS0"),
+                None => Error::binding(0, e).with_instruction("Options::bindings"),
+            })
     }
 
     fn name_at(&self, offset: u32) -> Option<&'static str> {

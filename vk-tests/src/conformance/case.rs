@@ -23,6 +23,7 @@ use super::shader::{
     BindingTarget, Register, RegisterClass, RequestedBinding, ShaderSource, Stage,
 };
 use super::stages::{check_stages, check_tessellation};
+use super::steps::{steps, Step, StepToml};
 use super::table::{binding_table, check_table, register_in_space, BindingTable, BindingToml};
 use super::textures::{
     parse_stages, placement, sampler_spec, texture_spec, SamplerSpec, SamplerToml, TextureSpec,
@@ -84,6 +85,8 @@ struct CaseToml {
     so_buffer: Vec<SoBufferToml>,
     #[serde(default)]
     expect: Vec<ExpectToml>,
+    #[serde(default)]
+    step: Vec<StepToml>,
 }
 
 #[derive(Deserialize)]
@@ -153,6 +156,9 @@ struct BufferToml {
     counter: Option<u32>,
     counter_set: Option<u32>,
     counter_binding: Option<u32>,
+    view_offset: Option<u64>,
+    view_size: Option<u64>,
+    data_offset: Option<u64>,
 }
 
 /// What D3D sees in a buffer.
@@ -201,6 +207,9 @@ pub struct BufferSpec {
     pub contents: Vec<u8>,
     /// The UAV counter, when the buffer has one.
     pub counter: Option<CounterSpec>,
+    /// The part of the buffer the descriptor sees: (byte offset, size in bytes); `None`: the
+    /// whole buffer. The offset must suit the device's alignment limit of the descriptor type.
+    pub view: Option<(u64, u64)>,
 }
 
 impl BufferSpec {
@@ -264,8 +273,10 @@ pub struct Case {
     pub samplers: Vec<SamplerSpec>,
     /// The binding table (`[[binding]]` rows), shared by every stage; `None` without rows.
     pub table: Option<BindingTable>,
-    /// Expectations, in file order.
+    /// Expectations, in file order, checked after the last dispatch or draw.
     pub expectations: Vec<Expectation>,
+    /// Several dispatches or draws in order (`[[step]]`); empty: the work runs once.
+    pub steps: Vec<Step>,
 }
 
 /// `driver_bug = { device = "llvmpipe", reason = "...", failure_contains = "..." }`: a bug of
@@ -421,7 +432,7 @@ impl Case {
             }
         }
 
-        if raw.expect.is_empty() {
+        if raw.expect.is_empty() && raw.step.iter().all(|s| !s.has_expectations()) {
             bail!("the case has no [[expect]] blocks");
         }
         let draw = match &work {
@@ -441,6 +452,7 @@ impl Case {
                 expectation(e, &targets).with_context(|| format!("expect block {}", i + 1))
             })
             .collect::<Result<Vec<_>>>()?;
+        let steps = steps(raw.step, draw.is_some(), &targets)?;
 
         Ok(Case {
             path: path.to_owned(),
@@ -457,7 +469,16 @@ impl Case {
             samplers,
             table,
             expectations,
+            steps,
         })
+    }
+
+    /// Every expectation: the steps' and the case's.
+    pub fn all_expectations(&self) -> impl Iterator<Item = &Expectation> {
+        self.steps
+            .iter()
+            .flat_map(|s| &s.expectations)
+            .chain(&self.expectations)
     }
 
     /// The draw, for a graphics case.
@@ -524,8 +545,7 @@ impl Case {
             out.push("imageCubeArray");
         }
         if self
-            .expectations
-            .iter()
+            .all_expectations()
             .any(|e| matches!(e, Expectation::Primitives { .. }))
         {
             out.push("transformFeedbackQueries");
@@ -668,10 +688,15 @@ fn buffer_spec(b: BufferToml) -> Result<BufferSpec> {
         Some(v) => Element::parse(v, ty).context("fill")?.to_bytes()?,
         None => vec![0; 4],
     };
-    let mut size = b.size.unwrap_or(data.len() as u64);
-    if size < data.len() as u64 {
+    let data_offset = b.data_offset.unwrap_or(0);
+    if !data_offset.is_multiple_of(4) {
+        bail!("data_offset {data_offset} is not a multiple of 4");
+    }
+    let data_end = data_offset + data.len() as u64;
+    let mut size = b.size.unwrap_or(data_end);
+    if size < data_end {
         bail!(
-            "size {size} is smaller than the {} bytes of data",
+            "size {size} is smaller than the {} bytes of data at byte {data_offset}",
             data.len()
         );
     }
@@ -701,7 +726,8 @@ fn buffer_spec(b: BufferToml) -> Result<BufferSpec> {
     }
     let size = usize::try_from(size).context("size")?;
     let mut contents: Vec<u8> = fill.iter().copied().cycle().take(size).collect();
-    contents[..data.len()].copy_from_slice(&data);
+    // `data_end <= size`, which fits `usize`.
+    contents[data_offset as usize..data_end as usize].copy_from_slice(&data);
 
     let counter = match (b.counter, b.counter_set, b.counter_binding) {
         (None, None, None) => None,
@@ -718,6 +744,7 @@ fn buffer_spec(b: BufferToml) -> Result<BufferSpec> {
             Some(CounterSpec { initial, placement })
         }
     };
+    let view = buffer_view(b.view_offset, b.view_size, size as u64, kind, texel_format)?;
 
     Ok(BufferSpec {
         name: b.name.unwrap_or_else(|| register.to_string()),
@@ -729,7 +756,47 @@ fn buffer_spec(b: BufferToml) -> Result<BufferSpec> {
         texel_format,
         contents,
         counter,
+        view,
     })
+}
+
+/// Checks `view_offset`/`view_size` against a buffer of `size` bytes: the view lies inside it,
+/// is not empty, and holds whole elements (4-byte words, structures, texels, 16-byte constant
+/// registers). Device alignment is checked when the case runs.
+fn buffer_view(
+    offset: Option<u64>,
+    view_size: Option<u64>,
+    size: u64,
+    kind: BufferKind,
+    texel_format: Option<TexelFormat>,
+) -> Result<Option<(u64, u64)>> {
+    if offset.is_none() && view_size.is_none() {
+        return Ok(None);
+    }
+    let offset = offset.unwrap_or(0);
+    if offset >= size {
+        bail!("view_offset {offset} is not inside the {size}-byte buffer");
+    }
+    let view_size = view_size.unwrap_or(size - offset);
+    if view_size == 0 || offset + view_size > size {
+        bail!(
+            "the view (bytes {offset}..{}) is empty or outside the {size}-byte buffer",
+            offset + view_size
+        );
+    }
+    let unit = match (kind, texel_format) {
+        (BufferKind::Constant, _) => 16,
+        (BufferKind::Structured { stride }, _) => u64::from(stride),
+        (_, Some(f)) => u64::from(f.size),
+        _ => 4,
+    };
+    if !offset.is_multiple_of(4) || !view_size.is_multiple_of(unit) {
+        bail!(
+            "view_offset {offset} must be a multiple of 4 and view_size {view_size} a multiple \
+             of {unit} (the buffer's element size)"
+        );
+    }
+    Ok(Some((offset, view_size)))
 }
 
 /// No two resources with one name, or one register seen by one stage; no two placements at
@@ -808,3 +875,6 @@ fn check_resources(
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod runtime_tests;

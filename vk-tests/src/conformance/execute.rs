@@ -13,10 +13,12 @@ use super::case::{Case, Work};
 use super::draw::{DrawSpec, RasterizedStream};
 use super::expect::{compare_buffer, compare_image, BufferRef, Expectation, ImageRef, ReadImage};
 use super::resources::{
-    draw_unsupported, layer_words, read_color_samples, read_texture, target_desc, unsupported, Made,
+    check_a8, check_buffer_views, draw_unsupported, layer_words, read_color_samples, read_texture,
+    target_desc, unsupported, Made,
 };
 use super::shader::{compile, CompileOptions, CompiledShader, DxbcTranslator, Stage};
 use super::spirv_scan::scan;
+use super::steps::{DrawChange, Step};
 use crate::buffer::Buffer;
 use crate::compute::{run_compute_with, ComputeJob};
 use crate::format::{ChannelValue, ShaderType};
@@ -98,49 +100,104 @@ pub(super) fn execute(
     }
     let refs: Vec<(Stage, &CompiledShader)> = compiled.iter().map(|(s, c)| (*s, c)).collect();
     let bound = placements(case, &refs)?;
-    if let Some(why) = unsupported(gpu, case, &bound) {
-        return Ok(Executed::Unsupported(why));
-    }
-    if let Some(why) = case.draw().and_then(|d| draw_unsupported(gpu, d)) {
+    check_buffer_views(gpu, case, &bound)?;
+    let a8 = check_a8(gpu, case)?;
+    let why = unsupported(gpu, case, &bound)
+        .or_else(|| case.draw().and_then(|d| draw_unsupported(gpu, d)));
+    if let Some(why) = why {
+        if a8 {
+            anyhow::bail!(
+                "{why} (the case uses a8_unorm, whose support a runtime must check: it fails \
+                 instead of skipping)"
+            );
+        }
         return Ok(Executed::Unsupported(why));
     }
 
-    let made = Made::new(gpu, case)?;
-    let bindings = made.bindings(&bound.places)?;
+    let mut made = Made::new(gpu, case)?;
+    let once = [Step {
+        dispatch: None,
+        draw: DrawChange::default(),
+        writes: Vec::new(),
+        expectations: Vec::new(),
+    }];
+    let steps: &[Step] = if case.steps.is_empty() {
+        &once
+    } else {
+        &case.steps
+    };
+    let queries: Vec<u32> = case
+        .all_expectations()
+        .filter_map(|e| match e {
+            Expectation::Primitives { stream, .. } => Some(*stream),
+            _ => None,
+        })
+        .collect();
+    let targets = match case.draw() {
+        Some(draw) => Some(DrawTargets::new(gpu, draw)?),
+        None => None,
+    };
     let mut mismatches = Vec::new();
     let mut note = None;
-    match &case.work {
-        Work::Dispatch(groups) => {
-            let shader = &compiled[0].1;
-            let job = ComputeJob {
-                entry_point: &shader.entry_point,
-                layout: Some(&bound.layout),
-                ..ComputeJob::new(&shader.spirv, *groups)
-            };
-            run_compute_with(gpu, &job, &bindings)?;
-            check(gpu, case, &made, None, &mut mismatches)?;
+    for (n, step) in steps.iter().enumerate() {
+        let last = n + 1 == steps.len();
+        let at = || format!("step {}", n + 1);
+        for w in &step.writes {
+            made.buffers[w.buffer]
+                .write(w.offset, &w.bytes)
+                .with_context(at)?;
         }
-        Work::Draw(draw) => {
-            let targets = DrawTargets::new(gpu, draw)?;
-            let queries: Vec<u32> = case
-                .expectations
-                .iter()
-                .filter_map(|e| match e {
-                    Expectation::Primitives { stream, .. } => Some(*stream),
-                    _ => None,
-                })
-                .collect();
-            let descriptors = (bindings, bound.layout.clone());
-            let result = draw_case(gpu, draw, &compiled, descriptors, &targets, queries)?;
-            check(gpu, case, &made, Some((&targets, &result)), &mut mismatches)?;
-            let pictures = !draw.targets.is_empty() || draw.depth.is_some();
-            if !mismatches.is_empty() && !case.expect_failure && pictures {
-                note = Some(match dump_targets(gpu, case, &made, &targets) {
-                    Ok(dir) => format!("pictures of the targets: {}", dir.display()),
-                    Err(e) => format!("no pictures of the targets: {e:#}"),
-                });
+        let bindings = made.bindings(&bound.places)?;
+        // Mismatches of the step's own expectations, and of the case's after the last step.
+        let mut found = Vec::new();
+        let mut after = Vec::new();
+        match (&case.work, &targets) {
+            (Work::Dispatch(groups), _) => {
+                let shader = &compiled[0].1;
+                let job = ComputeJob {
+                    entry_point: &shader.entry_point,
+                    layout: Some(&bound.layout),
+                    ..ComputeJob::new(&shader.spirv, step.dispatch.unwrap_or(*groups))
+                };
+                run_compute_with(gpu, &job, &bindings).with_context(at)?;
+                check(gpu, case, &made, None, &step.expectations, &mut found)?;
+                if last {
+                    check(gpu, case, &made, None, &case.expectations, &mut after)?;
+                }
+            }
+            (Work::Draw(draw), Some(targets)) => {
+                let descriptors = (bindings, bound.layout.clone());
+                let run = DrawRun {
+                    change: step.draw,
+                    load_targets: n > 0,
+                    queries: queries.clone(),
+                };
+                let result =
+                    draw_case(gpu, draw, &compiled, descriptors, targets, run).with_context(at)?;
+                let drawn = Some((targets, &result));
+                check(gpu, case, &made, drawn, &step.expectations, &mut found)?;
+                if last {
+                    check(gpu, case, &made, drawn, &case.expectations, &mut after)?;
+                }
+                let pictures = !draw.targets.is_empty() || draw.depth.is_some();
+                let failed = !found.is_empty() || !after.is_empty();
+                if failed && !case.expect_failure && pictures && note.is_none() {
+                    note = Some(match dump_targets(gpu, case, &made, targets) {
+                        Ok(dir) => format!("pictures of the targets: {}", dir.display()),
+                        Err(e) => format!("no pictures of the targets: {e:#}"),
+                    });
+                }
+            }
+            (Work::Draw(_), None) => anyhow::bail!("internal: a draw without targets"),
+        }
+        if case.steps.len() > 1 {
+            // Name the step where several run.
+            for m in &mut found {
+                *m = format!("after step {}: {m}", n + 1);
             }
         }
+        mismatches.extend(found);
+        mismatches.extend(after);
     }
     Ok(Executed::Ran(mismatches, note))
 }
@@ -233,6 +290,14 @@ impl<'g> DrawTargets<'g> {
     }
 }
 
+/// How one draw of a case differs from the case's: a step's changes to the draw call, whether
+/// it keeps the targets of the draw before, and the streams whose primitives it counts.
+struct DrawRun {
+    change: DrawChange,
+    load_targets: bool,
+    queries: Vec<u32>,
+}
+
 /// Builds the [`GraphicsJob`] of a case and runs it.
 fn draw_case<'a, 'g>(
     gpu: &'g Gpu,
@@ -243,8 +308,9 @@ fn draw_case<'a, 'g>(
         Vec<crate::descriptors::SetLayoutBinding>,
     ),
     t: &'a DrawTargets<'g>,
-    xfb_queries: Vec<u32>,
+    run: DrawRun,
 ) -> Result<GraphicsResult> {
+    let c = run.change;
     let stages = compiled
         .iter()
         .map(|(stage, s)| StageModule {
@@ -336,10 +402,10 @@ fn draw_case<'a, 'g>(
             .collect(),
         index_buffer: t.index_buffer.as_ref(),
         draw: DrawCall {
-            vertex_count: d.vertex_count,
-            instance_count: d.instance_count,
-            first_vertex: d.first_vertex,
-            first_instance: d.first_instance,
+            vertex_count: c.vertex_count.unwrap_or(d.vertex_count),
+            instance_count: c.instance_count.unwrap_or(d.instance_count),
+            first_vertex: c.first_vertex.unwrap_or(d.first_vertex),
+            first_instance: c.first_instance.unwrap_or(d.first_instance),
             vertex_offset: d.vertex_offset,
         },
         width: d.width,
@@ -348,6 +414,7 @@ fn draw_case<'a, 'g>(
         samples: d.samples,
         color_targets,
         depth,
+        load_targets: run.load_targets,
         raster,
         viewports: d
             .viewports
@@ -369,22 +436,48 @@ fn draw_case<'a, 'g>(
                 buffer,
             })
             .collect(),
-        xfb_queries,
+        xfb_queries: run.queries,
         timeout: DEFAULT_TIMEOUT,
     };
     run_graphics(gpu, &job)
 }
 
-/// Reads back what the expectations look at and compares.
+/// Reads back what `expectations` look at and compares.
 fn check(
     gpu: &Gpu,
     case: &Case,
     made: &Made<'_>,
     draw: Option<(&DrawTargets<'_>, &GraphicsResult)>,
+    expectations: &[Expectation],
     out: &mut Vec<String>,
 ) -> Result<()> {
     let mut images: HashMap<(ImageRef, u32, u32), ReadImage> = HashMap::new();
-    for e in &case.expectations {
+    let mut ctx = CheckContext {
+        gpu,
+        case,
+        made,
+        draw,
+        images: &mut images,
+    };
+    for e in expectations {
+        ctx.check_one(e, out)?;
+    }
+    Ok(())
+}
+
+/// What [`check`] reads from, with the images it has read back so far.
+struct CheckContext<'c, 'g> {
+    gpu: &'g Gpu,
+    case: &'c Case,
+    made: &'c Made<'g>,
+    draw: Option<(&'c DrawTargets<'g>, &'c GraphicsResult)>,
+    images: &'c mut HashMap<(ImageRef, u32, u32), ReadImage>,
+}
+
+impl CheckContext<'_, '_> {
+    /// Appends a message to `out` for each way `e` does not hold.
+    fn check_one(&mut self, e: &Expectation, out: &mut Vec<String>) -> Result<()> {
+        let (gpu, case, made, draw) = (self.gpu, self.case, self.made, self.draw);
         match e {
             Expectation::Buffer { buffer, check } => {
                 let (name, buffer) = match *buffer {
@@ -410,7 +503,7 @@ fn check(
             }
             Expectation::Image(c) => {
                 let key = (c.image, c.mip, c.layer);
-                let image = match images.entry(key) {
+                let image = match self.images.entry(key) {
                     Entry::Occupied(e) => e.into_mut(),
                     Entry::Vacant(e) => e.insert(
                         read_image(
@@ -443,9 +536,34 @@ fn check(
                     }
                 }
             }
+            Expectation::OneOf(alternatives) => {
+                let mut missed = Vec::new();
+                for alt in alternatives {
+                    let mut failed = Vec::new();
+                    self.check_one(alt, &mut failed)?;
+                    if failed.is_empty() {
+                        return Ok(());
+                    }
+                    missed.push(one_of_miss(&failed));
+                }
+                out.push(format!(
+                    "none of the {} one_of alternatives holds: {}",
+                    alternatives.len(),
+                    missed.join(" | ")
+                ));
+            }
         }
+        Ok(())
     }
-    Ok(())
+}
+
+/// How one `one_of` alternative failed, for the message: its first mismatch and how many more.
+fn one_of_miss(failed: &[String]) -> String {
+    match failed {
+        [one] => one.clone(),
+        [first, rest @ ..] => format!("{first} (and {} more)", rest.len()),
+        [] => String::new(),
+    }
 }
 
 /// One subresource of an image, as channel values.

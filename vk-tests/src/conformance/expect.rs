@@ -16,7 +16,7 @@ use super::value::{
 };
 use crate::format::{ChannelValue, ShaderType};
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct ExpectToml {
     buffer: Option<String>,
@@ -29,6 +29,7 @@ pub(super) struct ExpectToml {
     ty: Option<ScalarType>,
     offset: Option<u64>,
     values: Option<Vec<toml::Value>>,
+    one_of: Option<Vec<Vec<toml::Value>>>,
     ulp: Option<u64>,
     abs: Option<f64>,
     counter: Option<u32>,
@@ -129,6 +130,9 @@ pub enum Expectation {
         /// Primitives that would have been written with enough room.
         needed: Option<u64>,
     },
+    /// `one_of`: at least one of these (each a buffer `values` or an image `pixel` check) holds.
+    /// For results D3D leaves order-dependent or implementation-defined.
+    OneOf(Vec<Expectation>),
 }
 
 /// What expectations can refer to.
@@ -149,7 +153,29 @@ fn tolerance(ulp: Option<u64>, abs: Option<f64>) -> Result<Tolerance> {
     })
 }
 
-pub(super) fn expectation(e: ExpectToml, t: &Targets<'_>) -> Result<Expectation> {
+pub(super) fn expectation(mut e: ExpectToml, t: &Targets<'_>) -> Result<Expectation> {
+    if let Some(alternatives) = e.one_of.take() {
+        if e.values.is_some() {
+            bail!("give values or one_of, not both");
+        }
+        if alternatives.len() < 2 {
+            bail!("one_of lists the accepted value lists: give at least two");
+        }
+        let values_check = e.buffer.is_some() || e.pixel.is_some();
+        if !values_check || e.counter.is_some() || record_keys(&e)?.any() {
+            bail!("one_of replaces values: it goes with a buffer's values or an image's pixel");
+        }
+        return alternatives
+            .into_iter()
+            .enumerate()
+            .map(|(i, values)| {
+                let mut alt = e.clone();
+                alt.values = Some(values);
+                expectation(alt, t).with_context(|| format!("one_of[{i}]"))
+            })
+            .collect::<Result<Vec<_>>>()
+            .map(Expectation::OneOf);
+    }
     let kinds = [
         e.buffer.is_some(),
         e.target.is_some(),

@@ -6,6 +6,7 @@
 //!   [`textures`]
 //!   (textures and samplers) and [`expect`] (expectations and comparisons) hold its parts;
 //!   [`records`] compares unordered records (one per domain-shader invocation, say).
+//! - [`steps`]: several dispatches or draws of one case in order (`[[step]]`).
 //! - [`stages`]: which stages a graphics case may combine, and its runs (one per hull-shader
 //!   schedule for a translated hull shader).
 //! - [`value`]: scalars in `data`/`values` lists and the comparisons (exact, ULP, NaN).
@@ -29,6 +30,7 @@ pub mod run;
 pub mod shader;
 pub mod spirv_scan;
 pub mod stages;
+pub mod steps;
 pub mod table;
 pub mod textures;
 pub mod translator;

@@ -22,6 +22,8 @@ use crate::samples::{read_samples, write_samples};
 pub(super) struct Made<'g> {
     /// One per case buffer.
     pub(super) buffers: Vec<Buffer<'g>>,
+    /// The part of each case buffer its descriptors see (`None`: all of it).
+    pub(super) buffer_views: Vec<Option<(u64, u64)>>,
     /// The UAV counter of each case buffer that has one.
     pub(super) counters: Vec<Option<Buffer<'g>>>,
     /// One per case texture.
@@ -84,7 +86,8 @@ pub(super) fn unsupported(gpu: &Gpu, case: &Case, bound: &Bound) -> Option<Strin
                     }
                     _ => 4,
                 };
-                (b.contents.len() as u64, texel)
+                let size = b.view.map_or(b.contents.len() as u64, |(_, size)| size);
+                (size, texel)
             }
             ResRef::Counter(_) => (4, 4),
             ResRef::Texture(_) | ResRef::Sampler(_) => continue,
@@ -151,6 +154,68 @@ pub(super) fn unsupported(gpu: &Gpu, case: &Case, bound: &Bound) -> Option<Strin
         }
     }
     None
+}
+
+/// Checks every buffer bound at an offset (`view_offset`) against the device's alignment limit
+/// of its descriptor type: `minStorageBufferOffsetAlignment`, `minUniformBufferOffsetAlignment`
+/// or `minTexelBufferOffsetAlignment`. An offset the device cannot honour fails the case (it
+/// is not skipped: the case asks for a binding Vulkan forbids on this device).
+pub(super) fn check_buffer_views(gpu: &Gpu, case: &Case, bound: &Bound) -> Result<()> {
+    let limits = &gpu.info().limits;
+    for p in &bound.places {
+        let ResRef::Buffer(i) = p.res else { continue };
+        let b = &case.buffers[i];
+        let Some((offset, _)) = b.view else { continue };
+        let (align, what) = match p.kind {
+            DescriptorKind::StorageBuffer => (
+                limits.min_storage_buffer_offset_alignment,
+                "minStorageBufferOffsetAlignment",
+            ),
+            DescriptorKind::UniformBuffer => (
+                limits.min_uniform_buffer_offset_alignment,
+                "minUniformBufferOffsetAlignment",
+            ),
+            DescriptorKind::StorageTexelBuffer | DescriptorKind::UniformTexelBuffer => (
+                limits.min_texel_buffer_offset_alignment,
+                "minTexelBufferOffsetAlignment",
+            ),
+            _ => continue,
+        };
+        if align > 0 && !offset.is_multiple_of(align) {
+            bail!(
+                "buffer {}: view_offset {offset} is not a multiple of the device's {what} \
+                 ({align}), so {} cannot bind it as a {} there; use an offset the device allows",
+                b.name,
+                gpu.info().name,
+                p.kind
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Whether the case uses `a8_unorm` (a texture, typed buffer or render target). That format
+/// (`VK_FORMAT_A8_UNORM_KHR`) exists only with `VK_KHR_maintenance5`: without the device feature
+/// `maintenance5` the case fails with a message that says so, and is never skipped.
+pub(super) fn check_a8(gpu: &Gpu, case: &Case) -> Result<bool> {
+    let textures = case.textures.iter().map(|t| t.format);
+    let buffers = case.buffers.iter().filter_map(|b| b.texel_format);
+    let targets = case
+        .draw()
+        .into_iter()
+        .flat_map(|d| d.targets.iter().map(|t| t.format));
+    let uses = textures
+        .chain(buffers)
+        .chain(targets)
+        .any(|f| f.alpha_only());
+    if uses && !gpu.features().supports("maintenance5") {
+        bail!(
+            "the case uses a8_unorm (VK_FORMAT_A8_UNORM_KHR), which needs VK_KHR_maintenance5; \
+             {} lacks the maintenance5 feature",
+            gpu.info().name
+        );
+    }
+    Ok(uses)
 }
 
 /// Why the device cannot hold the descriptor arrays of `bound` (partially bound bindings need
@@ -315,6 +380,7 @@ impl<'g> Made<'g> {
     pub(super) fn new(gpu: &'g Gpu, case: &Case) -> Result<Made<'g>> {
         let mut made = Made {
             buffers: Vec::new(),
+            buffer_views: case.buffers.iter().map(|b| b.view).collect(),
             counters: Vec::new(),
             textures: Vec::new(),
             views: Vec::new(),
@@ -350,7 +416,13 @@ impl<'g> Made<'g> {
                 // A UAV sees one mip level (D3D's MipSlice; here mip 0).
                 range.level_count = 1;
             }
-            made.views.push(image.view(t.dim.view_type(), range)?);
+            let components = t
+                .swizzle
+                .map_or_else(vk::ComponentMapping::default, |[r, g, b, a]| {
+                    vk::ComponentMapping { r, g, b, a }
+                });
+            made.views
+                .push(image.view_swizzled(t.dim.view_type(), range, components)?);
             made.textures.push(image);
         }
         for s in &case.samplers {
@@ -371,12 +443,14 @@ impl<'g> Made<'g> {
                     ResRef::Buffer(i) => Resource::Buffer {
                         buffer: &self.buffers[i],
                         texel_format: p.texel_format,
+                        view: self.buffer_views[i],
                     },
                     ResRef::Counter(i) => Resource::Buffer {
                         buffer: self.counters[i]
                             .as_ref()
                             .context("internal: a counter placement without a counter")?,
                         texel_format: None,
+                        view: None,
                     },
                     ResRef::Texture(i) => Resource::Image(self.views[i].handle()),
                     ResRef::Sampler(i) => Resource::Sampler(self.samplers[i].handle()),

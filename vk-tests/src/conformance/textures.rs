@@ -148,6 +148,9 @@ pub struct TextureSpec {
     pub samples: u32,
     /// Every subresource's texels (see the module documentation).
     pub contents: Vec<u8>,
+    /// The component mapping of the shader's view (`swizzle`), red, green, blue, alpha;
+    /// `None`: identity.
+    pub swizzle: Option<[vk::ComponentSwizzle; 4]>,
 }
 
 impl TextureSpec {
@@ -180,6 +183,29 @@ pub(super) struct TextureToml {
     data: Vec<toml::Value>,
     fill: Option<toml::Value>,
     pattern: Option<String>,
+    swizzle: Option<String>,
+}
+
+/// Parses `swizzle = "bgra"`: four of `r`, `g`, `b`, `a`, `0` and `1`, the source of the
+/// view's red, green, blue and alpha (`VkComponentMapping`).
+pub fn parse_swizzle(text: &str) -> Result<[vk::ComponentSwizzle; 4]> {
+    let parts: Vec<vk::ComponentSwizzle> = text
+        .chars()
+        .map(|c| match c {
+            'r' => Ok(vk::ComponentSwizzle::R),
+            'g' => Ok(vk::ComponentSwizzle::G),
+            'b' => Ok(vk::ComponentSwizzle::B),
+            'a' => Ok(vk::ComponentSwizzle::A),
+            '0' => Ok(vk::ComponentSwizzle::ZERO),
+            '1' => Ok(vk::ComponentSwizzle::ONE),
+            other => Err(anyhow!(
+                "swizzle {text:?}: {other:?} is not one of r, g, b, a, 0, 1"
+            )),
+        })
+        .collect::<Result<_>>()?;
+    parts.try_into().map_err(|_| {
+        anyhow!("swizzle {text:?} needs four sources, one each for red, green, blue and alpha")
+    })
 }
 
 /// Parses `stages = ["vs", "ps"]`.
@@ -263,6 +289,10 @@ pub(super) fn texture_spec(t: TextureToml) -> Result<TextureSpec> {
         );
     }
 
+    let swizzle = t.swizzle.as_deref().map(parse_swizzle).transpose()?;
+    if swizzle.is_some() && register.class != RegisterClass::Srv {
+        bail!("swizzle applies to shader resources (t#): Vulkan storage images need identity");
+    }
     let mut spec = TextureSpec {
         name: t.name.unwrap_or_else(|| register.to_string()),
         register,
@@ -277,6 +307,7 @@ pub(super) fn texture_spec(t: TextureToml) -> Result<TextureSpec> {
         mips,
         samples,
         contents: Vec::new(),
+        swizzle,
     };
     let texels: u64 = (0..mips)
         .map(|m| {

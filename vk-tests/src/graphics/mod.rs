@@ -5,7 +5,8 @@
 //! Tessellation keeps Vulkan's default domain origin, upper-left, which is D3D's.
 //!
 //! Rendering uses dynamic rendering (Vulkan 1.3 core); every image stays in
-//! `VK_IMAGE_LAYOUT_GENERAL` ([`crate::image`]). Targets are cleared when rendering begins.
+//! `VK_IMAGE_LAYOUT_GENERAL` ([`crate::image`]). Targets are cleared when rendering begins,
+//! unless the job keeps them (`load_targets`).
 //!
 //! Coordinates follow D3D: [`d3d_viewport`] turns a D3D viewport (origin top-left, y down) into
 //! a Vulkan viewport with negative height (`VK_KHR_maintenance1`, core in 1.1), so clip-space
@@ -198,6 +199,9 @@ pub struct GraphicsJob<'a, 'g> {
     pub color_targets: Vec<ColorTarget<'a, 'g>>,
     /// Depth/stencil target.
     pub depth: Option<DepthTarget<'a, 'g>>,
+    /// Keep the targets' contents (`VK_ATTACHMENT_LOAD_OP_LOAD`: a later draw of several in
+    /// order) instead of clearing them to their clear values.
+    pub load_targets: bool,
     /// Rasterizer state.
     pub raster: Raster,
     /// Viewports, already in Vulkan form (see [`d3d_viewport`]); at least one.
@@ -437,12 +441,17 @@ fn record(
 ) -> Result<()> {
     let device = gpu.device();
     after_earlier_writes(device, cmd, any_use());
+    let load_op = if job.load_targets {
+        vk::AttachmentLoadOp::LOAD
+    } else {
+        vk::AttachmentLoadOp::CLEAR
+    };
     let mut color = vec![vk::RenderingAttachmentInfo::default(); job.color_slots()];
     for (t, (_, view)) in job.color_targets.iter().zip(&views.color) {
         color[t.location as usize] = vk::RenderingAttachmentInfo::default()
             .image_view(view.handle())
             .image_layout(vk::ImageLayout::GENERAL)
-            .load_op(vk::AttachmentLoadOp::CLEAR)
+            .load_op(load_op)
             .store_op(vk::AttachmentStoreOp::STORE)
             .clear_value(vk::ClearValue { color: t.clear });
     }
@@ -454,7 +463,7 @@ fn record(
             vk::RenderingAttachmentInfo::default()
                 .image_view(view.handle())
                 .image_layout(vk::ImageLayout::GENERAL)
-                .load_op(vk::AttachmentLoadOp::CLEAR)
+                .load_op(load_op)
                 .store_op(vk::AttachmentStoreOp::STORE)
                 .clear_value(vk::ClearValue {
                     depth_stencil: vk::ClearDepthStencilValue {

@@ -1,8 +1,9 @@
 //! `bench`: translation speed, in one process and one thread, warm.
 //!
-//! Every input is read once, translated once to warm up (and to pick its bindings: the D3D11
-//! layout, or, when that cannot bind the shader's SM5.1 ranges, a table of its own ranges as a
-//! D3D12 runtime would build from reflection), then translated `--rounds` times; a file's time
+//! Every input is read once, translated once to warm up (and to pick its bindings: the default,
+//! `Bindings::Auto`, or, when that cannot bind the shader (an embedded root signature that
+//! leaves a range out), a table of its own ranges as a D3D12 runtime would build from
+//! reflection), then translated `--rounds` times; a file's time
 //! is the mean of its rounds. The warm-up's peak heap use is measured too (the CLI's counting
 //! allocator). Per-stage lines, a `memory:` line, then the summary
 //! `bench: <files> files, <ok> ok, mean_us <x> per shader, median_us <y>, words_mean <z>`

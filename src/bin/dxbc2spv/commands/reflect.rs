@@ -1,29 +1,52 @@
 //! `dxbc2spv reflect`: what a program declares (resources and their registers, I/O per phase,
 //! stage state, signatures), as text or JSON Lines (`serde` records, one per program; the schema
-//! is in `docs/cli.md`).
+//! is in `docs/cli.md`). The JSON also gives each resource's Vulkan binding under `--bindings`,
+//! resolved as `translate` resolves it (`dxbc2spv::bound_resources`); a shader that does not
+//! translate still reflects, with the reason in `bindings_error`.
 
 use std::fmt::Write as _;
 use std::io;
 
 use anyhow::Result;
+use dxbc2spv::bindings::{BindingTarget, ResourceKind as BindingKind};
 use dxbc2spv::front::dxbc::names::COMPONENTS;
+use dxbc2spv::front::dxbc::reflect::ResourceClass;
 use dxbc2spv::front::dxbc::reflect::{
     Geometry, IndexRange, IndexableTemp, IoDeclaration, Phase, Reflection, Resource, ResourceKind,
     ReturnType, SignatureElement, Stream, Tessellation, Tgsm, TgsmKind, UavFlags,
 };
 use dxbc2spv::front::dxbc::{Container, ParseOptions};
+use dxbc2spv::{BoundResource, OptionFlags, Options};
 
 use serde::Serialize;
 
 use super::json;
 use super::Console;
 use crate::args::ReflectArgs;
+use crate::binding_file;
 use crate::inputs::{self, Found};
 
 /// Reflects every input; see `docs/cli.md`.
 pub fn run(args: &ReflectArgs, console: &mut Console<'_>) -> io::Result<()> {
     let options = ParseOptions {
         verify_checksum: !args.no_checksum,
+    };
+    // The binding map is only needed (and a bad one only fails the run) for JSON.
+    let translate_options = if args.json {
+        match binding_file::choose(
+            &args.binding.bindings,
+            args.binding.root_signature.as_deref(),
+            !args.no_checksum,
+        ) {
+            Ok(bindings) => Some(
+                Options::default()
+                    .with_bindings(bindings)
+                    .with_flag(OptionFlags::VERIFY_CHECKSUM, !args.no_checksum),
+            ),
+            Err(e) => return console.failed(std::path::Path::new("--bindings"), &e),
+        }
+    } else {
+        None
     };
     let mut printed = 0usize;
     for item in inputs::expand(&args.inputs.paths) {
@@ -34,11 +57,15 @@ pub fn run(args: &ReflectArgs, console: &mut Console<'_>) -> io::Result<()> {
                 continue;
             }
         };
-        let reflection = inputs::read(&input.path).and_then(|bytes| -> Result<Reflection> {
+        let reflection = inputs::read(&input.path).and_then(|bytes| -> Result<_> {
             let container = Container::parse(&bytes, &options)?;
-            Ok(Reflection::from_container(&container)?)
+            let reflection = Reflection::from_container(&container)?;
+            let bound = translate_options
+                .as_ref()
+                .map(|o| dxbc2spv::bound_resources(&bytes, o));
+            Ok((reflection, bound))
         });
-        let r = match reflection {
+        let (r, bound) = match reflection {
             Ok(r) => r,
             Err(e) => {
                 console.failed(&input.path, &e)?;
@@ -47,7 +74,13 @@ pub fn run(args: &ReflectArgs, console: &mut Console<'_>) -> io::Result<()> {
         };
         let path = input.path.display().to_string();
         let text = if args.json {
-            json::line(&to_json(&path, &r))?
+            let mut record = to_json(&path, &r);
+            match bound {
+                Some(Ok(bound)) => add_bindings(&mut record, &r, &bound),
+                Some(Err(e)) => record.bindings_error = Some(e.to_string()),
+                None => {}
+            }
+            json::line(&record)?
         } else {
             let separator = if printed > 0 { "\n" } else { "" };
             format!("{separator}{}", text(&path, &r))
@@ -285,6 +318,10 @@ struct ReflectJson<'a> {
     tessellation: Option<TessellationJson>,
     linkage: LinkageJson,
     signatures: SignaturesJson<'a>,
+    /// Why no resource has a `vulkan` binding: the shader does not translate under the
+    /// chosen options.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bindings_error: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -366,6 +403,69 @@ struct ResourceJson<'a> {
     fields: KindFields,
     #[serde(flatten)]
     uav: Option<UavJson>,
+    /// Where the range is bound in Vulkan (JSON output with a translatable shader).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vulkan: Option<VulkanJson>,
+    /// Where the UAV's counter is bound, when the shader uses it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counter_vulkan: Option<VulkanJson>,
+}
+
+/// A Vulkan binding: a descriptor (array) or a push-constant block.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum VulkanJson {
+    Descriptor {
+        set: u32,
+        binding: u32,
+        array_offset: u32,
+        /// `null`: a runtime array.
+        descriptor_count: Option<u32>,
+    },
+    PushConstants {
+        push_constant_offset: u32,
+        push_constant_size: u32,
+    },
+}
+
+impl From<BindingTarget> for VulkanJson {
+    fn from(target: BindingTarget) -> Self {
+        match target {
+            BindingTarget::Descriptor(b) => VulkanJson::Descriptor {
+                set: b.set,
+                binding: b.binding,
+                array_offset: b.array_offset,
+                descriptor_count: b.descriptor_count.bounded(),
+            },
+            BindingTarget::PushConstants(p) => VulkanJson::PushConstants {
+                push_constant_offset: p.offset,
+                push_constant_size: p.size,
+            },
+        }
+    }
+}
+
+/// Attaches to each resource of `record` the binding `bound` gives its range (matched by
+/// register class, space and operand id) and, for a UAV, its counter's.
+fn add_bindings(record: &mut ReflectJson<'_>, r: &Reflection, bound: &[BoundResource]) {
+    for (json, res) in record.resources.iter_mut().zip(&r.resources) {
+        let kind = match res.class() {
+            ResourceClass::ConstantBuffer => BindingKind::ConstantBuffer,
+            ResourceClass::ShaderResource => BindingKind::ShaderResource,
+            ResourceClass::UnorderedAccess => BindingKind::UnorderedAccess,
+            ResourceClass::Sampler => BindingKind::Sampler,
+        };
+        let find = |kind: BindingKind| {
+            bound
+                .iter()
+                .find(|b| b.kind == kind && b.space == res.range.space && b.id == res.range.id)
+                .map(|b| VulkanJson::from(b.target))
+        };
+        json.vulkan = find(kind);
+        if kind == BindingKind::UnorderedAccess {
+            json.counter_vulkan = find(BindingKind::UavCounter);
+        }
+    }
 }
 
 /// The fields of one resource kind, after `kind`.
@@ -501,6 +601,7 @@ fn to_json<'a>(path: &'a str, r: &'a Reflection) -> ReflectJson<'a> {
             function_tables: l.function_tables.len(),
             interfaces: l.interfaces.len(),
         },
+        bindings_error: None,
         signatures: SignaturesJson {
             input: signature_json(&r.signatures.input),
             output: signature_json(&r.signatures.output),
@@ -587,6 +688,8 @@ fn resource_json<'a>(r: &Reflection, res: &'a Resource) -> ResourceJson<'a> {
         kind,
         fields,
         uav,
+        vulkan: None,
+        counter_vulkan: None,
     }
 }
 

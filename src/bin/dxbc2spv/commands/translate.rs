@@ -2,7 +2,8 @@
 //! `<input>.spv` beside each input), optionally checked with `spirv-val` (an installed
 //! spirv-tools; missing, it fails the input with a message saying how to install it) and
 //! written as SPIR-V text (`--spirv-asm`: `<output>.spvasm`, disassembled in-process by
-//! `dxbc2spv::spv::text`).
+//! `dxbc2spv::spv::text`). The binding map (`--bindings`, `--root-signature`) is read and
+//! checked before any input: a bad binding file fails the run, with nothing written.
 //!
 //! One named file is translated and reported with one line. Anything else (a directory, several
 //! files) is a batch: files are translated in parallel (`--jobs`), each worker reading, writing
@@ -26,6 +27,7 @@ use super::stage::stage_of;
 use super::summary::{Summary, Verdict};
 use super::Console;
 use crate::args::{HullScheduleArg, TranslateArgs};
+use crate::binding_file;
 use crate::inputs::{self, Destinations, Found, Input};
 
 /// One file to translate, with the output path chosen for it (or why there is none).
@@ -91,7 +93,16 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
             return console.failed(Path::new("--target"), &e);
         }
     };
+    let bindings = match binding_file::choose(
+        &args.binding.bindings,
+        args.binding.root_signature.as_deref(),
+        !args.no_checksum,
+    ) {
+        Ok(b) => b,
+        Err(e) => return console.failed(Path::new("--bindings"), &e),
+    };
     let options = Options::default()
+        .with_bindings(bindings)
         .with_target(target)
         .with_flag(OptionFlags::VERIFY_CHECKSUM, !args.no_checksum)
         .with_flag(OptionFlags::DEBUG_NAMES, args.debug_names)
