@@ -25,7 +25,12 @@ fn translate(text: &str) -> Result<Module, Error> {
     } else {
         Bindings::default()
     };
-    crate::passes::run(&mut module, &bindings, ir::HullSchedule::Serial)?;
+    crate::passes::run(
+        &mut module,
+        &bindings,
+        &Default::default(),
+        ir::HullSchedule::Serial,
+    )?;
     ir::validate(&module)?;
     Ok(module)
 }
@@ -371,9 +376,11 @@ fn untranslated_features_are_unsupported() {
     let head = "cs_5_0\ndcl_uav_raw u0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\n";
     assert_unsupported(&format!("{head}abort\nret\n"), "abort");
     assert_unsupported(&format!("{head}debug_break\nret\n"), "debug_break");
+    // Class linkage translates; two dynamic resource registers in one instruction do not.
     assert_unsupported(
-        "cs_5_0\ndcl_function_body fb0\ndcl_thread_group 1, 1, 1\nret\n",
-        "class linkage",
+        "ps_5_0\ndcl_output o0.xyzw\ndcl_temps 1\nsample_indexable(texture2d)(float,float,float,float) \
+         o0.xyzw, r0.xyxx, t[r0.z + 0].xyzw, s[r0.w + 0]\nret\n",
+        "several dynamically indexed",
     );
 }
 
@@ -450,8 +457,13 @@ fn mutated_compute_shaders_never_panic() {
             runs += 1;
             crate::fuzzing::translate(&bytes);
             if let Ok(mut module) = crate::front::dxbc::lower::lower(&program) {
-                if crate::passes::run(&mut module, &Bindings::default(), ir::HullSchedule::Serial)
-                    .is_ok()
+                if crate::passes::run(
+                    &mut module,
+                    &Bindings::default(),
+                    &Default::default(),
+                    ir::HullSchedule::Serial,
+                )
+                .is_ok()
                 {
                     let _ = ir::validate(&module);
                 }

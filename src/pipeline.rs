@@ -16,7 +16,7 @@ use std::mem::size_of;
 
 use crate::back::spirv::{self as emit, DescriptorType, EmitOptions};
 pub use crate::back::spirv::{DomainModes, FloatControls, ENTRY_POINT};
-use crate::bindings::{BindingTarget, Bindings, Count, RegisterRange, ResourceKind};
+use crate::bindings::{BindingTarget, Bindings, ClassLinkage, Count, RegisterRange, ResourceKind};
 use crate::error::Error;
 #[cfg(feature = "dxbc")]
 use crate::front::dxbc::Dxbc;
@@ -140,6 +140,9 @@ pub struct Options {
     /// domain shader too (Vulkan accepts them in either tessellation stage; the hull shader
     /// always declares them). Default `None`.
     pub domain_modes: Option<DomainModes>,
+    /// SM5 class linkage (interfaces): where the block of function-table indices and `this`
+    /// data is bound (default set 0, binding 14; `docs/runtime.md`, "Class linkage").
+    pub class_linkage: ClassLinkage,
 }
 
 impl Default for Options {
@@ -152,6 +155,7 @@ impl Default for Options {
             stream_output: None,
             hull_schedule: HullSchedule::Serial,
             domain_modes: None,
+            class_linkage: ClassLinkage::default(),
         }
     }
 }
@@ -194,6 +198,13 @@ impl Options {
     #[must_use]
     pub fn with_stream_output(mut self, stream_output: Option<StreamOutput>) -> Options {
         self.stream_output = stream_output;
+        self
+    }
+
+    /// These options with the class-linkage block at `class_linkage`.
+    #[must_use]
+    pub fn with_class_linkage(mut self, class_linkage: ClassLinkage) -> Options {
+        self.class_linkage = class_linkage;
         self
     }
 
@@ -430,7 +441,12 @@ fn lower_and_check<'a, F: FrontEnd<'a>>(
 ) -> Result<ir::Module, Error> {
     let mut module = front.lower(options.stream_output.as_ref(), arena)?;
     let bindings = front.bindings(&options.bindings, module.stage)?;
-    passes::run(&mut module, &bindings, options.hull_schedule)?;
+    passes::run(
+        &mut module,
+        &bindings,
+        &options.class_linkage,
+        options.hull_schedule,
+    )?;
     ir::validate(&module)?;
     Ok(module)
 }

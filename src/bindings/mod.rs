@@ -45,6 +45,7 @@
 //! [`TableBindings::from_root_signature`]: crate::bindings::TableBindings::from_root_signature
 //! [`TableBindings::one_binding_per_range`]: crate::bindings::TableBindings::one_binding_per_range
 
+mod class_linkage;
 mod d3d11;
 #[cfg(feature = "dxbc")]
 mod root_signature;
@@ -58,6 +59,7 @@ use std::borrow::Cow;
 use crate::front::dxbc::rts0::RootSignature;
 #[cfg(feature = "dxbc")]
 use crate::ir::Stage;
+pub use class_linkage::ClassLinkage;
 pub use d3d11::D3d11Bindings;
 #[cfg(feature = "dxbc")]
 pub use root_signature::{RootConstantsAs, RootSignatureOptions, TableSets};

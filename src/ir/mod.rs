@@ -40,10 +40,10 @@ pub use io::{
 pub(crate) use located::located_constructors;
 pub use located::Located;
 pub use module::{
-    CbDecl, ComponentType, Dimension, Function, GeometryInfo, HullPhase, HullSchedule, HullStep,
-    IndexableTemp, IoDecl, Module, PhaseKind, ResourceDecl, ResourceShape, ReturnType, SamplerDecl,
-    SignatureElement, Stage, StreamOutput, StreamOutputEntry, SwitchTable, TessDomain,
-    TessOutputPrimitive, TessPartitioning, TessellationInfo, Tgsm,
+    CbDecl, ClassLinkage, ComponentType, Dimension, Function, GeometryInfo, HullPhase,
+    HullSchedule, HullStep, IndexableTemp, IoDecl, Module, PhaseKind, ResourceDecl, ResourceShape,
+    ReturnType, SamplerDecl, SignatureElement, Stage, StreamOutput, StreamOutputEntry, SwitchTable,
+    TessDomain, TessOutputPrimitive, TessPartitioning, TessellationInfo, Tgsm,
 };
 pub use op::{
     AtomicOp, BitsOp, BufferOp, ControlFlowOp, DerivativeOp, DiscardOp, DoubleOp, Family, FloatOp,

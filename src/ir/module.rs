@@ -100,6 +100,23 @@ pub struct Module {
     /// Case tables, indexed by the [`SwitchId`](super::SwitchId) in a `switch` instruction's
     /// payload.
     pub switches: Vec<SwitchTable>,
+    /// SM5 class linkage (`dcl_interface`): the constant buffer that holds each interface
+    /// slot's function-table index and `this` data; `None` for shaders without interfaces.
+    pub class_linkage: Option<ClassLinkage>,
+}
+
+/// The class-linkage data block of a shader that declares interfaces.
+///
+/// The block is one of [`Module::cbuffers`], laid out as `uvec4[2 × slots]`: element `s`
+/// holds the `this` data of interface slot `s` (`this[s]`), element `slots + s` holds in `.x`
+/// the index of the function table (`ft#`) bound to slot `s`. Its binding is not asked of the
+/// binding map: the pipeline gives it its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClassLinkage {
+    /// The block's position in [`Module::cbuffers`].
+    pub cbuffer: super::CbId,
+    /// Interface slots the shader declares: the largest `fp#` + array length.
+    pub slots: u32,
 }
 
 impl Module {
@@ -132,6 +149,7 @@ impl Module {
             functions: Default::default(),
             insts: Default::default(),
             switches: Default::default(),
+            class_linkage: None,
         }
     }
 
@@ -168,7 +186,8 @@ impl Module {
 /// One function: the entry point or a `label l#` subroutine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Function {
-    /// The DXBC label number; `None` for the entry point.
+    /// The DXBC label number (`l#`, or `fb#` for a class-linkage function body); `None` for
+    /// the entry point.
     pub label: Option<u32>,
     /// Its instructions in [`Module::insts`].
     pub body: Range<u32>,

@@ -5,16 +5,23 @@
 //! range; every UAV with a counter (see `find_uav_counters`, which must run first) also gets
 //! `counter_binding` from its [`RegisterRange::counter`](crate::ir::binding::RegisterRange::counter)
 //! range. A range the map cannot place is [`Error::Binding`] at the declaration's offset.
+//! The class-linkage block ([`Module::class_linkage`]) is not asked of the map:
+//! [`assign_class_linkage`] binds it where the caller's [`ClassLinkage`] says, and a descriptor
+//! binding the map gave another declaration too is [`Error::Invalid`] naming both.
 
 use super::Error;
-use crate::ir::binding::BindingMap;
+use crate::bindings::ClassLinkage;
+use crate::ir::binding::{BindingMap, BindingTarget};
 use crate::ir::Module;
 
 /// Sets the binding of every declaration (and UAV counter) from `map`.
 pub fn assign_bindings<M: BindingMap + ?Sized>(module: &mut Module, map: &M) -> Result<(), Error> {
     let fail = |offset: u32| move |source| Error::binding(offset, source);
-    for cb in &mut module.cbuffers {
-        cb.binding = Some(map.map(&cb.range).map_err(fail(cb.span))?);
+    let block = module.class_linkage.map(|c| c.cbuffer.index());
+    for (i, cb) in module.cbuffers.iter_mut().enumerate() {
+        if Some(i) != block {
+            cb.binding = Some(map.map(&cb.range).map_err(fail(cb.span))?);
+        }
     }
     for r in &mut module.resources {
         r.binding = Some(map.map(&r.range).map_err(fail(r.span))?);
@@ -25,6 +32,50 @@ pub fn assign_bindings<M: BindingMap + ?Sized>(module: &mut Module, map: &M) -> 
     for s in &mut module.samplers {
         s.binding = Some(map.map(&s.range).map_err(fail(s.span))?);
     }
+    Ok(())
+}
+
+/// Binds the class-linkage block, if the module has one, at `linkage.block`; must run after
+/// [`assign_bindings`], whose descriptors it checks for a clash.
+pub fn assign_class_linkage(module: &mut Module, linkage: &ClassLinkage) -> Result<(), Error> {
+    let Some(class_linkage) = module.class_linkage else {
+        return Ok(());
+    };
+    let target = linkage.block;
+    if let BindingTarget::Descriptor(block) = target {
+        let declared = module
+            .cbuffers
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != class_linkage.cbuffer.index())
+            .map(|(_, c)| (c.binding, c.range, c.span))
+            .chain(module.resources.iter().flat_map(|r| {
+                [
+                    (r.binding, r.range, r.span),
+                    (r.counter_binding, r.range.counter(), r.span),
+                ]
+            }))
+            .chain(module.samplers.iter().map(|s| (s.binding, s.range, s.span)));
+        for (binding, range, span) in declared {
+            if let Some(BindingTarget::Descriptor(b)) = binding {
+                if (b.set, b.binding) == (block.set, block.binding) {
+                    return Err(Error::invalid(
+                        span,
+                        format!(
+                            "{range} is bound at set {} binding {}, where the class-linkage \
+                             block is too (choose another with Options::with_class_linkage)",
+                            b.set, b.binding
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    let cb = module
+        .cbuffers
+        .get_mut(class_linkage.cbuffer.index())
+        .ok_or_else(|| Error::internal(module.program_span, "class-linkage block missing"))?;
+    cb.binding = Some(target);
     Ok(())
 }
 

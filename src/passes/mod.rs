@@ -11,7 +11,8 @@
 //! 2. [`find_uav_counters()`]: sets [`ResourceDecl::counter`](crate::ir::ResourceDecl::counter)
 //!    on every UAV that `imm_atomic_alloc`/`imm_atomic_consume` use.
 //! 3. [`assign_bindings()`]: asks the binding map for every declared range, and for the counter
-//!    range of every UAV with a counter; must run after `find_uav_counters`.
+//!    range of every UAV with a counter; must run after `find_uav_counters`. Then
+//!    [`assign_class_linkage()`] binds the class-linkage block where the caller says.
 //! 4. [`schedule_hull_phases()`]: maps a hull shader's phases onto the tessellation-control
 //!    invocations under the requested [`HullSchedule`] (the steps the back end emits).
 
@@ -21,10 +22,10 @@ mod error;
 pub mod find_uav_counters;
 pub mod schedule_hull_phases;
 
-use crate::bindings::Bindings;
+use crate::bindings::{Bindings, ClassLinkage};
 use crate::ir::{HullSchedule, Module};
 
-pub use assign_bindings::assign_bindings;
+pub use assign_bindings::{assign_bindings, assign_class_linkage};
 pub use collect_switch_cases::collect_switch_cases;
 pub use error::Error;
 pub use find_uav_counters::find_uav_counters;
@@ -34,11 +35,13 @@ pub use schedule_hull_phases::schedule_hull_phases;
 pub fn run(
     module: &mut Module,
     bindings: &Bindings,
+    class_linkage: &ClassLinkage,
     hull_schedule: HullSchedule,
 ) -> Result<(), Error> {
     collect_switch_cases(module)?;
     find_uav_counters(module)?;
     assign_bindings(module, bindings)?;
+    assign_class_linkage(module, class_linkage)?;
     schedule_hull_phases(module, hull_schedule)?;
     Ok(())
 }

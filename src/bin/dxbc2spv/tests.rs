@@ -457,10 +457,7 @@ fn translate_writes_a_valid_module_for_the_compute_sample() {
 fn translate_reports_unsupported_features_with_their_offset_and_goes_on() {
     let tmp = TempDir::new("translate-unsupported");
     // Class linkage is not translated (no Vulkan equivalent).
-    let ds = tmp.file(
-        "ds.asm",
-        b"cs_5_0\ndcl_function_body fb0\ndcl_thread_group 1, 1, 1\nret\n",
-    );
+    let ds = tmp.file("ds.asm", b"cs_5_0\ndcl_thread_group 1, 1, 1\nabort\nret\n");
     let ds_dxbc = path_str(&tmp.path("ds.dxbc"));
     assert_eq!(run(&["asm", &ds, "-o", &ds_dxbc]).status, Status::Success);
     let cs = tmp.file(
@@ -474,7 +471,7 @@ fn translate_reports_unsupported_features_with_their_offset_and_goes_on() {
     assert_eq!(r.status, Status::InputsFailed);
     assert!(
         r.stderr
-            .contains("ds.dxbc: at 0x5c (dcl_function_body): unsupported: class linkage"),
+            .contains("ds.dxbc: at 0x6c (abort): unsupported: abort"),
         "{}",
         r.stderr
     );

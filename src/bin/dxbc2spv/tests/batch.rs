@@ -26,7 +26,7 @@ fn assembled(text: &str) -> Vec<u8> {
 }
 
 /// `in/`: the five samples, a file that is not a container (`broken/bad.dxbc`), a compute
-/// shader using class linkage and a function-linking library (both unsupported, under
+/// shader using `abort` and a function-linking library (both unsupported, under
 /// `unsupported/`), and a text file that is not an input.
 fn batch_inputs(tmp: &TempDir) -> String {
     let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/samples");
@@ -35,7 +35,7 @@ fn batch_inputs(tmp: &TempDir) -> String {
         tmp.file(&format!("in/{name}.dxbc"), &bytes);
     }
     tmp.file("in/broken/bad.dxbc", GARBAGE);
-    let linkage = "cs_5_0\ndcl_function_body fb0\ndcl_thread_group 1, 1, 1\nret\n";
+    let linkage = "cs_5_0\ndcl_thread_group 1, 1, 1\nabort\nret\n";
     tmp.file("in/unsupported/linkage.dxbc", &assembled(linkage));
     tmp.file("in/unsupported/library.dxbc", &assembled("lib_5_0\nret\n"));
     tmp.file("in/notes.txt", b"not an input");
@@ -82,7 +82,7 @@ total           8        5            2        1
         ),
         (
             "unsupported/linkage.dxbc",
-            ": at 0x5c (dcl_function_body): unsupported: class linkage",
+            ": at 0x6c (abort): unsupported: abort",
         ),
         (
             "unsupported/library.dxbc",

@@ -1,8 +1,9 @@
 //! Labels, calls and switches: the parts of control flow that need more than one instruction.
 //!
 //! Contract:
-//! - `label l#` closes the current function and starts a new [`ir::Function`]; function 0 is
-//!   the main body up to the first label. A label defined twice is [`Error::Invalid`].
+//! - `label l#` (and `label fb#`, a class-linkage function body) closes the current function
+//!   and starts a new [`ir::Function`]; function 0 is the main body up to the first label. A
+//!   label defined twice is [`Error::Invalid`]; `l#` and `fb#` are separate namespaces.
 //! - `call l#` / `callc l#` name their target as [`ir::Reg::Function`] with the position of the
 //!   function the label starts. Labels may be defined after their first call, so targets are
 //!   recorded here and resolved when lowering finishes; a label never defined is
@@ -16,7 +17,7 @@
 //!   [`ir::validate`].
 
 use super::Error;
-use super::{insts_len, CallFixup, Lowerer, MAX_NESTING_DEPTH};
+use super::{insts_len, CallFixup, LabelKind, Lowerer, MAX_NESTING_DEPTH};
 use crate::front::dxbc::operand::{Operand, RegisterType};
 use crate::front::dxbc::Instruction;
 use crate::ir::{self, Op};
@@ -55,17 +56,25 @@ impl Lowerer {
             .operands()
             .first()
             .ok_or_else(|| Error::invalid(at, "label without an operand"))?;
-        let label = self.label_number(op, at)?;
+        let (label, kind) = if op.ty == RegisterType::FunctionBody {
+            (self.function_body_number(op, at)?, LabelKind::FunctionBody)
+        } else {
+            (self.label_number(op, at)?, LabelKind::Label)
+        };
         let start = insts_len(&self.module)?;
         if let Some(current) = self.module.functions.last_mut() {
             current.body.end = start;
         }
         let position = u32::try_from(self.module.functions.len())
             .map_err(|_| Error::invalid(at, "too many functions"))?;
-        if self.lookup_label.insert(label, position).is_some() {
+        let (lookup, prefix) = match kind {
+            LabelKind::Label => (&mut self.lookup_label, "l"),
+            LabelKind::FunctionBody => (&mut self.lookup_body, "fb"),
+        };
+        if lookup.insert(label, position).is_some() {
             return Err(Error::invalid(
                 at,
-                format!("label l{label} is defined twice"),
+                format!("label {prefix}{label} is defined twice"),
             ));
         }
         self.module.functions.push(ir::Function {
@@ -75,6 +84,18 @@ impl Lowerer {
         });
         self.nesting_depth = 0;
         Ok(())
+    }
+
+    /// The number of an `fb#` operand (`label fb#`).
+    fn function_body_number(&self, op: &Operand, at: u32) -> Result<u32, Error> {
+        match op.indices() {
+            [index] if index.rel.is_none() => u32::try_from(index.imm)
+                .map_err(|_| Error::invalid(at, "function body number over 32 bits")),
+            _ => Err(Error::invalid(
+                at,
+                "function body operand without one immediate index",
+            )),
+        }
     }
 
     /// The number of an `l#` operand.
@@ -115,6 +136,7 @@ impl Lowerer {
             inst: position,
             src,
             label,
+            kind: LabelKind::Label,
             offset: at,
         });
         Ok(())

@@ -6,7 +6,7 @@
 //! twice, exceeds a D3D11 limit (temps, indexable-temp elements, immediate constant buffer,
 //! shared memory, thread-group size, constant-buffer size) or carries an unknown dimension or
 //! return type is [`Error::Invalid`]; class linkage (`dcl_function_body`, `dcl_function_table`,
-//! `dcl_interface`) is [`Error::Unsupported`]. Inputs and outputs of every stage, geometry-shader
+//! `dcl_interface`) is recorded by `class_linkage.rs`. Inputs and outputs of every stage, geometry-shader
 //! and tessellator declarations and hull-shader phases are recorded (`io.rs`, `hull.rs`).
 //! Every declaration's tokens are read by the front end's shared decoder
 //! ([`Declaration::decode`], the reflection's too) and converted into the IR's types here.
@@ -81,7 +81,7 @@ fn record(
 }
 
 /// The IR dimension of a typed resource declaration.
-fn dimension(dimension: ResourceDimension, at: u32) -> Result<ir::Dimension, Error> {
+pub(super) fn dimension(dimension: ResourceDimension, at: u32) -> Result<ir::Dimension, Error> {
     use ir::Dimension as D;
     Ok(match dimension {
         ResourceDimension::Buffer => D::Buffer,
@@ -104,7 +104,7 @@ fn dimension(dimension: ResourceDimension, at: u32) -> Result<ir::Dimension, Err
 }
 
 /// The IR's return types of a typed resource declaration.
-fn return_types(types: [ReturnType; 4], at: u32) -> Result<[ir::ReturnType; 4], Error> {
+pub(super) fn return_types(types: [ReturnType; 4], at: u32) -> Result<[ir::ReturnType; 4], Error> {
     let mut out = [ir::ReturnType::Float; 4];
     for (slot, ret) in out.iter_mut().zip(types) {
         *slot = match ret {
@@ -220,11 +220,18 @@ impl Lowerer {
             | Declaration::InputControlPoints(_) => {
                 self.tessellation_declaration(inst, &declaration)?
             }
-            Declaration::FunctionBody
-            | Declaration::FunctionTable { .. }
-            | Declaration::Interface { .. } => {
-                return Err(Error::unsupported(at, "class linkage (interfaces)"))
+            // Bodies are numbered by their `label fb#`; tables name them.
+            Declaration::FunctionBody => {}
+            Declaration::FunctionTable { id, bodies } => {
+                self.function_table(inst, id, bodies.iter())?
             }
+            Declaration::Interface {
+                id,
+                table_length,
+                array_length,
+                function_tables,
+                dynamically_indexed: _,
+            } => self.interface(inst, id, array_length, table_length, function_tables.iter())?,
         }
         Ok(())
     }

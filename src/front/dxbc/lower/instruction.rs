@@ -16,7 +16,8 @@
 //! - The tiled-resource (`_s`) opcodes and `check_access_fully_mapped` map to their own
 //!   operations; their status operand is the second destination, as in DXBC.
 //! - Opcodes with no IR operation are [`Error::Unsupported`] naming the feature: geometry
-//!   streams, class linkage, `abort` and `debug_break`.
+//!   streams, `abort` and `debug_break`. `fcall` is lowered by `class_linkage.rs`, an SM5.0
+//!   operand with a dynamic register number (`t[r0.x + 0]`) by `dynamic_register.rs`.
 
 use super::Error;
 use super::Lowerer;
@@ -54,7 +55,6 @@ pub(super) fn executable_op(opcode: Opcode) -> Option<Op> {
 /// The feature an executable opcode without an IR operation needs.
 fn unsupported_feature(opcode: Opcode) -> String {
     match opcode {
-        Opcode::InterfaceCall => "class linkage (interfaces)".into(),
         Opcode::Abort => "abort".into(),
         Opcode::DebugBreak => "debug_break".into(),
         other => other.name().into(),
@@ -145,6 +145,20 @@ impl Lowerer {
             self.module.insts.push(out);
             return Ok(());
         }
+        if inst.opcode == Opcode::InterfaceCall {
+            return self.interface_call(inst);
+        }
+        if !self.version.is_sm51() {
+            if let Some(operand) = super::dynamic_register::dynamic_operand(inst) {
+                return self.dynamic_register(inst, operand);
+            }
+        }
+        self.executable_op(inst)
+    }
+
+    /// Lowers one executable instruction that maps to one [`ir::Op`] and appends it.
+    pub(super) fn executable_op(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
+        let at = inst.offset;
         let Some(op) = executable_op(inst.opcode) else {
             return Err(Error::unsupported(at, unsupported_feature(inst.opcode)));
         };

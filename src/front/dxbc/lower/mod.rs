@@ -7,11 +7,13 @@
 //!   `samplers`, `tgsm`, `indexable_temps`, `functions`), never by DXBC register number.
 //! - Every error carries the byte offset of the DXBC instruction that caused it: an operand
 //!   naming an undeclared register, a malformed declaration or a count past the D3D11 limits is
-//!   [`Error::Invalid`]; a valid construct this translator cannot translate (class linkage,
-//!   shader libraries) is [`Error::Unsupported`] naming the feature.
+//!   [`Error::Invalid`]; a valid construct this translator cannot translate (shader
+//!   libraries) is [`Error::Unsupported`] naming the feature.
 //! - Lowering checks what needs the declarations (registers exist, ranges contain the indexed
 //!   register); structural rules (balanced control flow, register numbers below `dcl_temps`,
 //!   operand counts) are left to [`ir::validate`], which reports the same offsets.
+//! - Class linkage (`dcl_interface`, `fcall`, `this[]`) becomes a constant buffer, switches
+//!   and calls (`class_linkage.rs`).
 //! - Switch case tables are left empty (one per `switch`, named by its [`ir::Payload`]); the
 //!   `collect_switch_cases` pass fills them. Bindings and UAV counters are passes too.
 //! - Nothing here panics or allocates in proportion to a count read from the input: counts are
@@ -20,11 +22,17 @@
 //!   about the program as a whole (a missing `dcl_thread_group`) point at its version token.
 //!
 //! Layout: `decl.rs` (declarations), `io.rs` (stage inputs and outputs), `hull.rs` (hull-shader
-//! phases, tessellator declarations), `operand.rs` (operand resolution), `instruction.rs`
+//! phases, tessellator declarations), `class_linkage.rs` (interfaces), `dynamic_register.rs`
+//! (SM5.0 `t[r0.x]`-style operands), `operand.rs` (operand resolution), `instruction.rs`
 //! (executable instructions and their controls), `control_flow.rs` (labels, calls, switches).
 
+mod class_linkage;
+#[cfg(test)]
+mod class_linkage_tests;
+pub use class_linkage::{CLASS_LINKAGE_REGISTER, MAX_INTERFACE_SLOTS};
 mod control_flow;
 mod decl;
+mod dynamic_register;
 mod error;
 mod hull;
 pub use hull::{MAX_CONTROL_POINTS, MAX_PHASE_INSTANCES};
@@ -138,7 +146,18 @@ pub fn lower_reusing(
     lowerer.finish()
 }
 
-/// A `call`/`callc` whose label is resolved once every label is known.
+/// The two namespaces of `label`: `l#` (subroutines of `call`) and `fb#` (function bodies of
+/// class linkage, called by `fcall`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LabelKind {
+    /// `l#`.
+    Label,
+    /// `fb#`.
+    FunctionBody,
+}
+
+/// A `call`/`callc` (or a call `fcall` lowers to) whose label is resolved once every label is
+/// known.
 #[derive(Clone, Copy, Debug)]
 struct CallFixup {
     /// Position of the call in [`ir::Module::insts`].
@@ -147,6 +166,8 @@ struct CallFixup {
     src: usize,
     /// The DXBC label number.
     label: u32,
+    /// Which namespace `label` is in.
+    kind: LabelKind,
     /// Byte offset of the call.
     offset: u32,
 }
@@ -164,6 +185,13 @@ struct Lowerer {
     lookup_indexable: BTreeMap<u32, u32>,
     /// Label number → function position.
     lookup_label: BTreeMap<u32, u32>,
+    /// Function-body (`fb#`) number → function position.
+    lookup_body: BTreeMap<u32, u32>,
+    /// Function tables and interfaces (class linkage).
+    class_linkage: class_linkage::ClassLinkageState,
+    /// The register a dynamic SM5.0 register number stands for while one case of its switch
+    /// is lowered (`dynamic_register.rs`).
+    register_override: Option<u32>,
     call_fixups: Vec<CallFixup>,
     indexable_elements: u64,
     tgsm_bytes: u64,
@@ -203,6 +231,9 @@ impl Lowerer {
             lookup_tgsm: BTreeMap::new(),
             lookup_indexable: BTreeMap::new(),
             lookup_label: BTreeMap::new(),
+            lookup_body: BTreeMap::new(),
+            class_linkage: Default::default(),
+            register_override: None,
             call_fixups: Vec::new(),
             indexable_elements: 0,
             tgsm_bytes: 0,
@@ -232,16 +263,16 @@ impl Lowerer {
             last.body.end = end;
         }
         for fixup in std::mem::take(&mut self.call_fixups) {
-            let target = self
-                .lookup_label
-                .get(&fixup.label)
-                .copied()
-                .ok_or_else(|| {
-                    Error::invalid(
-                        fixup.offset,
-                        format!("call to label l{}, which is not defined", fixup.label),
-                    )
-                })?;
+            let (lookup, prefix) = match fixup.kind {
+                LabelKind::Label => (&self.lookup_label, "label l"),
+                LabelKind::FunctionBody => (&self.lookup_body, "function body fb"),
+            };
+            let target = lookup.get(&fixup.label).copied().ok_or_else(|| {
+                Error::invalid(
+                    fixup.offset,
+                    format!("call to {prefix}{}, which is not defined", fixup.label),
+                )
+            })?;
             let src = self
                 .module
                 .insts

@@ -12,8 +12,10 @@
 //!   scalar registers read `[0; 4]`; masks on sources and registers without a selection read
 //!   the identity. A destination's mask is its write mask, 1 for scalar registers and `xyzw`
 //!   for registers without one (`u0` of an atomic). A scalar `l(5)` is replicated to four lanes.
-//! - Registers of features not translated (class linkage, graphics-stage special registers)
-//!   are [`Error::Unsupported`]; label operands are resolved by `control_flow.rs`.
+//! - `this[s]` reads the class-linkage block (`class_linkage.rs`); the other class-linkage
+//!   registers (`fb#`, `ft#`, `fp#`) as operands of ordinary instructions are [`Error::Invalid`].
+//! - Registers of features not translated (graphics-stage special registers) are
+//!   [`Error::Unsupported`]; label operands are resolved by `control_flow.rs`.
 
 use std::collections::BTreeMap;
 
@@ -287,12 +289,19 @@ impl Lowerer {
             R::InputThreadIdInGroup => ir::Reg::ThreadIdInGroup,
             R::InputThreadIdInGroupFlattened => ir::Reg::ThreadIdInGroupFlattened,
             R::Label => return Err(Error::invalid(at, "label operand outside call/callc")),
-            R::FunctionBody
-            | R::FunctionTable
-            | R::Interface
-            | R::FunctionInput
-            | R::FunctionOutput
-            | R::ThisPointer => return Err(Error::unsupported(at, "class linkage (interfaces)")),
+            R::FunctionInput | R::FunctionOutput => {
+                return Err(Error::unsupported(
+                    at,
+                    format!("class linkage {}# registers", op.ty.prefix()),
+                ))
+            }
+            R::FunctionBody | R::FunctionTable | R::Interface => {
+                return Err(Error::invalid(
+                    at,
+                    format!("{} operand outside a declaration or fcall", op.ty.prefix()),
+                ))
+            }
+            R::ThisPointer => self.this_pointer(self.index(&indices(op, 1, at)?[0], at)?, at)?,
             other => {
                 return Err(Error::unsupported(
                     at,
@@ -303,7 +312,7 @@ impl Lowerer {
     }
 
     /// An index: immediate part (fitting 32 bits) and optional register part.
-    fn index(&self, index: &DxbcIndex, at: u32) -> Result<ir::Index, Error> {
+    pub(super) fn index(&self, index: &DxbcIndex, at: u32) -> Result<ir::Index, Error> {
         let imm = u32::try_from(index.imm)
             .map_err(|_| Error::invalid(at, "register index over 32 bits"))?;
         match &index.rel {
@@ -388,7 +397,11 @@ impl Lowerer {
         let first_index = idx
             .first()
             .ok_or_else(|| Error::invalid(at, format!("{letter} operand without an index")))?;
-        let id = immediate(first_index, at)?;
+        // A dynamic SM5.0 register number is lowered once per register (`dynamic_register.rs`).
+        let id = match (first_index.rel.is_some(), self.register_override) {
+            (true, Some(register)) => register,
+            _ => immediate(first_index, at)?,
+        };
         let decl = find(lookup, id, letter, at)?;
         if !self.version.is_sm51() {
             return Ok((decl, ir::Index::imm(0), idx.get(1)));
