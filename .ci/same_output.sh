@@ -8,6 +8,8 @@
 #   CORPUS  default ../shared/corpus
 # Prints `same_output: N blobs, M SPIR-V modules identical, K differ` and exits 1 on any difference.
 set -euo pipefail
+# One collation for sort and comm.
+export LC_ALL=C
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 BASE="${1:?usage: same_output.sh BASE-REV-or-BINARY [CORPUS]}"
