@@ -15,7 +15,7 @@
 use std::mem::size_of;
 
 use crate::back::spirv::{self as emit, DescriptorType, EmitOptions};
-pub use crate::back::spirv::{DomainModes, FloatControls, ENTRY_POINT};
+pub use crate::back::spirv::{DomainModes, FloatControls, RovInterlock, ENTRY_POINT};
 use crate::bindings::{BindingTarget, Bindings, ClassLinkage, Count, RegisterRange, ResourceKind};
 use crate::error::Error;
 #[cfg(feature = "dxbc")]
@@ -143,6 +143,11 @@ pub struct Options {
     /// SM5 class linkage (interfaces): where the block of function-table indices and `this`
     /// data is bound (default set 0, binding 14; `docs/runtime.md`, "Class linkage").
     pub class_linkage: ClassLinkage,
+    /// Pixel shaders with rasterizer-ordered views: the fragment-shader interlock the device
+    /// supports (`VK_EXT_fragment_shader_interlock`). Default [`RovInterlock::Off`]: such a
+    /// shader fails with `Unsupported` (a runtime knows its device; the CLI chooses
+    /// [`RovInterlock::Pixel`]).
+    pub rov_interlock: RovInterlock,
 }
 
 impl Default for Options {
@@ -156,6 +161,7 @@ impl Default for Options {
             hull_schedule: HullSchedule::Serial,
             domain_modes: None,
             class_linkage: ClassLinkage::default(),
+            rov_interlock: RovInterlock::Off,
         }
     }
 }
@@ -222,6 +228,13 @@ impl Options {
         self
     }
 
+    /// These options with `rov_interlock`.
+    #[must_use]
+    pub fn with_rov_interlock(mut self, rov_interlock: RovInterlock) -> Options {
+        self.rov_interlock = rov_interlock;
+        self
+    }
+
     /// What the back end is asked for.
     fn emit_options(&self) -> EmitOptions {
         EmitOptions {
@@ -232,6 +245,7 @@ impl Options {
             sparse_residency: self.has(OptionFlags::SPARSE_RESIDENCY),
             geometry_point_size: self.has(OptionFlags::GEOMETRY_POINT_SIZE),
             domain_modes: self.domain_modes,
+            rov_interlock: self.rov_interlock,
         }
     }
 }

@@ -19,8 +19,9 @@
 //! `transformFeedbackQueries` and `transformFeedbackRasterizationStreamSelect`) come from
 //! `VK_EXT_transform_feedback`; `shaderStencilExport` is the presence of
 //! `VK_EXT_shader_stencil_export`; `maintenance5` comes from `VK_KHR_maintenance5` (the format
-//! `VK_FORMAT_A8_UNORM_KHR`). A device that has the extension gets it enabled together with
-//! the feature (`FeatureStructs::extensions`).
+//! `VK_FORMAT_A8_UNORM_KHR`); `fragmentShaderPixelInterlock` and `fragmentShaderSampleInterlock`
+//! (rasterizer-ordered views) come from `VK_EXT_fragment_shader_interlock`. A device that has
+//! the extension gets it enabled together with the feature (`FeatureStructs::extensions`).
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -49,6 +50,8 @@ pub(crate) struct FeatureStructs {
     pub(crate) xfb: vk::PhysicalDeviceTransformFeedbackFeaturesEXT<'static>,
     /// `VkPhysicalDeviceMaintenance5FeaturesKHR` (`VK_KHR_maintenance5`: `A8_UNORM`).
     pub(crate) m5: vk::PhysicalDeviceMaintenance5FeaturesKHR<'static>,
+    /// `VkPhysicalDeviceFragmentShaderInterlockFeaturesEXT` (`VK_EXT_fragment_shader_interlock`).
+    pub(crate) interlock: vk::PhysicalDeviceFragmentShaderInterlockFeaturesEXT<'static>,
     /// Features that are whole extensions without a feature structure.
     pub(crate) ext: ExtensionFeatures,
 }
@@ -197,6 +200,9 @@ feature_table! {
     Enabled ext.shader_stencil_export = "shaderStencilExport";
     // VK_KHR_maintenance5 (among others, the format VK_FORMAT_A8_UNORM_KHR: DXGI A8_UNORM).
     Enabled m5.maintenance5 = "maintenance5";
+    // VK_EXT_fragment_shader_interlock: rasterizer-ordered views.
+    Enabled interlock.fragment_shader_pixel_interlock = "fragmentShaderPixelInterlock";
+    Enabled interlock.fragment_shader_sample_interlock = "fragmentShaderSampleInterlock";
     // Float controls (VkPhysicalDeviceVulkan12Properties): D3D flushes fp32 denormals and keeps
     // fp64 ones (D3D11.3 functional spec); a test that depends on it requires the matching property.
     Property v12.shader_denorm_flush_to_zero_float32 = "shaderDenormFlushToZeroFloat32";
@@ -267,6 +273,7 @@ impl DeviceFeatures {
         // does not enable): on older devices it counts as absent.
         let has_m5 = api_version >= vk::API_VERSION_1_3
             && extensions.contains(&ash::khr::maintenance5::NAME);
+        let has_interlock = extensions.contains(&ash::ext::fragment_shader_interlock::NAME);
         if extensions.contains(&ash::ext::shader_stencil_export::NAME) {
             s.ext.shader_stencil_export = vk::TRUE;
         }
@@ -287,6 +294,9 @@ impl DeviceFeatures {
         }
         if has_m5 {
             f2 = f2.push_next(&mut s.m5);
+        }
+        if has_interlock {
+            f2 = f2.push_next(&mut s.interlock);
         }
         // SAFETY: the chained structures are core in the device's version or belong to an
         // extension it has, and outlive the calls.
@@ -341,6 +351,13 @@ impl FeatureStructs {
         self.v13.p_next = std::ptr::null_mut();
         self.xfb.p_next = std::ptr::null_mut();
         self.m5.p_next = std::ptr::null_mut();
+        self.interlock.p_next = std::ptr::null_mut();
+    }
+
+    /// Whether a feature of `VK_EXT_fragment_shader_interlock` is wanted.
+    pub(crate) fn wants_interlock(&self) -> bool {
+        self.interlock.fragment_shader_pixel_interlock == vk::TRUE
+            || self.interlock.fragment_shader_sample_interlock == vk::TRUE
     }
 
     /// The device extensions the enabled features need.
@@ -354,6 +371,9 @@ impl FeatureStructs {
         }
         if self.m5.maintenance5 == vk::TRUE {
             out.push(ash::khr::maintenance5::NAME);
+        }
+        if self.wants_interlock() {
+            out.push(ash::ext::fragment_shader_interlock::NAME);
         }
         out
     }
@@ -372,6 +392,7 @@ fn device_extensions(
         ash::ext::transform_feedback::NAME,
         ash::ext::shader_stencil_export::NAME,
         ash::khr::maintenance5::NAME,
+        ash::ext::fragment_shader_interlock::NAME,
     ];
     known
         .into_iter()

@@ -262,6 +262,7 @@ impl Gpu {
         let extensions: Vec<*const c_char> =
             enable.extensions().iter().map(|e| e.as_ptr()).collect();
         let wants_xfb = enable.xfb.transform_feedback == vk::TRUE;
+        let wants_interlock = enable.wants_interlock();
         // Devices have Vulkan 1.1 or newer, so `VkPhysicalDeviceFeatures2` is core.
         let mut features2 = vk::PhysicalDeviceFeatures2::default().features(enable.v10);
         if api_version >= vk::API_VERSION_1_2 {
@@ -277,6 +278,9 @@ impl Gpu {
         }
         if enable.m5.maintenance5 == vk::TRUE {
             features2 = features2.push_next(&mut enable.m5);
+        }
+        if wants_interlock {
+            features2 = features2.push_next(&mut enable.interlock);
         }
         let device_info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_infos)

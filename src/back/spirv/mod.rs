@@ -17,6 +17,8 @@ mod declare;
 mod descriptors;
 mod error;
 mod hull;
+#[cfg(test)]
+mod interlock_tests;
 mod io;
 mod memory;
 mod options;
@@ -35,7 +37,7 @@ use crate::spv::{Module, Version};
 pub use error::Error;
 
 use context::Emitter;
-pub use options::{DomainModes, EmitOptions, FloatControls, ENTRY_POINT};
+pub use options::{DomainModes, EmitOptions, FloatControls, RovInterlock, ENTRY_POINT};
 
 /// The entry point's function (the shader's main function; a hull shader's declarations).
 const ENTRY: ir::FunctionId = ir::FunctionId::new(0);
@@ -181,6 +183,7 @@ impl Emitter<'_> {
         self.declare_builtins()?;
         self.declare_io()?;
         self.declare_resources()?;
+        let interlock = self.rov_critical_section()?;
         let void = self.m.type_void();
         let fn_ty = self.m.type_function(void, &[]);
         self.declare_functions();
@@ -190,7 +193,7 @@ impl Emitter<'_> {
         let main = match stage {
             Stage::Compute => self.function_id(self.ir.program_span, ENTRY)?,
             Stage::Hull => self.hull_main(fn_ty)?,
-            _ => self.wrapper(fn_ty)?,
+            _ => self.wrapper(fn_ty, interlock)?,
         };
         let model = match stage {
             Stage::Vertex => ExecutionModel::Vertex,
@@ -208,16 +211,23 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// The entry point of a graphics stage: copy the inputs in, run the shader, copy the
-    /// outputs out (geometry shaders copy at each `emit`).
-    fn wrapper(&mut self, fn_ty: crate::spv::Id) -> Result<crate::spv::Id, Error> {
+    /// The entry point of a graphics stage: copy the inputs in, run the shader (inside the
+    /// interlock critical section when it has rasterizer-ordered views), copy the outputs out
+    /// (geometry shaders copy at each `emit`).
+    fn wrapper(&mut self, fn_ty: crate::spv::Id, interlock: bool) -> Result<crate::spv::Id, Error> {
         let shader = self.function_id(self.ir.program_span, ENTRY)?;
         let void = self.m.type_void();
         let id = self.m.begin_function(fn_ty, FunctionControl::NONE);
         self.m.new_block();
         self.copy_inputs();
         self.load_patch_constants(spirv::StorageClass::Input);
+        if interlock {
+            self.interlock(true);
+        }
         self.m.function_call(void, shader, &[]);
+        if interlock {
+            self.interlock(false);
+        }
         if self.ir.stage != Stage::Geometry {
             self.copy_outputs(None, None);
         }
@@ -237,6 +247,7 @@ impl Emitter<'_> {
             Stage::Pixel => {
                 self.m
                     .execution_mode(main, ExecutionMode::OriginUpperLeft, &[]);
+                self.interlock_mode(main);
                 if self
                     .ir
                     .global_flags

@@ -1,9 +1,10 @@
 //! What the back end is asked for: [`EmitOptions`] (SPIR-V version, names, discard semantics,
-//! sparse residency, point size), the device's [`FloatControls`] and a domain shader's
-//! [`DomainModes`], and the [`ENTRY_POINT`] name every module uses.
+//! sparse residency, point size), the device's [`FloatControls`] and [`RovInterlock`], a domain
+//! shader's [`DomainModes`], and the [`ENTRY_POINT`] name every module uses.
 //!
 //! Contract: these types belong to the back end; the facade re-exports the ones a caller sets
-//! (`dxbc2spv::FloatControls`, `dxbc2spv::DomainModes`, `dxbc2spv::ENTRY_POINT`) and builds an
+//! (`dxbc2spv::FloatControls`, `dxbc2spv::RovInterlock`, `dxbc2spv::DomainModes`,
+//! `dxbc2spv::ENTRY_POINT`) and builds an
 //! [`EmitOptions`] from its own `Options`. Nothing here depends on a front end.
 
 use crate::ir;
@@ -33,6 +34,34 @@ pub struct EmitOptions {
     pub geometry_point_size: bool,
     /// Domain shaders: the hull shader's partitioning and output primitive, to declare too.
     pub domain_modes: Option<DomainModes>,
+    /// How rasterizer-ordered views are kept ordered, if at all.
+    pub rov_interlock: RovInterlock,
+}
+
+/// What the device offers to keep a pixel shader's rasterizer-ordered views (`_rov` UAVs)
+/// ordered: the features of `VK_EXT_fragment_shader_interlock` it enabled. D3D guarantees that
+/// the ROV accesses of pixel-shader invocations that overlap run in the order of their
+/// primitives; the module keeps that guarantee with an ordered interlock (a critical section
+/// between `OpBeginInvocationInterlockEXT` and `OpEndInvocationInterlockEXT`). Shaders without
+/// ROVs are the same whatever is chosen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RovInterlock {
+    /// No interlock (the default): a shader that declares a rasterizer-ordered view fails with
+    /// `Unsupported` (the ordering D3D guarantees is never silently dropped).
+    #[default]
+    Off,
+    /// `fragmentShaderPixelInterlock`: the module declares `PixelInterlockOrderedEXT`
+    /// (capability `FragmentShaderPixelInterlockEXT`), one invocation at a time per pixel, in
+    /// primitive order.
+    Pixel,
+    /// `fragmentShaderPixelInterlock` and `fragmentShaderSampleInterlock`: as [`Pixel`], except
+    /// that a shader that runs per sample (it reads `SV_SampleIndex` or interpolates an input
+    /// per sample) declares `SampleInterlockOrderedEXT` (capability
+    /// `FragmentShaderSampleInterlockEXT`): only invocations covering the same sample wait
+    /// for each other.
+    ///
+    /// [`Pixel`]: RovInterlock::Pixel
+    PixelAndSample,
 }
 
 /// Float behaviour the target device guarantees when a module asks for it

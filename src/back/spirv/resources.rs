@@ -5,7 +5,8 @@
 //! - raw and structured buffers (`t#`, `u#`): a storage buffer block `struct { uint data[]; }`
 //!   (runtime array, `ArrayStride 4`, member `Offset 0`), `Block` in the `StorageBuffer` class
 //!   from SPIR-V 1.3 on, `BufferBlock` in the `Uniform` class before; SRVs are `NonWritable`,
-//!   `_glc` UAVs `Coherent`; [`ResourceVars::var`] is the variable.
+//!   `_glc` and `_rov` UAVs `Coherent` (a ROV's writes must be seen by the next invocation
+//!   of the interlock's critical section); [`ResourceVars::var`] is the variable.
 //! - typed buffers: a texel buffer image (`Dim Buffer`, `Sampled 1` for SRVs = uniform texel
 //!   buffer, `Sampled 2` for UAVs = storage texel buffer) of the return type's scalar
 //!   (float/unorm/snorm → f32, uint → u32, sint → i32), format `Unknown`, except a typed UAV
@@ -89,7 +90,7 @@ impl Emitter<'_> {
             .m
             .global_variable(StorageClass::UniformConstant, var_ty, None);
         self.m.decorate_binding(var, binding.set, binding.binding);
-        if uav && decl.coherent {
+        if uav && (decl.coherent || decl.rasterizer_ordered) {
             self.m.decorate(var, Decoration::Coherent, &[]);
         }
         self.name_indexed(var, if uav { "u" } else { "t" }, decl.id);
@@ -143,7 +144,7 @@ impl Emitter<'_> {
                         self.m
                             .member_decorate(block, 0, Decoration::NonWritable, &[]);
                     }
-                    if decl.coherent {
+                    if decl.coherent || decl.rasterizer_ordered {
                         self.m.member_decorate(block, 0, Decoration::Coherent, &[]);
                     }
                     let storage = self.buffer_storage();

@@ -13,6 +13,15 @@
 //!   `OpEmitVertex`/`OpEndPrimitive`, or the `Stream` forms when the module uses streams.
 //! - A geometry shader that declares no output topology (it emits nothing: fxc compiles one
 //!   without an output stream, D3D accepts it) is given `OutputPoints` ([`output_topology`]).
+//! - Rasterizer-ordered views (`_rov` UAVs, pixel shaders only) are kept ordered by an ordered
+//!   fragment-shader interlock, as [`RovInterlock`] allows: the entry point begins the critical
+//!   section right before it calls the shader's main function and ends it right after
+//!   ([`Emitter::rov_critical_section`]), so every ROV access is inside it and each bound runs
+//!   exactly once, in the entry point's uniform control flow (SPV_EXT_fragment_shader_interlock).
+//!   The section also holds the shader's other work (a narrower one would need the accesses in
+//!   the entry point itself). `discard` demotes, so the invocation reaches the end; as
+//!   `OpKill` it would not, and that combination is `Unsupported`. Without an interlock a ROV
+//!   is `Unsupported`, never translated as a plain UAV.
 //! - Every operation of the discard, derivative, interpolation and geometry families has its
 //!   arm (no catch-all): an operation added to one of them fails to compile until it is here.
 
@@ -20,9 +29,9 @@ use spirv::{Capability, ExecutionMode, GlslStd450Op, Op as SpvOp};
 
 use super::context::{Emitter, Scalar};
 use super::io::LinkKind;
-use crate::back::spirv::Error;
+use crate::back::spirv::{Error, RovInterlock};
 use crate::ir::{
-    DerivativeOp, DiscardOp, GeometryInfo, GeometryOp, InputPrimitive, Inst, InterpolationOp,
+    DerivativeOp, DiscardOp, GeometryInfo, GeometryOp, InputPrimitive, Inst, InterpolationOp, Op,
     OpKind, OutputTopology, Reg, Stage,
 };
 use crate::spv::Version;
@@ -150,6 +159,78 @@ impl Emitter<'_> {
                 self.m.inst(SpvOp::EndPrimitive, None, None, &[]);
             }
         }
+    }
+
+    /// Whether the entry point wraps the shader's main function in an interlock critical
+    /// section: the module declares a rasterizer-ordered view. Errors when the module cannot
+    /// keep its ordering: no interlock was allowed, the shader is not a pixel shader, or
+    /// `discard` would end the invocation inside the section (`OpKill`).
+    pub(super) fn rov_critical_section(&mut self) -> Result<bool, Error> {
+        let Some(rov) = self.ir.resources.iter().find(|r| r.rasterizer_ordered) else {
+            return Ok(false);
+        };
+        if self.ir.stage != Stage::Pixel {
+            return Err(Error::invalid(
+                rov.span,
+                format!(
+                    "rasterizer-ordered view u{} in a {} shader (pixel shaders only)",
+                    rov.id,
+                    self.ir.stage.prefix()
+                ),
+            ));
+        }
+        if self.options.rov_interlock == RovInterlock::Off {
+            return Err(Error::unsupported(
+                rov.span,
+                format!(
+                    "rasterizer-ordered views (u{}) without fragment-shader interlock: enable the \
+                     rov_interlock option (VK_EXT_fragment_shader_interlock) to keep their order",
+                    rov.id
+                ),
+            ));
+        }
+        if !self.options.demote_to_helper && self.ir.insts.iter().any(|i| i.op == Op::Discard) {
+            return Err(Error::unsupported(
+                rov.span,
+                "rasterizer-ordered views with discard as OpKill, which would leave the \
+                 interlock's critical section unended: let discard demote to a helper",
+            ));
+        }
+        self.m.extension("SPV_EXT_fragment_shader_interlock");
+        Ok(true)
+    }
+
+    /// Begins (`begin`) or ends the interlock critical section.
+    pub(super) fn interlock(&mut self, begin: bool) {
+        let op = if begin {
+            SpvOp::BeginInvocationInterlockEXT
+        } else {
+            SpvOp::EndInvocationInterlockEXT
+        };
+        self.m.inst(op, None, None, &[]);
+    }
+
+    /// The ordered interlock execution mode of a pixel shader with rasterizer-ordered views:
+    /// per sample when the device allows it and the shader runs per sample (it declared
+    /// `SampleRateShading`, so call this after the stage interface), else per pixel.
+    pub(super) fn interlock_mode(&mut self, main: crate::spv::Id) {
+        if !self.ir.resources.iter().any(|r| r.rasterizer_ordered) {
+            return;
+        }
+        let per_sample = self.m.has_capability(Capability::SampleRateShading);
+        let (mode, cap) = match self.options.rov_interlock {
+            RovInterlock::Off => return,
+            RovInterlock::PixelAndSample if per_sample => (
+                ExecutionMode::SampleInterlockOrderedEXT,
+                Capability::FragmentShaderSampleInterlockEXT,
+            ),
+            RovInterlock::Pixel | RovInterlock::PixelAndSample => (
+                ExecutionMode::PixelInterlockOrderedEXT,
+                Capability::FragmentShaderPixelInterlockEXT,
+            ),
+        };
+        self.m.capability(cap);
+        self.m.execution_mode(main, mode, &[]);
     }
 
     /// Demote or kill (the block stays open after a demote; a kill ends it).

@@ -148,6 +148,13 @@ pub struct TranslateArgs {
     /// per patch) or `parallel` (instances spread over the invocations).
     #[arg(long, value_enum, default_value_t = HullScheduleArg::Serial)]
     pub hull_schedule: HullScheduleArg,
+    /// How pixel shaders keep their rasterizer-ordered views (`_rov` UAVs) ordered: `pixel`
+    /// (an ordered fragment-shader interlock per pixel, `VK_EXT_fragment_shader_interlock`'s
+    /// `fragmentShaderPixelInterlock`), `pixel-and-sample` (per sample in shaders that run per
+    /// sample; the device also has `fragmentShaderSampleInterlock`) or `off` (such shaders fail
+    /// as unsupported).
+    #[arg(long, value_enum, default_value_t = RovInterlockArg::Pixel)]
+    pub rov_interlock: RovInterlockArg,
     /// Batch runs (a directory or several files): files translated at once, one per thread.
     /// Default: one per core (or `RAYON_NUM_THREADS`); 1 translates in input order.
     #[arg(short = 'j', long, value_name = "N")]
@@ -164,6 +171,28 @@ pub enum HullScheduleArg {
     Serial,
     /// Instance k runs on invocation k mod N.
     Parallel,
+}
+
+/// `--rov-interlock` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RovInterlockArg {
+    /// No interlock: a shader with a rasterizer-ordered view fails.
+    Off,
+    /// `PixelInterlockOrderedEXT`.
+    Pixel,
+    /// `SampleInterlockOrderedEXT` in per-sample shaders, else `PixelInterlockOrderedEXT`.
+    PixelAndSample,
+}
+
+impl RovInterlockArg {
+    /// The library's option.
+    pub fn option(self) -> dxbc2spv::RovInterlock {
+        match self {
+            RovInterlockArg::Off => dxbc2spv::RovInterlock::Off,
+            RovInterlockArg::Pixel => dxbc2spv::RovInterlock::Pixel,
+            RovInterlockArg::PixelAndSample => dxbc2spv::RovInterlock::PixelAndSample,
+        }
+    }
 }
 
 /// Options of `asm`.

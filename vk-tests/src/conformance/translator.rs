@@ -13,7 +13,7 @@ use dxbc2spv::bindings::{
     TableEntry,
 };
 use dxbc2spv::ir::{Dimension, ResourceShape};
-use dxbc2spv::{FloatControls, OptionFlags, Options, Target};
+use dxbc2spv::{FloatControls, OptionFlags, Options, RovInterlock, Target};
 
 use super::shader::{
     BindingTarget, CompiledShader, DxbcInput, DxbcTranslator, Register, RegisterClass,
@@ -62,6 +62,19 @@ impl DxbcTranslator for Dxbc2Spv {
                 OptionFlags::GEOMETRY_POINT_SIZE,
                 input.features.is_none() || has("shaderTessellationAndGeometryPointSize"),
             )
+            // Rasterizer-ordered views: the interlock the device has (the runner enables it
+            // whenever the device has it); none: a ROV shader fails to translate.
+            .with_rov_interlock(match input.features {
+                None => RovInterlock::Pixel,
+                Some(_)
+                    if has("fragmentShaderPixelInterlock")
+                        && has("fragmentShaderSampleInterlock") =>
+                {
+                    RovInterlock::PixelAndSample
+                }
+                Some(_) if has("fragmentShaderPixelInterlock") => RovInterlock::Pixel,
+                Some(_) => RovInterlock::Off,
+            })
             // The runner runs cases with a translated hull shader once per schedule.
             .with_hull_schedule(input.hull_schedule);
         let translation = dxbc2spv::translate(input.dxbc, &options)

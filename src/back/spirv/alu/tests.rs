@@ -74,6 +74,7 @@ fn translate(insts: Vec<Inst>) -> Result<Vec<u32>, Error> {
     // Every float execution mode on: the modes must validate with any ALU content.
     let options = EmitOptions {
         demote_to_helper: true,
+        rov_interlock: crate::back::spirv::RovInterlock::Off,
         geometry_point_size: true,
         domain_modes: None,
         version: Version::V1_3,

@@ -124,6 +124,7 @@ fn check(m: &Module) -> String {
     for (version, env) in VERSIONS {
         let options = EmitOptions {
             demote_to_helper: true,
+            rov_interlock: crate::back::spirv::RovInterlock::Off,
             geometry_point_size: true,
             domain_modes: None,
             version,
@@ -143,6 +144,7 @@ fn check(m: &Module) -> String {
 fn emit_err(m: &Module) -> Error {
     let options = EmitOptions {
         demote_to_helper: true,
+        rov_interlock: crate::back::spirv::RovInterlock::Off,
         geometry_point_size: true,
         domain_modes: None,
         version: Version::V1_3,
@@ -266,6 +268,7 @@ fn buffer_blocks_before_spirv_1_3_use_buffer_block() {
         &m,
         &EmitOptions {
             demote_to_helper: true,
+            rov_interlock: crate::back::spirv::RovInterlock::Off,
             geometry_point_size: true,
             domain_modes: None,
             version: Version::V1_0,

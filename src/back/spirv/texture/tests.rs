@@ -197,6 +197,7 @@ pub(super) fn offsets(u: i8, v: i8, w: i8) -> Payload {
 pub(super) fn options(version: Version, sparse: bool) -> EmitOptions {
     EmitOptions {
         demote_to_helper: true,
+        rov_interlock: crate::back::spirv::RovInterlock::Off,
         geometry_point_size: true,
         domain_modes: None,
         version,

@@ -129,7 +129,9 @@ fn fresh_translation(bytes: &[u8], options: &Options) -> (Result<Translation, Er
 /// Warm-up (picking the bindings, measuring the peak memory), then `rounds` timed translations.
 fn measure(bytes: &[u8], rounds: u32) -> Measured {
     let stage = stage_prefix(bytes);
-    let mut options = Options::default().with_flag(OptionFlags::VERIFY_CHECKSUM, false);
+    let mut options = Options::default()
+        .with_flag(OptionFlags::VERIFY_CHECKSUM, false)
+        .with_rov_interlock(dxbc2spv::RovInterlock::Pixel);
     let (first, mut peak_bytes) = fresh_translation(bytes, &options);
     let first = match first {
         Err(Error::Binding { .. }) => own_ranges(bytes).and_then(|bindings| {
