@@ -673,6 +673,53 @@ fn translate_takes_the_hull_schedule() {
     );
 }
 
+/// A pixel shader with a rasterizer-ordered view: by default the CLI translates it with pixel
+/// interlock (a valid module that declares it); `--rov-interlock off` fails it with an error
+/// naming rasterizer-ordered views and the option.
+#[test]
+fn translate_keeps_rasterizer_ordered_views_ordered() {
+    let text = "ps_5_0\ndcl_uav_raw_rov u1\nstore_raw u1.x, l(0), l(1)\nret\n";
+    let bytes = dxbc2spv::text::dxbc::asm::assemble(text).expect("assembles");
+    let tmp = TempDir::new("translate-rov");
+    let input = tmp.file("rov.dxbc", &bytes);
+    let out = tmp.path("rov.spv");
+    let r = run(&[
+        "translate",
+        &input,
+        "-o",
+        &path_str(&out),
+        "--validate",
+        "--spirv-asm",
+    ]);
+    assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+    let asm = fs::read_to_string(tmp.path("rov.spvasm")).expect("the text was written");
+    for needle in [
+        "OpCapability FragmentShaderPixelInterlockEXT",
+        "OpExtension \"SPV_EXT_fragment_shader_interlock\"",
+        "PixelInterlockOrderedEXT",
+        "OpBeginInvocationInterlockEXT",
+        "OpEndInvocationInterlockEXT",
+    ] {
+        assert!(asm.contains(needle), "missing {needle}:\n{asm}");
+    }
+    let r = run(&[
+        "translate",
+        &input,
+        "-o",
+        &path_str(&out),
+        "--rov-interlock",
+        "off",
+    ]);
+    assert_eq!(r.status, Status::InputsFailed);
+    assert!(
+        r.stderr
+            .contains("unsupported: rasterizer-ordered views (u1)")
+            && r.stderr.contains("rov_interlock option"),
+        "{}",
+        r.stderr
+    );
+}
+
 /// `bench` prints one line per stage and the summary line, over the files that translate.
 #[test]
 fn bench_prints_per_stage_lines_and_the_summary() {
