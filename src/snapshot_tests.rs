@@ -5,7 +5,9 @@
 //! (`rspirv`'s disassembler) are compared with `fixtures/out/ir/<name>.ir` and
 //! `fixtures/out/spvasm/<name>.spvasm`. Every module is also checked with `spirv-val` for the
 //! default target. An input holding the comment line [`IR_ONLY`] is a lowering test: it has only
-//! the IR snapshot and is not translated to SPIR-V (it may use what the back end rejects).
+//! the IR snapshot and is not translated to SPIR-V (it may use what the back end rejects). An
+//! input holding the line [`ROV_INTERLOCK`] is translated with [`RovInterlock::Pixel`] (a device
+//! with fragment-shader interlock), as its rasterizer-ordered views need.
 //! `BLESS=1` writes the snapshots (and removes those whose input is gone); otherwise every
 //! difference is reported as a line diff and the test fails.
 
@@ -13,15 +15,23 @@ use std::path::{Path, PathBuf};
 
 use crate::spv::tests::snapshot::{blessing, check_text, fixtures_dir, spirv_text};
 use crate::spv::tests::tools;
-use crate::{translate, translate_to_ir, Options};
+use crate::{translate, translate_to_ir, Options, RovInterlock};
 
 /// The comment line (a whole line of the input, surrounding blanks ignored) that marks a
 /// fixture as lowering-only: IR snapshot, no SPIR-V.
 const IR_ONLY: &str = "// snapshot: ir only";
 
+/// The comment line that asks for [`RovInterlock::Pixel`].
+const ROV_INTERLOCK: &str = "// snapshot: rov interlock";
+
+/// Whether the input `text` holds the whole line `line`.
+fn has_line(text: &str, line: &str) -> bool {
+    text.lines().any(|l| l.trim() == line)
+}
+
 /// Whether the input `text` is lowering-only (holds the [`IR_ONLY`] line).
 fn is_ir_only(text: &str) -> bool {
-    text.lines().any(|l| l.trim() == IR_ONLY)
+    has_line(text, IR_ONLY)
 }
 
 /// The `.asm` files of `fixtures/in/`, sorted.
@@ -57,7 +67,10 @@ fn check_one(path: &Path, out: &Path) -> Vec<String> {
         Ok(b) => b,
         Err(e) => return vec![format!("{}:{e}", path.display())],
     };
-    let options = options_for(&bytes);
+    let mut options = options_for(&bytes);
+    if has_line(&text, ROV_INTERLOCK) {
+        options = options.with_rov_interlock(RovInterlock::Pixel);
+    }
     let mut problems = Vec::new();
     match translate_to_ir(&bytes, &options) {
         Ok(module) => {
