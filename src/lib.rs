@@ -51,6 +51,8 @@ pub use pipeline::{
     ShaderInfo, StreamOutput, StreamOutputEntry, Target, Translation, Translator, ENTRY_POINT,
     KEEP_BYTES,
 };
+pub use pipeline::{
+    parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE};
 pub use scratch::release_thread_buffers;
 
 #[cfg(test)]

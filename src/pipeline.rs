@@ -16,6 +16,9 @@ use std::mem::size_of;
 
 use crate::back::spirv::{self as emit, DescriptorType, EmitOptions};
 pub use crate::back::spirv::{DomainModes, FloatControls, RovInterlock, ENTRY_POINT};
+pub use crate::back::spirv::{
+    parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE,
+};
 use crate::bindings::{BindingTarget, Bindings, ClassLinkage, Count, RegisterRange, ResourceKind};
 use crate::error::Error;
 #[cfg(feature = "dxbc")]
@@ -148,6 +151,14 @@ pub struct Options {
     /// shader fails with `Unsupported` (a runtime knows its device; the CLI chooses
     /// [`RovInterlock::Pixel`]).
     pub rov_interlock: RovInterlock,
+    /// The pipeline state the translation depends on (`docs/runtime.md`, "Pipeline-state
+    /// keys"): render-target swizzles and dropped targets (D3D writes nothing to a slot without
+    /// a view), dual-source blending (D3D: `o0` and `o1` only, blended as sources 0 and 1),
+    /// the rasterizer's sample count (fixed, or a specialization constant), forced
+    /// sample-rate shading, multisampled SRVs bound as single-sampled views, and a limit on
+    /// the tessellation factors below D3D's `min(dcl_hs_maxtessfactor, 64)`. Default
+    /// [`PipelineState::default`]: the same module as without it.
+    pub pipeline_state: PipelineState,
 }
 
 impl Default for Options {
@@ -162,6 +173,7 @@ impl Default for Options {
             domain_modes: None,
             class_linkage: ClassLinkage::default(),
             rov_interlock: RovInterlock::Off,
+            pipeline_state: PipelineState::default(),
         }
     }
 }
@@ -235,6 +247,13 @@ impl Options {
         self
     }
 
+    /// These options with the pipeline state `pipeline_state`.
+    #[must_use]
+    pub fn with_pipeline_state(mut self, pipeline_state: PipelineState) -> Options {
+        self.pipeline_state = pipeline_state;
+        self
+    }
+
     /// What the back end is asked for.
     fn emit_options(&self) -> EmitOptions {
         EmitOptions {
@@ -246,6 +265,7 @@ impl Options {
             geometry_point_size: self.has(OptionFlags::GEOMETRY_POINT_SIZE),
             domain_modes: self.domain_modes,
             rov_interlock: self.rov_interlock,
+            pipeline_state: self.pipeline_state,
         }
     }
 }
@@ -433,7 +453,7 @@ pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Er
 #[cfg(feature = "dxbc")]
 pub fn bound_resources(bytes: &[u8], options: &Options) -> Result<Vec<BoundResource>, Error> {
     let module = translate_to_ir(bytes, options)?;
-    Ok(shader_info(&module)?.resources)
+    Ok(shader_info(&module, &options.pipeline_state)?.resources)
 }
 
 /// [`translate_to_ir`] with the front end `F`.
@@ -474,7 +494,7 @@ fn emit_with_info(
     let spirv = emit::emit_reusing(module, &options.emit_options(), scratch)?;
     Ok(Translation {
         spirv,
-        info: shader_info(module)?,
+        info: shader_info(module, &options.pipeline_state)?,
     })
 }
 
@@ -490,7 +510,9 @@ fn name(error: Error, name_at: impl FnOnce(u32) -> Option<&'static str>) -> Erro
     }
 }
 
-fn shader_info(module: &ir::Module) -> Result<ShaderInfo, Error> {
+/// The reflection of `module`; multisampled SRVs the pipeline state binds single-sampled are
+/// reported with the shape the runtime binds.
+fn shader_info(module: &ir::Module, state: &PipelineState) -> Result<ShaderInfo, Error> {
     let stage = module.stage;
     let entry = |range: RegisterRange,
                  id: u32,
@@ -517,7 +539,8 @@ fn shader_info(module: &ir::Module) -> Result<ShaderInfo, Error> {
     }
     for r in &module.resources {
         let d = emit::descriptor_type(r);
-        resources.push(entry(r.range, r.id, Some(r.shape), d, r.binding, r.span)?);
+        let shape = state.bound_shape(r);
+        resources.push(entry(r.range, r.id, Some(shape), d, r.binding, r.span)?);
         if r.counter {
             let (range, d) = (r.range.counter(), DescriptorType::StorageBuffer);
             resources.push(entry(range, r.id, None, d, r.counter_binding, r.span)?);
@@ -609,7 +632,7 @@ mod tests {
         .expect("assembles");
         let mut module = translate_to_ir(&bytes, &Options::default()).expect("lowers");
         module.resources[0].binding = None;
-        let e = shader_info(&module).expect_err("a declaration the passes left unbound");
+        let e = shader_info(&module, &PipelineState::default()).expect_err("a declaration the passes left unbound");
         assert_eq!(e.kind(), crate::ErrorKind::Internal);
         let e = name(e, |at| Dxbc::name_in_bytes(&bytes, at));
         assert_eq!(e.instruction(), Some("dcl_resource"));

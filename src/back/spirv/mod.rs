@@ -24,6 +24,7 @@ mod memory;
 mod options;
 mod resources;
 mod stage;
+mod state;
 mod temps;
 mod texture;
 mod values;
@@ -38,12 +39,16 @@ pub use error::Error;
 
 use context::Emitter;
 pub use options::{DomainModes, EmitOptions, FloatControls, RovInterlock, ENTRY_POINT};
+pub use state::{
+    parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE,
+};
 
 /// The entry point's function (the shader's main function; a hull shader's declarations).
 const ENTRY: ir::FunctionId = ir::FunctionId::new(0);
 
-/// The `SpecId` of the specialization constant holding the rasterizer's sample count
-/// (`sampleinfo`/`samplepos` on `rasterizer`); default 1.
+/// The default `SpecId` of the specialization constant holding the rasterizer's sample count
+/// (`sampleinfo`/`samplepos` on `rasterizer`; default 1), unless
+/// [`PipelineState::sample_count`] says otherwise.
 pub const RASTERIZER_SAMPLES_SPEC_ID: u32 = 0;
 
 /// The Vulkan descriptor type of a binding the module declares.

@@ -1,12 +1,14 @@
 //! What the back end is asked for: [`EmitOptions`] (SPIR-V version, names, discard semantics,
 //! sparse residency, point size), the device's [`FloatControls`] and [`RovInterlock`], a domain
-//! shader's [`DomainModes`], and the [`ENTRY_POINT`] name every module uses.
+//! shader's [`DomainModes`], the [`PipelineState`] keys, and the [`ENTRY_POINT`] name every
+//! module uses.
 //!
 //! Contract: these types belong to the back end; the facade re-exports the ones a caller sets
 //! (`dxbc2spv::FloatControls`, `dxbc2spv::RovInterlock`, `dxbc2spv::DomainModes`,
 //! `dxbc2spv::ENTRY_POINT`) and builds an
 //! [`EmitOptions`] from its own `Options`. Nothing here depends on a front end.
 
+pub use super::state::PipelineState;
 use crate::ir;
 use crate::spv::Version;
 
@@ -14,7 +16,7 @@ use crate::spv::Version;
 pub const ENTRY_POINT: &str = "main";
 
 /// How to emit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EmitOptions {
     /// `discard` demotes to a helper invocation (else `OpKill`).
     pub demote_to_helper: bool,
@@ -36,6 +38,9 @@ pub struct EmitOptions {
     pub domain_modes: Option<DomainModes>,
     /// How rasterizer-ordered views are kept ordered, if at all.
     pub rov_interlock: RovInterlock,
+    /// The pipeline state the module depends on (render targets, samples, tessellation
+    /// limit); the default changes nothing.
+    pub pipeline_state: PipelineState,
 }
 
 /// What the device offers to keep a pixel shader's rasterizer-ordered views (`_rov` UAVs)

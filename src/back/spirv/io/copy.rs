@@ -187,7 +187,8 @@ impl Emitter<'_> {
                 let ptr_ty = self.m.type_pointer(StorageClass::Private, uvec4);
                 let idx = self.u32_const(r);
                 let p = self.m.access_chain(ptr_ty, file, &[idx]);
-                self.m.load(uvec4, p)
+                let vec = self.m.load(uvec4, p);
+                self.swizzle_target(r, vec, link.scalar)
             }
             Home::Private(var) => self.m.load(uvec4, var),
         };

@@ -24,6 +24,7 @@ mod builtins;
 mod copy;
 mod elements;
 mod patch;
+mod targets;
 
 pub(crate) use patch::PatchIo;
 
@@ -259,6 +260,7 @@ impl Emitter<'_> {
         }
         self.declare_inputs(stage)?;
         self.declare_outputs(stage)?;
+        self.declare_forced_sample_rate();
         self.declare_special_registers(stage)?;
         if matches!(stage, Stage::Hull | Stage::Domain) {
             self.declare_patch_io(stage)?;
@@ -334,19 +336,43 @@ impl Emitter<'_> {
             .max()
             .unwrap_or(0);
         let multi_stream = self.io.streams;
+        let mut whole_targets = Vec::new();
         for e in elements {
-            let width = e.mask.count_ones() as u8;
-            let first = e.mask.trailing_zeros() as u8;
+            // Pixel shaders: where the pipeline state puts the render target (none: dropped).
+            let target = if stage == Stage::Pixel {
+                match self.target_place(e.register)? {
+                    Some(t) => Some(t),
+                    None => continue,
+                }
+            } else {
+                None
+            };
+            let mut width = e.mask.count_ones() as u8;
+            let mut first = e.mask.trailing_zeros() as u8;
+            let mut mask = e.mask;
+            if target.is_some_and(|t| t.whole) {
+                // A swizzled target is written as a whole vec4, once per register.
+                if whole_targets.contains(&e.register) {
+                    continue;
+                }
+                whole_targets.push(e.register);
+                (width, first, mask) = (4, 0, 0xf);
+            }
             let scalar = scalar_of(e.component_type);
             let ty = self.ty(scalar, width);
             let var = self.interface_var(StorageClass::Output, ty);
-            let location = if e.stream == rasterized {
+            let location = if let Some(t) = target {
+                t.location
+            } else if e.stream == rasterized {
                 e.register
             } else {
                 spare_location += 1;
                 spare_location - 1
             };
             self.m.decorate_location(var, location);
+            if let Some(index) = target.and_then(|t| t.index) {
+                self.m.decorate(var, Decoration::Index, &[index]);
+            }
             if first != 0 {
                 self.m
                     .decorate(var, Decoration::Component, &[u32::from(first)]);
@@ -361,7 +387,7 @@ impl Emitter<'_> {
                 var,
                 home: Home::Register(e.register),
                 first,
-                mask: e.mask,
+                mask,
                 scalar,
                 width,
                 kind: LinkKind::Plain,
@@ -451,10 +477,11 @@ impl Emitter<'_> {
         if mode.no_perspective() {
             self.m.decorate(var, Decoration::NoPerspective, &[]);
         }
-        if mode.centroid() {
+        let forced = self.forced_sample_rate();
+        if mode.centroid() && !forced {
             self.m.decorate(var, Decoration::Centroid, &[]);
         }
-        if mode.sample() {
+        if mode.sample() || forced {
             self.m.capability(Capability::SampleRateShading);
             self.m.decorate(var, Decoration::Sample, &[]);
         }

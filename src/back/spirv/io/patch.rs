@@ -15,7 +15,9 @@
 //!   `TessLevelInner`, mapped by system value: quad and triangle edges and insides 1:1 (D3D's
 //!   and Vulkan's domains agree with Vulkan's default upper-left origin), isolines by meaning
 //!   (density → `TessLevelOuter[0]`, detail → `TessLevelOuter[1]`). The clamp is NaN-safe,
-//!   `NClamp(x, 0, min(dcl_hs_maxtessfactor, 64))`, so a NaN edge culls the patch as in D3D.
+//!   `NClamp(x, 0, min(dcl_hs_maxtessfactor, 64))`, so a NaN edge culls the patch as in D3D;
+//!   `PipelineState::max_tess_factor` lowers the upper bound further (to its value clamped to
+//!   1..=64; a specialization constant is combined with `NMax`/`NMin` in the code).
 //!   Pow2 partitioning is integer partitioning to the tessellator (D3D's reference tessellator
 //!   treats them alike; the rounding to powers of two is the shader's own code).
 
@@ -23,7 +25,7 @@ use spirv::{BuiltIn, Capability, Decoration, GlslStd450Op, StorageClass};
 
 use super::{scalar_of, Link, LinkKind};
 use crate::back::spirv::context::{Emitter, Scalar};
-use crate::back::spirv::Error;
+use crate::back::spirv::{Error, SpecValue};
 use crate::ir::{self, Stage};
 use crate::spv::Id;
 
@@ -269,7 +271,21 @@ impl Emitter<'_> {
             .unwrap_or(64.0)
             .clamp(1.0, 64.0);
         let zero = self.m.constant_bits32(f, 0f32.to_bits());
-        let max_c = self.m.constant_bits32(f, max.to_bits());
+        let max_c = match self.options.pipeline_state.max_tess_factor {
+            None => self.m.constant_bits32(f, max.to_bits()),
+            // A NaN limit leaves D3D's (`min` returns the other operand).
+            Some(SpecValue::Fixed(limit)) => {
+                let max = max.min(limit.clamp(1.0, 64.0));
+                self.m.constant_bits32(f, max.to_bits())
+            }
+            Some(limit @ SpecValue::Spec { .. }) => {
+                let max_c = self.m.constant_bits32(f, max.to_bits());
+                let one = self.m.constant_bits32(f, 1f32.to_bits());
+                let limit = self.spec_f32(limit, "max_tess_factor");
+                let limit = self.glsl(f, GlslStd450Op::NMax, &[limit, one]);
+                self.glsl(f, GlslStd450Op::NMin, &[max_c, limit])
+            }
+        };
         let mut done: Vec<(bool, u32)> = Vec::new();
         let decls: Vec<ir::IoDecl> = self.ir.patch_constants.clone();
         for d in decls {

@@ -13,6 +13,8 @@
 //!   `R32ui`/`R32i` when atomics use the view (Vulkan requires a declared format there, and
 //!   D3D an R32 view); `Image1D` for 1-D dimensions; `_glc` → `Coherent`. D3D has no
 //!   multisampled or cube UAVs: those are invalid.
+//! - A multisampled SRV the runtime bound a single-sampled view for
+//!   (`PipelineState::single_sampled_srvs`) is declared single-sampled.
 
 use spirv::{Capability, StorageClass};
 
@@ -72,7 +74,7 @@ impl Emitter<'_> {
                 dim: shape.dim,
                 depth: if uav { 0 } else { 2 },
                 arrayed: shape.arrayed,
-                multisampled: shape.ms,
+                multisampled: shape.ms && !self.options.pipeline_state.single_sampled(decl),
                 sampled: if uav { 2 } else { 1 },
                 format,
                 access: None,

@@ -6,7 +6,9 @@
 //!   array index last among them (integers; 1-D: `.x`, 1-D array/2-D: `.xy`, 2-D array/3-D:
 //!   `.xyz`); its `.w` (through the swizzle, D3D's "POS-swizzle `.a`") is the mip level,
 //!   relative to the view. Cubes cannot be loaded; multisampled views use `ldms`.
-//! - `ldms dst, address, t#, sampleIndex`: the coordinates (no mip level) and the sample.
+//! - `ldms dst, address, t#, sampleIndex`: the coordinates (no mip level) and the sample. On
+//!   a view the runtime bound single-sampled (`PipelineState::single_sampled_srvs`) it reads
+//!   mip 0, and only sample 0 is in bounds.
 //! - Immediate offsets (`_aoffimmi`) are added to the coordinates (not the array index)
 //!   before the check.
 //! - Out of bounds (a coordinate ≥ the mip's size, which also catches negative values read as
@@ -90,18 +92,32 @@ impl Emitter<'_> {
         let image = self.load_image(&tex);
         let u = self.ty(Scalar::U32, 1);
         let b = self.ty(Scalar::Bool, 1);
-        let samples = self.m.image_query_samples(u, image);
-        let sample_ok = self.m.u_less_than(b, sample, samples);
-        let sample = self.clamp_below(sample, samples, 1);
-        let size_ty = self.ty(Scalar::U32, n);
-        let size = self.m.image_query_size(size_ty, image);
+        let (sample_ok, size, ops) = if tex.demoted {
+            // A single-sampled view: sample 0 of mip 0.
+            let zero = self.u32_const(0);
+            let sample_ok = self.m.i_equal(b, sample, zero);
+            let size_ty = self.ty(Scalar::U32, n);
+            let size = self.m.image_query_size_lod(size_ty, image, zero);
+            let ops = super::sample::Operands {
+                lod: Some(zero),
+                ..Default::default()
+            };
+            (sample_ok, size, ops)
+        } else {
+            let samples = self.m.image_query_samples(u, image);
+            let sample_ok = self.m.u_less_than(b, sample, samples);
+            let sample = self.clamp_below(sample, samples, 1);
+            let size_ty = self.ty(Scalar::U32, n);
+            let size = self.m.image_query_size(size_ty, image);
+            let ops = super::sample::Operands {
+                sample: Some(sample),
+                ..Default::default()
+            };
+            (sample_ok, size, ops)
+        };
         let coord_ok = self.all_less_than(coord, size, n);
         let ok = self.m.logical_and(b, sample_ok, coord_ok);
         let at = self.clamp_below(coord, size, n);
-        let ops = super::sample::Operands {
-            sample: Some(sample),
-            ..Default::default()
-        };
         self.fetch(inst, &tex, image, at, ops, ok, status)
     }
 

@@ -153,6 +153,10 @@ pub(super) struct Texture {
     pub uav: bool,
     /// The operand's swizzle (reorders the result).
     pub swizzle: [u8; 4],
+    /// A multisampled declaration the runtime bound a single-sampled view for
+    /// (`PipelineState::single_sampled_srvs`): the image is single-sampled, `shape.ms` stays
+    /// the declaration's.
+    pub demoted: bool,
 }
 
 /// The write mask reading the first `n` components (`.x`, `.xy`, ...).
@@ -257,6 +261,7 @@ impl Emitter<'_> {
         };
         let shape = shape(dim)
             .ok_or_else(|| Error::invalid(span, "texture operation on a typed buffer"))?;
+        let demoted = self.options.pipeline_state.single_sampled(d);
         let vars = self.resource_vars(span, decl)?;
         let (Some(var), Some(image_type), Some(scalar)) = (vars.var, vars.image_type, vars.texel)
         else {
@@ -285,6 +290,7 @@ impl Emitter<'_> {
             scalar,
             uav,
             swizzle: src.swizzle,
+            demoted,
         })
     }
 

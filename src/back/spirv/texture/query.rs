@@ -10,7 +10,8 @@
 //!   size past the last mip), not of array sizes or the zeros of missing dimensions. The
 //!   resource swizzle reorders the vector.
 //! - `sampleinfo[_uint] dst, t#` computes (sample count, 0, 0, 0), float unless `_uint`, on a
-//!   multisampled view.
+//!   multisampled view (1 on one the runtime bound single-sampled,
+//!   `PipelineState::single_sampled_srvs`).
 //! - `samplepos dst, t#, sampleIndex` computes (x, y, 0, 0), the position of the sample
 //!   relative to the pixel centre, from D3D's standard patterns for 1, 2, 4, 8 and 16 samples
 //!   (Vulkan's standard sample locations are the same; the shader cannot query a device's
@@ -113,7 +114,11 @@ impl Emitter<'_> {
         let zero = self.u32_const(0);
         let (levels, size, ok) = if tex.uav || tex.shape.ms {
             // One level: only mip 0 exists.
-            let size = self.m.image_query_size(size_ty, image);
+            let size = if tex.demoted {
+                self.m.image_query_size_lod(size_ty, image, zero)
+            } else {
+                self.m.image_query_size(size_ty, image)
+            };
             let ok = self.m.i_equal(b, mip, zero);
             (self.u32_const(1), size, ok)
         } else {
@@ -188,29 +193,27 @@ impl Emitter<'_> {
             return Ok((self.rasterizer_samples(), src.swizzle));
         }
         let tex = self.multisampled(inst, 0)?;
+        if tex.demoted {
+            // The runtime bound a single-sampled view.
+            return Ok((self.u32_const(1), tex.swizzle));
+        }
         self.image_query();
         let image = self.load_image(&tex);
         let u = self.ty(Scalar::U32, 1);
         Ok((self.m.image_query_samples(u, image), tex.swizzle))
     }
 
-    /// The render target's sample count: Vulkan has no built-in for it, so it is the
-    /// specialization constant [`RASTERIZER_SAMPLES_SPEC_ID`](crate::back::spirv::RASTERIZER_SAMPLES_SPEC_ID) (default 1), which the runtime sets
-    /// from the pipeline's `rasterizationSamples`.
+    /// The render target's sample count: Vulkan has no built-in for it, so it is
+    /// [`PipelineState::sample_count`](crate::back::spirv::PipelineState::sample_count): by
+    /// default the specialization constant
+    /// [`RASTERIZER_SAMPLES_SPEC_ID`](crate::back::spirv::RASTERIZER_SAMPLES_SPEC_ID)
+    /// (default 1), which the runtime sets from the pipeline's `rasterizationSamples`.
     fn rasterizer_samples(&mut self) -> Id {
         if let Some(id) = self.textures.rasterizer_samples {
             return id;
         }
-        let u = self.ty(Scalar::U32, 1);
-        let id = self.m.alloc_id();
-        self.m
-            .global_inst(spirv::Op::SpecConstant, Some(u), Some(id), &[1]);
-        self.m.decorate(
-            id,
-            spirv::Decoration::SpecId,
-            &[crate::back::spirv::RASTERIZER_SAMPLES_SPEC_ID],
-        );
-        self.m.name(id, "rasterizer_samples");
+        let count = self.options.pipeline_state.sample_count;
+        let id = self.spec_u32(count, "rasterizer_samples");
         self.textures.rasterizer_samples = Some(id);
         id
     }
