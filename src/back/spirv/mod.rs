@@ -25,6 +25,8 @@ mod options;
 mod resources;
 mod stage;
 mod state;
+#[cfg(test)]
+mod state_tests;
 mod temps;
 mod texture;
 mod values;

@@ -155,6 +155,8 @@ pub struct TranslateArgs {
     /// as unsupported).
     #[arg(long, value_enum, default_value_t = RovInterlockArg::Pixel)]
     pub rov_interlock: RovInterlockArg,
+    #[command(flatten)]
+    pub pipeline_state: crate::state_args::PipelineStateArgs,
     /// Batch runs (a directory or several files): files translated at once, one per thread.
     /// Default: one per core (or `RAYON_NUM_THREADS`); 1 translates in input order.
     #[arg(short = 'j', long, value_name = "N")]

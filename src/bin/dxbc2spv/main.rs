@@ -9,6 +9,7 @@ mod args;
 mod binding_file;
 mod commands;
 mod inputs;
+mod state_args;
 #[cfg(test)]
 mod tests;
 

@@ -101,7 +101,12 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
         Ok(b) => b,
         Err(e) => return console.failed(Path::new("--bindings"), &e),
     };
+    let pipeline_state = match args.pipeline_state.state() {
+        Ok(s) => s,
+        Err(e) => return console.failed(Path::new("--pipeline-state"), &e),
+    };
     let options = Options::default()
+        .with_pipeline_state(pipeline_state)
         .with_bindings(bindings)
         .with_target(target)
         .with_flag(OptionFlags::VERIFY_CHECKSUM, !args.no_checksum)
