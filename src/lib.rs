@@ -47,12 +47,13 @@ pub use error::{Error, ErrorKind, Located};
 #[cfg(feature = "dxbc")]
 pub use pipeline::{bound_resources, translate, translate_to_ir};
 pub use pipeline::{
+    parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE,
+};
+pub use pipeline::{
     BoundResource, DomainModes, FloatControls, HullSchedule, OptionFlags, Options, RovInterlock,
     ShaderInfo, StreamOutput, StreamOutputEntry, Target, Translation, Translator, ENTRY_POINT,
     KEEP_BYTES,
 };
-pub use pipeline::{
-    parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE};
 pub use scratch::release_thread_buffers;
 
 #[cfg(test)]

@@ -15,10 +15,10 @@
 use std::mem::size_of;
 
 use crate::back::spirv::{self as emit, DescriptorType, EmitOptions};
-pub use crate::back::spirv::{DomainModes, FloatControls, RovInterlock, ENTRY_POINT};
 pub use crate::back::spirv::{
     parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE,
 };
+pub use crate::back::spirv::{DomainModes, FloatControls, RovInterlock, ENTRY_POINT};
 use crate::bindings::{BindingTarget, Bindings, ClassLinkage, Count, RegisterRange, ResourceKind};
 use crate::error::Error;
 #[cfg(feature = "dxbc")]
@@ -632,7 +632,8 @@ mod tests {
         .expect("assembles");
         let mut module = translate_to_ir(&bytes, &Options::default()).expect("lowers");
         module.resources[0].binding = None;
-        let e = shader_info(&module, &PipelineState::default()).expect_err("a declaration the passes left unbound");
+        let e = shader_info(&module, &PipelineState::default())
+            .expect_err("a declaration the passes left unbound");
         assert_eq!(e.kind(), crate::ErrorKind::Internal);
         let e = name(e, |at| Dxbc::name_in_bytes(&bytes, at));
         assert_eq!(e.instruction(), Some("dcl_resource"));

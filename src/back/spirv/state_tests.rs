@@ -62,7 +62,10 @@ fn swizzled_targets_reorder_the_written_components() {
         .with_target_swizzle(0, [Z, Y, X, W])
         .with_target_swizzle(1, [X, Zero, Zero, One]);
     let text = translated(PS_TWO_TARGETS, state);
-    assert!(has(&text, "%out0 = OpVariable %_ptr_Output_v4float Output"), "{text}");
+    assert!(
+        has(&text, "%out0 = OpVariable %_ptr_Output_v4float Output"),
+        "{text}"
+    );
     // The four extracts of target 0 come in the swizzle's order.
     let extracts: Vec<&str> = text
         .lines()
@@ -75,7 +78,10 @@ fn swizzled_targets_reorder_the_written_components() {
         .collect();
     assert_eq!(last, ["2", "1", "0"], "{text}");
     // One of float: 0x3f800000.
-    assert!(has(&text, "%uint_1065353216 = OpConstant %uint 1065353216"), "{text}");
+    assert!(
+        has(&text, "%uint_1065353216 = OpConstant %uint 1065353216"),
+        "{text}"
+    );
 }
 
 /// A dropped target has no variable (its location is free); the other is still written.
@@ -84,7 +90,9 @@ fn dropped_targets_are_not_declared() {
     let state = PipelineState::default().with_dropped_targets(0b01);
     let text = translated(PS_TWO_TARGETS, state);
     assert!(!has(&text, "%out0"), "{text}");
-    assert!(!text.lines().any(|l| l.trim().starts_with("OpDecorate %out") && l.ends_with("Location 0")));
+    assert!(!text
+        .lines()
+        .any(|l| l.trim().starts_with("OpDecorate %out") && l.ends_with("Location 0")));
     assert!(has(&text, "OpDecorate %out1 Location 1"), "{text}");
 }
 
@@ -123,8 +131,14 @@ ret
 #[test]
 fn the_rasterizer_sample_count_is_fixed_or_specialized() {
     let text = translated(PS_RASTERIZER, PipelineState::default());
-    assert!(has(&text, "OpDecorate %rasterizer_samples SpecId 0"), "{text}");
-    assert!(has(&text, "%rasterizer_samples = OpSpecConstant %uint 1"), "{text}");
+    assert!(
+        has(&text, "OpDecorate %rasterizer_samples SpecId 0"),
+        "{text}"
+    );
+    assert!(
+        has(&text, "%rasterizer_samples = OpSpecConstant %uint 1"),
+        "{text}"
+    );
 
     let fixed = PipelineState::default().with_sample_count(SpecValue::Fixed(4));
     let text = translated(PS_RASTERIZER, fixed);
@@ -133,8 +147,14 @@ fn the_rasterizer_sample_count_is_fixed_or_specialized() {
 
     let spec = PipelineState::default().with_sample_count(SpecValue::Spec { id: 7, default: 2 });
     let text = translated(PS_RASTERIZER, spec);
-    assert!(has(&text, "OpDecorate %rasterizer_samples SpecId 7"), "{text}");
-    assert!(has(&text, "%rasterizer_samples = OpSpecConstant %uint 2"), "{text}");
+    assert!(
+        has(&text, "OpDecorate %rasterizer_samples SpecId 7"),
+        "{text}"
+    );
+    assert!(
+        has(&text, "%rasterizer_samples = OpSpecConstant %uint 2"),
+        "{text}"
+    );
 }
 
 /// Forced sample rate: interpolated inputs are read per sample (`Sample`, not `Centroid`),
@@ -178,7 +198,10 @@ fn single_sampled_srvs_read_mip_zero() {
     let state = PipelineState::default().with_single_sampled_srvs(1 << 1);
     let text = translated(PS_MS, state);
     assert!(!has(&text, "OpImageQuerySamples"), "{text}");
-    assert!(has(&text, "OpTypeImage %float 2D 2 0 0 1 Unknown"), "{text}");
+    assert!(
+        has(&text, "OpTypeImage %float 2D 2 0 0 1 Unknown"),
+        "{text}"
+    );
     assert!(!has(&text, "OpTypeImage %float 2D 2 0 1"), "{text}");
     assert!(has(&text, "OpImageFetch %v4float"), "{text}");
     assert!(has(&text, "Lod %uint_0"), "{text}");
@@ -241,6 +264,9 @@ fn the_tess_factor_limit_lowers_the_clamp() {
         PipelineState::default().with_max_tess_factor(Some(spec)),
     );
     assert!(has(&text, "OpDecorate %max_tess_factor SpecId 3"), "{text}");
-    assert!(has(&text, "%max_tess_factor = OpSpecConstant %float 64"), "{text}");
+    assert!(
+        has(&text, "%max_tess_factor = OpSpecConstant %float 64"),
+        "{text}"
+    );
     assert!(has(&text, "NMin"), "{text}");
 }

@@ -87,6 +87,9 @@ struct CaseToml {
     expect: Vec<ExpectToml>,
     #[serde(default)]
     step: Vec<StepToml>,
+    pipeline_state: Option<super::pipeline_state::PipelineStateToml>,
+    #[serde(default)]
+    specialization: Vec<super::pipeline_state::SpecializationToml>,
 }
 
 #[derive(Deserialize)]
@@ -277,6 +280,10 @@ pub struct Case {
     pub expectations: Vec<Expectation>,
     /// Several dispatches or draws in order (`[[step]]`); empty: the work runs once.
     pub steps: Vec<Step>,
+    /// The translator's pipeline state (`[pipeline_state]`); `None`: the default.
+    pub pipeline_state: Option<dxbc2spv::PipelineState>,
+    /// Specialization constants the pipeline sets (`[[specialization]]`).
+    pub specializations: Vec<super::pipeline_state::Specialization>,
 }
 
 /// `driver_bug = { device = "llvmpipe", reason = "...", failure_contains = "..." }`: a bug of
@@ -454,7 +461,15 @@ impl Case {
             .collect::<Result<Vec<_>>>()?;
         let steps = steps(raw.step, draw.is_some(), &targets)?;
 
+        let pipeline_state = raw
+            .pipeline_state
+            .map(super::pipeline_state::pipeline_state)
+            .transpose()
+            .context("[pipeline_state]")?;
+        let specializations = super::pipeline_state::specializations(raw.specialization)?;
         Ok(Case {
+            pipeline_state,
+            specializations,
             path: path.to_owned(),
             description: raw.description,
             requires: raw.requires,

@@ -75,6 +75,7 @@ pub(super) fn execute(
             table: case.table.as_ref().map(|t| &t.table),
             stream_output,
             hull_schedule,
+            pipeline_state: case.pipeline_state.as_ref(),
         };
         let shader = compile(&s.source, s.entry_point.as_deref(), translator, &options)
             .with_context(|| format!("{} shader", s.stage))?;
@@ -171,6 +172,11 @@ pub(super) fn execute(
                     change: step.draw,
                     load_targets: n > 0,
                     queries: queries.clone(),
+                    specializations: case
+                        .specializations
+                        .iter()
+                        .map(|s| (s.id, s.bits))
+                        .collect(),
                 };
                 let result =
                     draw_case(gpu, draw, &compiled, descriptors, targets, run).with_context(at)?;
@@ -296,6 +302,8 @@ struct DrawRun {
     change: DrawChange,
     load_targets: bool,
     queries: Vec<u32>,
+    /// The case's specialization constants (`[[specialization]]`).
+    specializations: Vec<(u32, u32)>,
 }
 
 /// Builds the [`GraphicsJob`] of a case and runs it.
@@ -412,6 +420,7 @@ fn draw_case<'a, 'g>(
         height: d.height,
         layers: d.layers,
         samples: d.samples,
+        specializations: run.specializations,
         color_targets,
         depth,
         load_targets: run.load_targets,

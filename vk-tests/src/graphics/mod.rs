@@ -195,6 +195,9 @@ pub struct GraphicsJob<'a, 'g> {
     pub layers: u32,
     /// Samples per pixel of every target.
     pub samples: u32,
+    /// Specialization constants `(constantID, 32-bit value)` every stage gets, besides (or,
+    /// for id 0, instead of) the sample count at id 0.
+    pub specializations: Vec<(u32, u32)>,
     /// Color targets.
     pub color_targets: Vec<ColorTarget<'a, 'g>>,
     /// Depth/stencil target.

@@ -64,14 +64,26 @@ impl<'g> Pipeline<'g> {
         // Specialization constant 0: the rasterizer's sample count, which translated shaders
         // read for `sampleinfo`/`samplepos` on `rasterizer` (dxbc2spv's
         // RASTERIZER_SAMPLES_SPEC_ID); modules without it ignore the entry.
-        let sample_count = job.samples.to_le_bytes();
-        let spec_entries = [vk::SpecializationMapEntry::default()
-            .constant_id(0)
-            .offset(0)
-            .size(4)];
+        // The case's own constants follow (one of id 0 replaces the sample count).
+        let mut values = vec![(0, job.samples)];
+        for &(id, bits) in &job.specializations {
+            values.retain(|&(i, _)| i != id);
+            values.push((id, bits));
+        }
+        let data: Vec<u8> = values.iter().flat_map(|&(_, v)| v.to_le_bytes()).collect();
+        let spec_entries: Vec<_> = values
+            .iter()
+            .enumerate()
+            .map(|(k, &(id, _))| {
+                vk::SpecializationMapEntry::default()
+                    .constant_id(id)
+                    .offset(4 * k as u32)
+                    .size(4)
+            })
+            .collect();
         let specialization = vk::SpecializationInfo::default()
             .map_entries(&spec_entries)
-            .data(&sample_count);
+            .data(&data);
         let stages: Vec<_> = job
             .stages
             .iter()
