@@ -75,6 +75,7 @@ fn translate(insts: Vec<Inst>) -> Result<Vec<u32>, Error> {
     let options = EmitOptions {
         demote_to_helper: true,
         rov_interlock: crate::back::spirv::RovInterlock::Off,
+        linking: Default::default(),
         geometry_point_size: true,
         domain_modes: None,
         version: Version::V1_3,

@@ -105,6 +105,24 @@ fn merge_registers(elements: Vec<Element>) -> Vec<Element> {
     out
 }
 
+/// The contiguous runs of `mask` (bit 0 = x), lowest first.
+pub(crate) fn runs(mask: u8) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut c = 0;
+    while c < 4 {
+        if mask & (1 << c) == 0 {
+            c += 1;
+            continue;
+        }
+        let start = c;
+        while c < 4 && mask & (1 << c) != 0 {
+            c += 1;
+        }
+        out.push(((1u8 << (c - start)) - 1) << start);
+    }
+    out
+}
+
 /// Appends one element per contiguous run of `mask`.
 fn push_runs(
     out: &mut Vec<Element>,

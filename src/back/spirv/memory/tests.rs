@@ -125,6 +125,7 @@ fn check(m: &Module) -> String {
         let options = EmitOptions {
             demote_to_helper: true,
             rov_interlock: crate::back::spirv::RovInterlock::Off,
+            linking: Default::default(),
             geometry_point_size: true,
             domain_modes: None,
             version,
@@ -145,6 +146,7 @@ fn emit_err(m: &Module) -> Error {
     let options = EmitOptions {
         demote_to_helper: true,
         rov_interlock: crate::back::spirv::RovInterlock::Off,
+        linking: Default::default(),
         geometry_point_size: true,
         domain_modes: None,
         version: Version::V1_3,
@@ -269,6 +271,7 @@ fn buffer_blocks_before_spirv_1_3_use_buffer_block() {
         &EmitOptions {
             demote_to_helper: true,
             rov_interlock: crate::back::spirv::RovInterlock::Off,
+            linking: Default::default(),
             geometry_point_size: true,
             domain_modes: None,
             version: Version::V1_0,

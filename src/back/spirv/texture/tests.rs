@@ -198,6 +198,7 @@ pub(super) fn options(version: Version, sparse: bool) -> EmitOptions {
     EmitOptions {
         demote_to_helper: true,
         rov_interlock: crate::back::spirv::RovInterlock::Off,
+        linking: Default::default(),
         geometry_point_size: true,
         domain_modes: None,
         version,
