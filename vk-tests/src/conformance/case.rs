@@ -87,6 +87,8 @@ struct CaseToml {
     expect: Vec<ExpectToml>,
     #[serde(default)]
     step: Vec<StepToml>,
+    linking: Option<std::collections::BTreeMap<String, linking::StageLinkingToml>>,
+    workarounds: Option<linking::WorkaroundsToml>,
 }
 
 #[derive(Deserialize)]
@@ -277,6 +279,8 @@ pub struct Case {
     pub expectations: Vec<Expectation>,
     /// Several dispatches or draws in order (`[[step]]`); empty: the work runs once.
     pub steps: Vec<Step>,
+    /// `[linking.<stage>]` and `[workarounds]`: translator options.
+    pub linking: linking::CaseLinking,
 }
 
 /// `driver_bug = { device = "llvmpipe", reason = "...", failure_contains = "..." }`: a bug of
@@ -453,6 +457,7 @@ impl Case {
             })
             .collect::<Result<Vec<_>>>()?;
         let steps = steps(raw.step, draw.is_some(), &targets)?;
+        let linking = linking::case_linking(raw.linking, raw.workarounds)?;
 
         Ok(Case {
             path: path.to_owned(),
@@ -470,6 +475,7 @@ impl Case {
             table,
             expectations,
             steps,
+            linking,
         })
     }
 
@@ -872,6 +878,8 @@ fn check_resources(
     }
     Ok(())
 }
+
+pub mod linking;
 
 #[cfg(test)]
 mod tests;

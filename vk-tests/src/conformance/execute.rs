@@ -67,6 +67,7 @@ pub(super) fn execute(
             .draw()
             .and_then(|d| d.stream_output.as_ref())
             .filter(|_| Some(s.stage) == last_vertex_stage);
+        let linking = case.linking.stage(s.stage);
         let options = CompileOptions {
             requested_bindings: &requested,
             target_env: &case.target_env,
@@ -75,6 +76,7 @@ pub(super) fn execute(
             table: case.table.as_ref().map(|t| &t.table),
             stream_output,
             hull_schedule,
+            linking: Some((&linking, case.linking.workarounds)),
         };
         let shader = compile(&s.source, s.entry_point.as_deref(), translator, &options)
             .with_context(|| format!("{} shader", s.stage))?;

@@ -310,6 +310,9 @@ pub struct DxbcInput<'a> {
     /// runs twice, and every shader of a run gets that run's schedule; other cases run once,
     /// with `Serial`.
     pub hull_schedule: dxbc2spv::HullSchedule,
+    /// Stage linking and workaround options for this shader (`[linking.<stage>]`,
+    /// `[workarounds]`); `None`: the defaults.
+    pub linking: Option<(&'a dxbc2spv::StageLinking, dxbc2spv::Workarounds)>,
 }
 
 /// DXBC → SPIR-V, as the conformance runner sees it.
@@ -397,6 +400,8 @@ pub struct CompileOptions<'a> {
     pub stream_output: Option<&'a dxbc2spv::StreamOutput>,
     /// The hull-shader schedule of this run.
     pub hull_schedule: dxbc2spv::HullSchedule,
+    /// Stage linking and workaround options for this shader.
+    pub linking: Option<(&'a dxbc2spv::StageLinking, dxbc2spv::Workarounds)>,
 }
 
 impl<'a> CompileOptions<'a> {
@@ -411,6 +416,7 @@ impl<'a> CompileOptions<'a> {
             table: None,
             stream_output: None,
             hull_schedule: dxbc2spv::HullSchedule::Serial,
+            linking: None,
         }
     }
 }
@@ -471,6 +477,7 @@ pub fn compile(
         table: options.table,
         stream_output: options.stream_output,
         hull_schedule: options.hull_schedule,
+        linking: options.linking,
     })
 }
 
@@ -572,6 +579,7 @@ mod tests {
             table: None,
             stream_output: None,
             hull_schedule: dxbc2spv::HullSchedule::Serial,
+            linking: None,
         };
         let e = format!("{:#}", NotImplemented.translate(&input).unwrap_err());
         assert!(e.starts_with("translation not implemented yet"), "{e}");
