@@ -85,6 +85,9 @@ pub(super) fn execute(
         facts
             .check_stage(&shader.entry_point, s.stage)
             .with_context(|| format!("{} shader", s.stage))?;
+        case.linking
+            .check_module(s.stage, &shader.spirv)
+            .with_context(|| format!("{} shader", s.stage))?;
         if let Some(missing) = lacking(gpu, facts.required_features()) {
             return Ok(Executed::Unsupported(format!(
                 "{device} lacks {missing} (the {} shader's SPIR-V capabilities or dynamically \

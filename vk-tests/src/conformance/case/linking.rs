@@ -6,7 +6,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use serde::Deserialize;
 
 use dxbc2spv::ir::{ComponentType, InputPrimitive};
-use dxbc2spv::{ForcedBarriers, Semantic, StageLinking, WorkgroupZeroInit, Workarounds};
+use dxbc2spv::{ForcedBarriers, Semantic, StageLinking, Workarounds, WorkgroupZeroInit};
 
 use super::super::shader::Stage;
 
@@ -61,6 +61,42 @@ impl CaseLinking {
     }
 }
 
+impl CaseLinking {
+    /// Checks what the translated module of `stage` must contain for the case's switches:
+    /// with `invariant_position`, a vertex, domain or geometry shader decorates its `Position`
+    /// output `Invariant`.
+    pub fn check_module(&self, stage: Stage, words: &[u32]) -> Result<()> {
+        if !self.workarounds.invariant_position
+            || !matches!(stage, Stage::Vertex | Stage::Domain | Stage::Geometry)
+        {
+            return Ok(());
+        }
+        const OP_DECORATE: u32 = 71;
+        const BUILT_IN: u32 = 11;
+        const POSITION: u32 = 0;
+        const INVARIANT: u32 = 18;
+        let mut position = Vec::new();
+        let mut invariant = Vec::new();
+        let mut at = 5;
+        while let Some(&first) = words.get(at) {
+            let count = (first >> 16) as usize;
+            let operands = words.get(at + 1..at + count.max(1)).unwrap_or(&[]);
+            if first & 0xffff == OP_DECORATE {
+                match operands {
+                    [id, BUILT_IN, POSITION, ..] => position.push(*id),
+                    [id, INVARIANT, ..] => invariant.push(*id),
+                    _ => {}
+                }
+            }
+            at += count.max(1);
+        }
+        if !position.iter().any(|p| invariant.contains(p)) {
+            bail!("invariant_position: no Position output is decorated Invariant");
+        }
+        Ok(())
+    }
+}
+
 /// Parses the tables.
 pub(in crate::conformance) fn case_linking(
     linking: Option<std::collections::BTreeMap<String, StageLinkingToml>>,
@@ -70,8 +106,10 @@ pub(in crate::conformance) fn case_linking(
     for (name, t) in linking.unwrap_or_default() {
         let stage = Stage::from_name(&name)
             .ok_or_else(|| anyhow!("[linking.{name}]: not a stage (vs, hs, ds, gs, ps)"))?;
-        out.stages
-            .push((stage, stage_linking(t).with_context(|| format!("[linking.{name}]"))?));
+        out.stages.push((
+            stage,
+            stage_linking(t).with_context(|| format!("[linking.{name}]"))?,
+        ));
     }
     if let Some(w) = workarounds {
         out.workarounds = Workarounds {
@@ -182,10 +220,36 @@ mod tests {
     #[test]
     fn semantics_parse() {
         let s = semantic("TEXCOORD12 o3.yz").expect("parses");
-        assert_eq!((s.name.as_str(), s.index, s.register, s.mask), ("TEXCOORD", 12, 3, 6));
+        assert_eq!(
+            (s.name.as_str(), s.index, s.register, s.mask),
+            ("TEXCOORD", 12, 3, 6)
+        );
         let s = semantic("COLOR v0").expect("parses");
-        assert_eq!((s.name.as_str(), s.index, s.register, s.mask), ("COLOR", 0, 0, 15));
+        assert_eq!(
+            (s.name.as_str(), s.index, s.register, s.mask),
+            ("COLOR", 0, 0, 15)
+        );
         assert!(semantic("COLOR r0").is_err());
         assert!(semantic("COLOR o0.q").is_err());
+    }
+
+    #[test]
+    fn invariant_position_is_checked_in_the_module() {
+        let linking = CaseLinking {
+            workarounds: Workarounds {
+                invariant_position: true,
+                ..Workarounds::default()
+            },
+            ..CaseLinking::default()
+        };
+        // Header, then OpDecorate %7 BuiltIn Position (and %7 Invariant).
+        let header = [0x0723_0203, 0x0001_0000, 0, 8, 0];
+        let builtin = [(4 << 16) | 71, 7, 11, 0];
+        let invariant = [(3 << 16) | 71, 7, 18];
+        let without: Vec<u32> = header.iter().chain(&builtin).copied().collect();
+        assert!(linking.check_module(Stage::Vertex, &without).is_err());
+        assert!(linking.check_module(Stage::Pixel, &without).is_ok());
+        let with: Vec<u32> = without.iter().chain(&invariant).copied().collect();
+        assert!(linking.check_module(Stage::Vertex, &with).is_ok());
     }
 }
