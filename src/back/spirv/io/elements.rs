@@ -198,6 +198,16 @@ mod tests {
         assert_eq!((got[0].mask, got[0].component_type), (0b1111, Float));
     }
 
+    /// Stage linking declares one variable per contiguous run of the written components.
+    #[test]
+    fn runs_split_a_mask_into_contiguous_pieces() {
+        assert_eq!(runs(0b0000), Vec::<u8>::new());
+        assert_eq!(runs(0b1111), [0b1111]);
+        assert_eq!(runs(0b0101), [0b0001, 0b0100]);
+        assert_eq!(runs(0b1101), [0b0001, 0b1100]);
+        assert_eq!(runs(0b0110), [0b0110]);
+    }
+
     #[test]
     fn without_signature_a_register_spans_its_declared_components() {
         let decls = [decl(0, 0b1001, Linear), decl(3, 0b0010, Linear)];
