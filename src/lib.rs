@@ -36,6 +36,7 @@ pub mod front;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod fuzzing;
 pub mod ir;
+mod linking;
 pub mod passes;
 mod pipeline;
 mod scratch;
@@ -44,6 +45,8 @@ pub mod spv;
 pub mod text;
 
 pub use error::{Error, ErrorKind, Located};
+pub use front::{Semantic, Semantics};
+pub use linking::{StageLinking, Workarounds};
 #[cfg(feature = "dxbc")]
 pub use pipeline::{bound_resources, translate, translate_to_ir};
 pub use pipeline::{
@@ -54,6 +57,7 @@ pub use pipeline::{
     ShaderInfo, StreamOutput, StreamOutputEntry, Target, Translation, Translator, ENTRY_POINT,
     KEEP_BYTES,
 };
+pub use pipeline::{ForcedBarriers, WorkgroupZeroInit};
 pub use scratch::release_thread_buffers;
 
 #[cfg(test)]

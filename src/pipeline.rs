@@ -18,17 +18,20 @@ use crate::back::spirv::{self as emit, DescriptorType, EmitOptions};
 pub use crate::back::spirv::{
     parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE,
 };
-pub use crate::back::spirv::{DomainModes, FloatControls, RovInterlock, ENTRY_POINT};
+pub use crate::back::spirv::{
+    DomainModes, FloatControls, ForcedBarriers, RovInterlock, WorkgroupZeroInit, ENTRY_POINT,
+};
 use crate::bindings::{BindingTarget, Bindings, ClassLinkage, Count, RegisterRange, ResourceKind};
 use crate::error::Error;
 #[cfg(feature = "dxbc")]
 use crate::front::dxbc::Dxbc;
-use crate::front::FrontEnd;
+use crate::front::{FrontEnd, Semantic, Semantics};
 pub use crate::ir::HullSchedule;
 use crate::ir::{self, ResourceShape, Stage};
 pub use crate::ir::{
     StreamOutputRequest as StreamOutput, StreamOutputRequestEntry as StreamOutputEntry,
 };
+use crate::linking::{StageLinking, Workarounds};
 use crate::passes;
 use crate::spv::Version;
 
@@ -159,6 +162,14 @@ pub struct Options {
     /// the tessellation factors below D3D's `min(dcl_hs_maxtessfactor, 64)`. Default
     /// [`PipelineState::default`]: the same module as without it.
     pub pipeline_state: PipelineState,
+    /// How the inputs link to the previous stage: inputs it does not write read 0, location
+    /// remapping by semantic, flat and type overrides, a geometry shader's draw primitive
+    /// (`docs/runtime.md`, "Stage linking and workarounds"). Default: inputs at their
+    /// registers, as declared.
+    pub linking: StageLinking,
+    /// Workaround switches (zeroed `g#`, forced barriers in compute, invariant position); all
+    /// off by default.
+    pub workarounds: Workarounds,
 }
 
 impl Default for Options {
@@ -174,6 +185,8 @@ impl Default for Options {
             class_linkage: ClassLinkage::default(),
             rov_interlock: RovInterlock::Off,
             pipeline_state: PipelineState::default(),
+            linking: StageLinking::default(),
+            workarounds: Workarounds::default(),
         }
     }
 }
@@ -254,9 +267,24 @@ impl Options {
         self
     }
 
-    /// What the back end is asked for.
-    fn emit_options(&self) -> EmitOptions {
-        EmitOptions {
+    /// These options with the stage linking `linking`.
+    #[must_use]
+    pub fn with_linking(mut self, linking: StageLinking) -> Options {
+        self.linking = linking;
+        self
+    }
+
+    /// These options with the workaround switches `workarounds`.
+    #[must_use]
+    pub fn with_workarounds(mut self, workarounds: Workarounds) -> Options {
+        self.workarounds = workarounds;
+        self
+    }
+
+    /// What the back end is asked for (the linking resolved against `semantics`).
+    fn emit_options(&self, semantics: &Semantics) -> Result<EmitOptions, Error> {
+        let linking = crate::linking::resolve(&self.linking, &self.workarounds, semantics)?;
+        Ok(EmitOptions {
             version: self.target.spirv_version(),
             debug_names: self.has(OptionFlags::DEBUG_NAMES),
             float_controls: self.float_controls,
@@ -266,7 +294,8 @@ impl Options {
             domain_modes: self.domain_modes,
             rov_interlock: self.rov_interlock,
             pipeline_state: self.pipeline_state,
-        }
+            linking,
+        })
     }
 }
 
@@ -308,6 +337,12 @@ pub struct ShaderInfo {
     /// shader's translation in [`Options::domain_modes`] where its Vulkan driver wants them
     /// there.
     pub tessellation: Option<ir::TessellationInfo>,
+    /// The input signature's semantics (empty without a signature, and from
+    /// [`bound_resources`]).
+    pub inputs: Vec<Semantic>,
+    /// The output signature's semantics: what the next stage's
+    /// [`StageLinking::previous_outputs`] takes.
+    pub outputs: Vec<Semantic>,
 }
 
 /// A translated shader.
@@ -380,7 +415,8 @@ impl Translator {
         let arena = std::mem::take(&mut self.insts);
         let translation = match lower_and_check(&front, options, arena) {
             Ok(mut module) => {
-                let translation = emit_with_info(&module, options, &mut self.emit);
+                let semantics = front.semantics();
+                let translation = emit_with_info(&module, options, semantics, &mut self.emit);
                 self.insts = std::mem::take(&mut module.insts);
                 translation
             }
@@ -453,7 +489,7 @@ pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Er
 #[cfg(feature = "dxbc")]
 pub fn bound_resources(bytes: &[u8], options: &Options) -> Result<Vec<BoundResource>, Error> {
     let module = translate_to_ir(bytes, options)?;
-    Ok(shader_info(&module, &options.pipeline_state)?.resources)
+    Ok(shader_info(&module, &options.pipeline_state, Semantics::default())?.resources)
 }
 
 /// [`translate_to_ir`] with the front end `F`.
@@ -489,12 +525,13 @@ fn lower_and_check<'a, F: FrontEnd<'a>>(
 fn emit_with_info(
     module: &ir::Module,
     options: &Options,
+    semantics: Semantics,
     scratch: &mut emit::Scratch,
 ) -> Result<Translation, Error> {
-    let spirv = emit::emit_reusing(module, &options.emit_options(), scratch)?;
+    let spirv = emit::emit_reusing(module, &options.emit_options(&semantics)?, scratch)?;
     Ok(Translation {
         spirv,
-        info: shader_info(module, &options.pipeline_state)?,
+        info: shader_info(module, &options.pipeline_state, semantics)?,
     })
 }
 
@@ -512,7 +549,11 @@ fn name(error: Error, name_at: impl FnOnce(u32) -> Option<&'static str>) -> Erro
 
 /// The reflection of `module`; multisampled SRVs the pipeline state binds single-sampled are
 /// reported with the shape the runtime binds.
-fn shader_info(module: &ir::Module, state: &PipelineState) -> Result<ShaderInfo, Error> {
+fn shader_info(
+    module: &ir::Module,
+    state: &PipelineState,
+    semantics: Semantics,
+) -> Result<ShaderInfo, Error> {
     let stage = module.stage;
     let entry = |range: RegisterRange,
                  id: u32,
@@ -556,6 +597,8 @@ fn shader_info(module: &ir::Module, state: &PipelineState) -> Result<ShaderInfo,
         workgroup_size: module.thread_group,
         resources,
         tessellation: matches!(stage, Stage::Hull | Stage::Domain).then_some(module.tessellation),
+        inputs: semantics.inputs,
+        outputs: semantics.outputs,
     })
 }
 
@@ -632,7 +675,7 @@ mod tests {
         .expect("assembles");
         let mut module = translate_to_ir(&bytes, &Options::default()).expect("lowers");
         module.resources[0].binding = None;
-        let e = shader_info(&module, &PipelineState::default())
+        let e = shader_info(&module, &PipelineState::default(), Semantics::default())
             .expect_err("a declaration the passes left unbound");
         assert_eq!(e.kind(), crate::ErrorKind::Internal);
         let e = name(e, |at| Dxbc::name_in_bytes(&bytes, at));

@@ -51,10 +51,43 @@ pub trait FrontEnd<'a>: Sized {
         Ok(Cow::Borrowed(bindings))
     }
 
+    /// The semantics of the shader's input and output signatures (stage linking by semantic,
+    /// and the reflection a runtime pairs stages with). By default none: the format has no
+    /// signatures.
+    fn semantics(&self) -> Semantics {
+        Semantics::default()
+    }
+
     /// The instruction or structure that holds byte `offset` of the input, from what
     /// [`FrontEnd::decode`] parsed; `None` when nothing holds it. Never panics.
     fn name_at(&self, offset: u32) -> Option<&'static str>;
 
     /// [`FrontEnd::name_at`] for bytes that did not decode (parsing as far as they allow).
     fn name_in_bytes(bytes: &[u8], offset: u32) -> Option<&'static str>;
+}
+
+/// One signature element: a semantic and where it lives.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Semantic {
+    /// Semantic name as the signature spells it (`TEXCOORD`, `SV_Position`); D3D matches names
+    /// case-insensitively.
+    pub name: String,
+    /// Semantic index (`TEXCOORD1` → 1).
+    pub index: u32,
+    /// Register (`v#`/`o#`; `u32::MAX` for outputs without one, `oDepth`); for inputs and
+    /// outputs other than system values it is the Vulkan `Location` of the variable.
+    pub register: u32,
+    /// Components of the register (bit 0 = x).
+    pub mask: u8,
+    /// Geometry-shader output stream.
+    pub stream: u32,
+}
+
+/// The semantics of a shader's input and output signatures, in signature order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Semantics {
+    /// Input signature (`ISGN`/`ISG1`).
+    pub inputs: Vec<Semantic>,
+    /// Output signature (`OSGN`/`OSG5`/`OSG1`).
+    pub outputs: Vec<Semantic>,
 }

@@ -196,6 +196,8 @@ impl Emitter<'_> {
                 }
             }
         }
+        // Zeroing `g#` by stores splits the words by `LocalInvocationIndex`.
+        used[3] |= self.zeroes_workgroup_by_stores();
         let uvec3 = self.ty(Scalar::U32, 3);
         let u = self.ty(Scalar::U32, 1);
         let table = [

@@ -30,6 +30,7 @@ mod state_tests;
 mod temps;
 mod texture;
 mod values;
+mod workarounds;
 
 use spirv::{
     AddressingModel, Capability, ExecutionMode, ExecutionModel, FunctionControl, MemoryModel,
@@ -40,7 +41,19 @@ use crate::spv::{Module, Version};
 pub use error::Error;
 
 use context::Emitter;
-pub use options::{DomainModes, EmitOptions, FloatControls, RovInterlock, ENTRY_POINT};
+/// [`io::geometry_vertex_map`], for the facade's tests.
+#[cfg(test)]
+pub(crate) fn geometry_vertex_map_for_tests(
+    shader: crate::ir::InputPrimitive,
+    draw: crate::ir::InputPrimitive,
+) -> Vec<(u32, u32)> {
+    io::geometry_vertex_map(shader, draw)
+}
+
+pub use options::{
+    DomainModes, EmitOptions, FloatControls, ForcedBarriers, LinkedInput, Linking, RovInterlock,
+    WorkgroupZeroInit, ENTRY_POINT,
+};
 pub use state::{
     parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE,
 };
@@ -338,6 +351,7 @@ impl Emitter<'_> {
         self.m.new_block();
         if f == ENTRY {
             self.init_function_registers();
+            self.zero_workgroup_memory()?;
         }
         self.flow.frames.clear();
         self.flow.after_case = false;
@@ -430,7 +444,9 @@ impl Emitter<'_> {
             Family::ControlFlow => self.control_flow(inst),
             Family::Buffer | Family::Atomic | Family::Sync => {
                 self.ensure_block();
-                self.memory(inst)
+                self.memory(inst)?;
+                self.forced_barrier(inst);
+                Ok(())
             }
             Family::TextureLoad if inst.op == Op::Ld && self.is_typed_buffer_load(inst) => {
                 self.ensure_block();

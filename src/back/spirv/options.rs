@@ -41,6 +41,75 @@ pub struct EmitOptions {
     /// The pipeline state the module depends on (render targets, samples, tessellation
     /// limit); the default changes nothing.
     pub pipeline_state: PipelineState,
+    /// Stage linking (inputs the previous stage does not write, remapped locations, flat and
+    /// type overrides, a geometry shader's draw primitive) and workaround switches.
+    pub linking: Linking,
+}
+
+/// Stage linking and workaround switches (`docs/runtime.md`, "Stage linking and
+/// workarounds"). The default changes nothing: every module is the same bytes as without it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Linking {
+    /// Per input register (`v#`, index = register): the location it reads and the components
+    /// the previous stage (vertex shaders: the input layout) writes there. `None`: every input
+    /// is declared at its register's location, all components.
+    pub inputs: Option<[LinkedInput; 32]>,
+    /// Input locations (bit n = location n) whose pixel-shader inputs are `Flat` whatever
+    /// their interpolation mode.
+    pub flat_locations: u32,
+    /// Per input location: the component type to declare the input with instead of the
+    /// signature's (the words are passed through bit for bit).
+    pub input_types: [Option<ir::ComponentType>; 32],
+    /// Geometry shaders: the primitive the draw feeds (`None`: the declared one).
+    pub geometry_input: Option<ir::InputPrimitive>,
+    /// How `g#` is zero-initialised.
+    pub workgroup_zero_init: WorkgroupZeroInit,
+    /// Barriers added after shared-memory or UAV writes in compute shaders.
+    pub forced_barriers: ForcedBarriers,
+    /// Decorate the `Position` output `Invariant`.
+    pub invariant_position: bool,
+}
+
+/// Where an input register is read from (an element of [`Linking::inputs`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LinkedInput {
+    /// The location the previous stage writes the register's data to.
+    pub location: u32,
+    /// The components it writes (bit 0 = x); 0: none, the register reads 0.
+    pub written: u8,
+}
+
+/// How thread-group shared memory (`g#`) starts: D3D leaves it undefined; some games read it
+/// before writing and expect zeros.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum WorkgroupZeroInit {
+    /// Undefined, as in D3D (the default).
+    #[default]
+    Off,
+    /// An `OpConstantNull` initializer on each Workgroup variable: needs Vulkan 1.3 or
+    /// `VK_KHR_zero_initialize_workgroup_memory` (`shaderZeroInitializeWorkgroupMemory`).
+    Initializer,
+    /// Explicit stores at the start of the compute shader (each invocation zeroes every
+    /// `invocations`-th word from its `LocalInvocationIndex`, then a workgroup barrier): any
+    /// Vulkan version.
+    Stores,
+}
+
+/// Barriers a compute shader gets beyond its own `sync` instructions, for games that rely on
+/// the ordering their D3D driver happened to give. A write's barrier is an execution barrier
+/// (`sync_..._t`) only where every invocation of the group reaches it: outside any `if`,
+/// `loop` or `switch` of the main program; elsewhere it is a memory barrier of the same
+/// memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ForcedBarriers {
+    /// None (the default).
+    #[default]
+    Off,
+    /// After every `g#` store and atomic: `sync_g_t` (workgroup execution and `g#` memory).
+    Tgsm,
+    /// After every `g#` store or atomic `sync_g_t`, and after every UAV store or atomic
+    /// `sync_uglobal_g_t` (device-scope UAV and `g#` memory, workgroup execution).
+    TgsmAndUav,
 }
 
 /// What the device offers to keep a pixel shader's rasterizer-ordered views (`_rov` UAVs)

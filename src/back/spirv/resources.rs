@@ -234,7 +234,10 @@ impl Emitter<'_> {
             }
             let u = self.ty(Scalar::U32, 1);
             let ty = self.m.type_array_len(u, g.words);
-            let var = self.m.global_variable(StorageClass::Workgroup, ty, None);
+            let zero_init = self.options.linking.workgroup_zero_init
+                == super::options::WorkgroupZeroInit::Initializer;
+            let init = zero_init.then(|| self.m.constant_null(ty));
+            let var = self.m.global_variable(StorageClass::Workgroup, ty, init);
             self.name_indexed(var, "g", g.register);
             self.objects.tgsm.push(var);
         }

@@ -349,7 +349,9 @@ impl Emitter<'_> {
     pub(super) fn geometry_modes(&mut self, main: crate::spv::Id) -> Result<(), Error> {
         let g = self.ir.geometry;
         self.m.capability(Capability::Geometry);
-        let input = match g.input_primitive {
+        // The draw's primitive when the caller rewrites it (`Linking::geometry_input`).
+        let declared = g.input_primitive.and(self.options.linking.geometry_input);
+        let input = match declared.or(g.input_primitive) {
             Some(InputPrimitive::Point) => ExecutionMode::InputPoints,
             Some(InputPrimitive::Line) => ExecutionMode::InputLines,
             Some(InputPrimitive::Triangle) => ExecutionMode::Triangles,

@@ -157,6 +157,8 @@ pub struct TranslateArgs {
     pub rov_interlock: RovInterlockArg,
     #[command(flatten)]
     pub pipeline_state: crate::state_args::PipelineStateArgs,
+    #[command(flatten)]
+    pub linking: LinkingArgs,
     /// Batch runs (a directory or several files): files translated at once, one per thread.
     /// Default: one per core (or `RAYON_NUM_THREADS`); 1 translates in input order.
     #[arg(short = 'j', long, value_name = "N")]
@@ -164,6 +166,111 @@ pub struct TranslateArgs {
     /// Batch runs: also print a line for each file that translates, not only the failures.
     #[arg(short = 'v', long)]
     pub verbose: bool,
+}
+
+/// Stage linking and workaround switches of `translate` (`docs/runtime.md`, "Stage linking
+/// and workarounds").
+#[derive(Clone, Debug, Args)]
+pub struct LinkingArgs {
+    /// The previous stage's DXBC: inputs its output signature does not write read 0, as in D3D
+    /// (not declared as interface variables).
+    #[arg(long, value_name = "FILE")]
+    pub previous_stage: Option<PathBuf>,
+    /// With `--previous-stage`: inputs take the location of the previous stage's output with
+    /// the same semantic (name and index) instead of their register number.
+    #[arg(long, requires = "previous_stage")]
+    pub remap_by_semantic: bool,
+    /// Declare the pixel-shader inputs at this location `Flat` (repeatable).
+    #[arg(long, value_name = "LOCATION")]
+    pub flat_location: Vec<u32>,
+    /// Geometry shaders: the primitive the draw feeds, declared instead of
+    /// `dcl_inputprimitive`.
+    #[arg(long, value_enum, value_name = "PRIMITIVE")]
+    pub gs_input_primitive: Option<PrimitiveArg>,
+    /// Zero thread-group shared memory (`g#`) before the shader runs: `initializer` (Vulkan 1.3
+    /// or `VK_KHR_zero_initialize_workgroup_memory`) or `stores` (any Vulkan).
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub zero_workgroup_memory: Option<ZeroWorkgroupArg>,
+    /// Compute shaders: a barrier after every `g#` write (`tgsm`), or after every `g#` and UAV
+    /// write (`tgsm-and-uav`).
+    #[arg(long, value_enum, value_name = "WHICH")]
+    pub forced_barriers: Option<ForcedBarriersArg>,
+    /// Decorate the `Position` output `Invariant`.
+    #[arg(long)]
+    pub invariant_position: bool,
+}
+
+/// `--gs-input-primitive` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PrimitiveArg {
+    /// Points.
+    Point,
+    /// Lines.
+    Line,
+    /// Triangles.
+    Triangle,
+    /// Lines with adjacency.
+    LineAdj,
+    /// Triangles with adjacency.
+    TriangleAdj,
+}
+
+/// `--zero-workgroup-memory` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ZeroWorkgroupArg {
+    /// `OpConstantNull` initializers.
+    Initializer,
+    /// Stores at the start of the shader.
+    Stores,
+}
+
+/// `--forced-barriers` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ForcedBarriersArg {
+    /// After `g#` writes.
+    Tgsm,
+    /// After `g#` and UAV writes.
+    TgsmAndUav,
+}
+
+impl LinkingArgs {
+    /// The library's options; the previous stage's output semantics are `previous`.
+    pub fn options(
+        &self,
+        previous: Option<Vec<dxbc2spv::Semantic>>,
+    ) -> (dxbc2spv::StageLinking, dxbc2spv::Workarounds) {
+        use dxbc2spv::ir::InputPrimitive as P;
+        let linking = dxbc2spv::StageLinking {
+            previous_outputs: previous,
+            remap_by_semantic: self.remap_by_semantic,
+            flat_locations: self
+                .flat_location
+                .iter()
+                .fold(0, |m, &l| m | 1u32.checked_shl(l).unwrap_or(0)),
+            input_types: Vec::new(),
+            geometry_input: self.gs_input_primitive.map(|p| match p {
+                PrimitiveArg::Point => P::Point,
+                PrimitiveArg::Line => P::Line,
+                PrimitiveArg::Triangle => P::Triangle,
+                PrimitiveArg::LineAdj => P::LineAdj,
+                PrimitiveArg::TriangleAdj => P::TriangleAdj,
+            }),
+        };
+        let workarounds = dxbc2spv::Workarounds {
+            workgroup_zero_init: match self.zero_workgroup_memory {
+                None => dxbc2spv::WorkgroupZeroInit::Off,
+                Some(ZeroWorkgroupArg::Initializer) => dxbc2spv::WorkgroupZeroInit::Initializer,
+                Some(ZeroWorkgroupArg::Stores) => dxbc2spv::WorkgroupZeroInit::Stores,
+            },
+            forced_barriers: match self.forced_barriers {
+                None => dxbc2spv::ForcedBarriers::Off,
+                Some(ForcedBarriersArg::Tgsm) => dxbc2spv::ForcedBarriers::Tgsm,
+                Some(ForcedBarriersArg::TgsmAndUav) => dxbc2spv::ForcedBarriers::TgsmAndUav,
+            },
+            invariant_position: self.invariant_position,
+        };
+        (linking, workarounds)
+    }
 }
 
 /// `--hull-schedule` values.

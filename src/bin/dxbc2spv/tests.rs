@@ -803,3 +803,41 @@ fn spirv_dis_prints_what_translate_spirv_asm_wrote() {
     );
     assert!(r.stdout.ends_with(&written), "{}", r.stdout);
 }
+
+/// `--previous-stage` links the inputs to the previous stage's outputs: the VS that writes
+/// the PS's v1.xy changes nothing (by register; by semantic its SAMPLE_UV0 is not the PS's
+/// TEXCOORD0); a stage that writes no o1 (the PS itself, whose only output
+/// is o0) leaves v1 undeclared; both modules validate. The workaround switches translate too.
+#[test]
+fn translate_links_to_the_previous_stage() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/samples");
+    let ps = path_str(&samples.join("ps50_sample_cbuffer.dxbc"));
+    let tmp = TempDir::new("translate-linking");
+    let translate = |name: &str, extra: &[&str]| -> Vec<u8> {
+        let out = tmp.path(&format!("{name}.spv"));
+        let mut argv = vec!["translate", &ps, "-o"];
+        let out_str = path_str(&out);
+        argv.push(&out_str);
+        argv.push("--validate");
+        argv.extend_from_slice(extra);
+        let r = run(&argv);
+        assert_eq!(r.status, Status::Success, "{name}: {}", r.stderr);
+        std::fs::read(&out).expect("written")
+    };
+    let plain = translate("plain", &[]);
+    let vs = path_str(&samples.join("vs40_passthrough.dxbc"));
+    assert_eq!(translate("vs", &["--previous-stage", &vs]), plain);
+    // By semantic the PS's TEXCOORD0 finds no output (the VS writes SAMPLE_UV0): v1 reads 0.
+    assert_ne!(
+        translate(
+            "vs-remap",
+            &["--previous-stage", &vs, "--remap-by-semantic"]
+        ),
+        plain
+    );
+    assert_ne!(translate("self", &["--previous-stage", &ps]), plain);
+    assert_ne!(
+        translate("flat", &["--flat-location", "1", "--invariant-position"]),
+        plain
+    );
+}

@@ -107,6 +107,25 @@ impl<'a> FrontEnd<'a> for Dxbc<'a> {
         Ok(module)
     }
 
+    fn semantics(&self) -> crate::front::Semantics {
+        let list = |sig: &Option<Signature<'a>>| -> Vec<crate::front::Semantic> {
+            sig.iter()
+                .flat_map(|s| s.elements.iter())
+                .map(|e| crate::front::Semantic {
+                    name: e.name.to_owned(),
+                    index: e.semantic_index,
+                    register: e.register,
+                    mask: e.mask,
+                    stream: e.stream,
+                })
+                .collect()
+        };
+        crate::front::Semantics {
+            inputs: list(&self.input),
+            outputs: list(&self.output),
+        }
+    }
+
     fn bindings<'b>(
         &self,
         bindings: &'b Bindings,

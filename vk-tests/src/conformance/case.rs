@@ -90,6 +90,8 @@ struct CaseToml {
     pipeline_state: Option<super::pipeline_state::PipelineStateToml>,
     #[serde(default)]
     specialization: Vec<super::pipeline_state::SpecializationToml>,
+    linking: Option<std::collections::BTreeMap<String, linking::StageLinkingToml>>,
+    workarounds: Option<linking::WorkaroundsToml>,
 }
 
 #[derive(Deserialize)]
@@ -284,6 +286,8 @@ pub struct Case {
     pub pipeline_state: Option<dxbc2spv::PipelineState>,
     /// Specialization constants the pipeline sets (`[[specialization]]`).
     pub specializations: Vec<super::pipeline_state::Specialization>,
+    /// `[linking.<stage>]` and `[workarounds]`: translator options.
+    pub linking: linking::CaseLinking,
 }
 
 /// `driver_bug = { device = "llvmpipe", reason = "...", failure_contains = "..." }`: a bug of
@@ -460,6 +464,7 @@ impl Case {
             })
             .collect::<Result<Vec<_>>>()?;
         let steps = steps(raw.step, draw.is_some(), &targets)?;
+        let linking = linking::case_linking(raw.linking, raw.workarounds)?;
 
         let pipeline_state = raw
             .pipeline_state
@@ -485,6 +490,7 @@ impl Case {
             table,
             expectations,
             steps,
+            linking,
         })
     }
 
@@ -887,6 +893,8 @@ fn check_resources(
     }
     Ok(())
 }
+
+pub mod linking;
 
 #[cfg(test)]
 mod tests;

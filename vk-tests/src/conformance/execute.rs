@@ -67,6 +67,7 @@ pub(super) fn execute(
             .draw()
             .and_then(|d| d.stream_output.as_ref())
             .filter(|_| Some(s.stage) == last_vertex_stage);
+        let linking = case.linking.stage(s.stage);
         let options = CompileOptions {
             requested_bindings: &requested,
             target_env: &case.target_env,
@@ -76,6 +77,7 @@ pub(super) fn execute(
             stream_output,
             hull_schedule,
             pipeline_state: case.pipeline_state.as_ref(),
+            linking: Some((&linking, case.linking.workarounds)),
         };
         let shader = compile(&s.source, s.entry_point.as_deref(), translator, &options)
             .with_context(|| format!("{} shader", s.stage))?;
@@ -83,6 +85,9 @@ pub(super) fn execute(
         let facts = scan(&shader.spirv);
         facts
             .check_stage(&shader.entry_point, s.stage)
+            .with_context(|| format!("{} shader", s.stage))?;
+        case.linking
+            .check_module(s.stage, &shader.spirv)
             .with_context(|| format!("{} shader", s.stage))?;
         if let Some(missing) = lacking(gpu, facts.required_features()) {
             return Ok(Executed::Unsupported(format!(

@@ -312,6 +312,9 @@ pub struct DxbcInput<'a> {
     pub hull_schedule: dxbc2spv::HullSchedule,
     /// The case's pipeline state (`[pipeline_state]`), for every stage; `None`: the default.
     pub pipeline_state: Option<&'a dxbc2spv::PipelineState>,
+    /// Stage linking and workaround options for this shader (`[linking.<stage>]`,
+    /// `[workarounds]`); `None`: the defaults.
+    pub linking: Option<(&'a dxbc2spv::StageLinking, dxbc2spv::Workarounds)>,
 }
 
 /// DXBC → SPIR-V, as the conformance runner sees it.
@@ -401,6 +404,8 @@ pub struct CompileOptions<'a> {
     pub hull_schedule: dxbc2spv::HullSchedule,
     /// The case's pipeline state.
     pub pipeline_state: Option<&'a dxbc2spv::PipelineState>,
+    /// Stage linking and workaround options for this shader.
+    pub linking: Option<(&'a dxbc2spv::StageLinking, dxbc2spv::Workarounds)>,
 }
 
 impl<'a> CompileOptions<'a> {
@@ -416,6 +421,7 @@ impl<'a> CompileOptions<'a> {
             stream_output: None,
             hull_schedule: dxbc2spv::HullSchedule::Serial,
             pipeline_state: None,
+            linking: None,
         }
     }
 }
@@ -477,6 +483,7 @@ pub fn compile(
         stream_output: options.stream_output,
         hull_schedule: options.hull_schedule,
         pipeline_state: options.pipeline_state,
+        linking: options.linking,
     })
 }
 
@@ -579,6 +586,7 @@ mod tests {
             stream_output: None,
             hull_schedule: dxbc2spv::HullSchedule::Serial,
             pipeline_state: None,
+            linking: None,
         };
         let e = format!("{:#}", NotImplemented.translate(&input).unwrap_err());
         assert!(e.starts_with("translation not implemented yet"), "{e}");

@@ -78,6 +78,12 @@ impl DxbcTranslator for Dxbc2Spv {
             // The runner runs cases with a translated hull shader once per schedule.
             .with_hull_schedule(input.hull_schedule)
             .with_pipeline_state(input.pipeline_state.copied().unwrap_or_default());
+        let options = match input.linking {
+            Some((linking, workarounds)) => options
+                .with_linking(linking.clone())
+                .with_workarounds(workarounds),
+            None => options,
+        };
         let translation = dxbc2spv::translate(input.dxbc, &options)
             .map_err(|e| anyhow!("dxbc2spv: {e}"))
             .with_context(|| format!("translating {}", input.origin.display()))?;

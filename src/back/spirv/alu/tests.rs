@@ -76,6 +76,7 @@ fn translate(insts: Vec<Inst>) -> Result<Vec<u32>, Error> {
         demote_to_helper: true,
         rov_interlock: crate::back::spirv::RovInterlock::Off,
         pipeline_state: crate::back::spirv::PipelineState::default(),
+        linking: Default::default(),
         geometry_point_size: true,
         domain_modes: None,
         version: Version::V1_3,

@@ -92,12 +92,20 @@ impl Emitter<'_> {
     }
 
     /// Copies every input link into the input file (each vertex for geometry, hull and domain
-    /// shaders).
+    /// shaders; a geometry shader whose input primitive the caller rewrote reads the draw's
+    /// vertices through [`super::geometry_vertex_map`]).
     pub(crate) fn copy_inputs(&mut self) {
         let Some(file) = self.io.inputs else { return };
         let links = std::mem::take(&mut self.io.input_links);
         let vertices = self.io.vertices;
-        self.copy_links_into(&links, file, StorageClass::Input, vertices);
+        let declared = self.ir.geometry.input_primitive;
+        match (self.options.linking.geometry_input, declared) {
+            (Some(draw), Some(shader)) if self.ir.stage == crate::ir::Stage::Geometry => {
+                let pairs = super::geometry_vertex_map(shader, draw);
+                self.copy_links_mapped(&links, file, StorageClass::Input, true, &pairs);
+            }
+            _ => self.copy_links_into(&links, file, StorageClass::Input, vertices),
+        }
         self.io.input_links = links;
     }
 
@@ -111,17 +119,37 @@ impl Emitter<'_> {
         storage: StorageClass,
         vertices: u32,
     ) {
+        let pairs: Vec<(u32, u32)> = (0..vertices).map(|v| (v, v)).collect();
+        self.copy_links_mapped(links, file, storage, vertices > 0, &pairs);
+    }
+
+    /// [`Emitter::copy_links_into`] with `(file vertex, variable vertex)` pairs when the
+    /// variables are `arrayed`.
+    fn copy_links_mapped(
+        &mut self,
+        links: &[Link],
+        file: Id,
+        storage: StorageClass,
+        arrayed: bool,
+        pairs: &[(u32, u32)],
+    ) {
         // `None`: the variables are not arrayed (one pass, no vertex index).
-        let vertices = (0..vertices.max(1)).map(move |v| (vertices > 0).then_some(v));
+        let single = [None];
+        let all: Vec<Option<(u32, u32)>> = if arrayed {
+            pairs.iter().copied().map(Some).collect()
+        } else {
+            single.to_vec()
+        };
         let u = self.ty(Scalar::U32, 1);
         let ptr_u = self.m.type_pointer(StorageClass::Private, u);
         for link in links {
             let Home::Register(register) = link.home else {
                 continue;
             };
-            for vertex in vertices.clone() {
-                let vertex_id = vertex.map(|v| self.u32_const(v));
-                let words = self.read_link_from(link, storage, vertex_id);
+            for &pair in &all {
+                let source = pair.map(|(_, s)| self.u32_const(s));
+                let vertex_id = pair.map(|(d, _)| self.u32_const(d));
+                let words = self.read_link_from(link, storage, source);
                 if link.first == 0 && link.mask == 0xf && words.n == 4 {
                     // The whole register at once.
                     let uvec4 = self.ty(Scalar::U32, 4);

@@ -105,6 +105,24 @@ fn merge_registers(elements: Vec<Element>) -> Vec<Element> {
     out
 }
 
+/// The contiguous runs of `mask` (bit 0 = x), lowest first.
+pub(crate) fn runs(mask: u8) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut c = 0;
+    while c < 4 {
+        if mask & (1 << c) == 0 {
+            c += 1;
+            continue;
+        }
+        let start = c;
+        while c < 4 && mask & (1 << c) != 0 {
+            c += 1;
+        }
+        out.push(((1u8 << (c - start)) - 1) << start);
+    }
+    out
+}
+
 /// Appends one element per contiguous run of `mask`.
 fn push_runs(
     out: &mut Vec<Element>,
@@ -178,6 +196,16 @@ mod tests {
         let got = user_elements(&decls, &sigs, true);
         assert_eq!(got.len(), 1);
         assert_eq!((got[0].mask, got[0].component_type), (0b1111, Float));
+    }
+
+    /// Stage linking declares one variable per contiguous run of the written components.
+    #[test]
+    fn runs_split_a_mask_into_contiguous_pieces() {
+        assert_eq!(runs(0b0000), Vec::<u8>::new());
+        assert_eq!(runs(0b1111), [0b1111]);
+        assert_eq!(runs(0b0101), [0b0001, 0b0100]);
+        assert_eq!(runs(0b1101), [0b0001, 0b1100]);
+        assert_eq!(runs(0b0110), [0b0110]);
     }
 
     #[test]

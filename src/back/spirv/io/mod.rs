@@ -91,6 +91,9 @@ pub(crate) struct Io {
     input_count: u32,
     /// Vertices per input primitive (geometry shaders), else 0.
     vertices: u32,
+    /// Vertices of the per-vertex Input variables: [`Io::vertices`], or those of the draw's
+    /// primitive when the caller rewrites a geometry shader's input primitive.
+    draw_vertices: u32,
     /// Private output file `uvec4[outputs + 1]` (the spare element takes out-of-range writes).
     outputs: Option<Id>,
     /// Registers in the output file.
@@ -197,6 +200,10 @@ impl Emitter<'_> {
             Stage::Hull | Stage::Domain => ir.tessellation.input_control_points.max(1),
             _ => 0,
         };
+        self.io.draw_vertices = match (stage, self.options.linking.geometry_input) {
+            (Stage::Geometry, Some(draw)) => draw.vertices(),
+            _ => self.io.vertices,
+        };
         if stage == Stage::Hull {
             self.io.output_vertices = ir.tessellation.output_control_points.max(1);
         }
@@ -272,7 +279,7 @@ impl Emitter<'_> {
     /// geometry, hull and domain shaders and the outputs of hull shaders.
     pub(crate) fn interface_var(&mut self, storage: StorageClass, ty: Id) -> Id {
         let vertices = if storage == StorageClass::Input {
-            self.io.vertices
+            self.io.draw_vertices
         } else {
             self.io.output_vertices
         };
@@ -286,40 +293,71 @@ impl Emitter<'_> {
 
     fn declare_inputs(&mut self, stage: Stage) -> Result<(), Error> {
         let ir = self.ir;
+        let linking = self.options.linking;
         let elements = elements::user_elements(&ir.inputs, &ir.input_signature, true);
         for e in elements {
-            let (width, first, mask) = if stage == Stage::Vertex {
-                // One vec4 per attribute register.
-                (4, 0, e.mask)
-            } else {
-                (
-                    e.mask.count_ones() as u8,
-                    e.mask.trailing_zeros() as u8,
-                    e.mask,
-                )
+            let (location, written) = match linking.inputs {
+                Some(inputs) => inputs
+                    .get(e.register as usize)
+                    .map_or((e.register, 0), |l| (l.location, l.written & 0xf)),
+                None => (e.register, 0xf),
             };
-            let scalar = scalar_of(e.component_type);
-            let ty = self.ty(scalar, width);
-            let var = self.interface_var(StorageClass::Input, ty);
-            self.m.decorate_location(var, e.register);
-            if first != 0 {
-                self.m
-                    .decorate(var, Decoration::Component, &[u32::from(first)]);
+            // Components the previous stage does not write are not declared: the register
+            // file starts as zeros, so they read 0 as in D3D.
+            let runs = if stage == Stage::Vertex {
+                // Vulkan fills the components a vertex format lacks with (0, 0, 0, 1) as D3D
+                // does; only an attribute the input layout lacks altogether reads 0.
+                if written == 0 {
+                    Vec::new()
+                } else {
+                    vec![e.mask]
+                }
+            } else {
+                elements::runs(e.mask & written)
+            };
+            let scalar = linking
+                .input_types
+                .get(location as usize)
+                .copied()
+                .flatten()
+                .map_or(scalar_of(e.component_type), scalar_of);
+            let flat = 1u32
+                .checked_shl(location)
+                .is_some_and(|bit| linking.flat_locations & bit != 0);
+            let interpolation = if flat {
+                ir::Interpolation::Constant
+            } else {
+                e.interpolation
+            };
+            for run in runs {
+                let (width, first, mask) = if stage == Stage::Vertex {
+                    // One vec4 per attribute register.
+                    (4, 0, run)
+                } else {
+                    (run.count_ones() as u8, run.trailing_zeros() as u8, run)
+                };
+                let ty = self.ty(scalar, width);
+                let var = self.interface_var(StorageClass::Input, ty);
+                self.m.decorate_location(var, location);
+                if first != 0 {
+                    self.m
+                        .decorate(var, Decoration::Component, &[u32::from(first)]);
+                }
+                if stage == Stage::Pixel {
+                    self.interpolation(var, interpolation, scalar);
+                }
+                self.name_indexed(var, "in", e.register);
+                self.io.input_links.push(Link {
+                    var,
+                    home: Home::Register(e.register),
+                    first,
+                    mask,
+                    scalar,
+                    width,
+                    kind: LinkKind::Plain,
+                    stream: 0,
+                });
             }
-            if stage == Stage::Pixel {
-                self.interpolation(var, e.interpolation, scalar);
-            }
-            self.name_indexed(var, "in", e.register);
-            self.io.input_links.push(Link {
-                var,
-                home: Home::Register(e.register),
-                first,
-                mask,
-                scalar,
-                width,
-                kind: LinkKind::Plain,
-                stream: 0,
-            });
         }
         self.declare_input_builtins(stage)
     }
@@ -499,6 +537,28 @@ impl Emitter<'_> {
         if self.m.version() < core {
             self.m.extension(name);
         }
+    }
+}
+
+/// Which vertex of the draw's primitive each vertex of a geometry shader's declared primitive
+/// reads, as `(shader vertex, draw vertex)`; vertices not listed read 0. The same primitive
+/// maps vertex to vertex; a primitive and its adjacency form map the primitive's own vertices
+/// (line `0, 1` = line-with-adjacency `1, 2`; triangle `0, 1, 2` = triangle-with-adjacency
+/// `0, 2, 4`, as D3D and Vulkan order them); any other pair maps vertex `i` to vertex `i`
+/// for the vertices both have.
+pub(crate) fn geometry_vertex_map(
+    shader: ir::InputPrimitive,
+    draw: ir::InputPrimitive,
+) -> Vec<(u32, u32)> {
+    use ir::InputPrimitive::{Line, LineAdj, Triangle, TriangleAdj};
+    match (shader, draw) {
+        (Line, LineAdj) => vec![(0, 1), (1, 2)],
+        (LineAdj, Line) => vec![(1, 0), (2, 1)],
+        (Triangle, TriangleAdj) => vec![(0, 0), (1, 2), (2, 4)],
+        (TriangleAdj, Triangle) => vec![(0, 0), (2, 1), (4, 2)],
+        _ => (0..shader.vertices().min(draw.vertices()))
+            .map(|v| (v, v))
+            .collect(),
     }
 }
 

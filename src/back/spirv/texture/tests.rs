@@ -199,6 +199,7 @@ pub(super) fn options(version: Version, sparse: bool) -> EmitOptions {
         demote_to_helper: true,
         rov_interlock: crate::back::spirv::RovInterlock::Off,
         pipeline_state: crate::back::spirv::PipelineState::default(),
+        linking: Default::default(),
         geometry_point_size: true,
         domain_modes: None,
         version,

@@ -105,8 +105,25 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
         Ok(s) => s,
         Err(e) => return console.failed(Path::new("--pipeline-state"), &e),
     };
+    // The previous stage's output signature, for `--previous-stage`.
+    let previous = match &args.linking.previous_stage {
+        None => None,
+        Some(path) => match std::fs::read(path)
+            .map_err(anyhow::Error::from)
+            .and_then(|bytes| {
+                let o =
+                    Options::default().with_flag(OptionFlags::VERIFY_CHECKSUM, !args.no_checksum);
+                dxbc2spv::translate(&bytes, &o).map_err(anyhow::Error::from)
+            }) {
+            Ok(t) => Some(t.info.outputs),
+            Err(e) => return console.failed(path, &e),
+        },
+    };
+    let (linking, workarounds) = args.linking.options(previous);
     let options = Options::default()
         .with_pipeline_state(pipeline_state)
+        .with_linking(linking)
+        .with_workarounds(workarounds)
         .with_bindings(bindings)
         .with_target(target)
         .with_flag(OptionFlags::VERIFY_CHECKSUM, !args.no_checksum)
