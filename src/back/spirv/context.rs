@@ -113,6 +113,12 @@ pub(crate) struct ResourceVars {
     pub counter_array: Option<super::descriptors::DescriptorArray>,
     /// The block type of the counter.
     pub counter_block: Option<Id>,
+    /// A raw or structured view declared as a texel buffer of 32-bit words
+    /// (`EmitOptions::texel_raw_buffers`).
+    pub texel_words: bool,
+    /// A storage buffer with a fix-up entry: the fix-up block's variable and the entry's index
+    /// (`EmitOptions::storage_buffer_alignment`).
+    pub fixup: Option<(Id, u32)>,
 }
 
 /// A constant buffer's variable.
@@ -210,7 +216,7 @@ impl<'a> Emitter<'a> {
         Emitter {
             ir,
             m,
-            options: *options,
+            options: options.clone(),
             regs: Registers::reusing(super::take_empty(&mut scratch.temps)),
             objects: Objects::default(),
             functions: super::take_empty(&mut scratch.functions),

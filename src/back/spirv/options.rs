@@ -1,5 +1,5 @@
 //! What the back end is asked for: [`EmitOptions`] (SPIR-V version, names, discard semantics,
-//! sparse residency, point size), the device's [`FloatControls`] and [`RovInterlock`], a domain
+//! sparse residency, point size, buffer descriptor types), the device's [`FloatControls`] and [`RovInterlock`], a domain
 //! shader's [`DomainModes`], and the [`ENTRY_POINT`] name every module uses.
 //!
 //! Contract: these types belong to the back end; the facade re-exports the ones a caller sets
@@ -7,6 +7,9 @@
 //! `dxbc2spv::ENTRY_POINT`) and builds an
 //! [`EmitOptions`] from its own `Options`. Nothing here depends on a front end.
 
+pub use super::buffer_options::{
+    StorageBufferAlignment, TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat,
+};
 use crate::ir;
 use crate::spv::Version;
 
@@ -14,7 +17,7 @@ use crate::spv::Version;
 pub const ENTRY_POINT: &str = "main";
 
 /// How to emit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EmitOptions {
     /// `discard` demotes to a helper invocation (else `OpKill`).
     pub demote_to_helper: bool,
@@ -36,6 +39,12 @@ pub struct EmitOptions {
     pub domain_modes: Option<DomainModes>,
     /// How rasterizer-ordered views are kept ordered, if at all.
     pub rov_interlock: RovInterlock,
+    /// Raw and structured views declared as texel buffers.
+    pub texel_raw_buffers: TexelRawBuffers,
+    /// The storage-buffer offset fix-up, when the device's alignment needs one.
+    pub storage_buffer_alignment: Option<StorageBufferAlignment>,
+    /// Declared formats of typed UAVs.
+    pub typed_uav_formats: TypedUavFormats,
 }
 
 /// What the device offers to keep a pixel shader's rasterizer-ordered views (`_rov` UAVs)

@@ -131,6 +131,9 @@ fn check(m: &Module) -> String {
             debug_names: true,
             float_controls: Default::default(),
             sparse_residency: false,
+            texel_raw_buffers: Default::default(),
+            storage_buffer_alignment: None,
+            typed_uav_formats: Default::default(),
         };
         let words = emit(m, &options).unwrap_or_else(|e| panic!("{version}: {e}"));
         validate(&words, env);
@@ -151,6 +154,9 @@ fn emit_err(m: &Module) -> Error {
         debug_names: false,
         float_controls: Default::default(),
         sparse_residency: false,
+        texel_raw_buffers: Default::default(),
+        storage_buffer_alignment: None,
+        typed_uav_formats: Default::default(),
     };
     emit(m, &options).expect_err("emission should fail")
 }
@@ -275,6 +281,9 @@ fn buffer_blocks_before_spirv_1_3_use_buffer_block() {
             debug_names: false,
             float_controls: Default::default(),
             sparse_residency: false,
+            texel_raw_buffers: Default::default(),
+            storage_buffer_alignment: None,
+            typed_uav_formats: Default::default(),
         },
     )
     .expect("emits");
@@ -640,3 +649,5 @@ fn refusals() {
     );
     assert!(matches!(emit_err(&m), Error::Invalid(e) if e.offset == 0x40));
 }
+
+mod descriptor_choices;

@@ -1,0 +1,208 @@
+//! The descriptor-type choices of `EmitOptions` on buffers: raw and structured views as texel
+//! buffers, the storage-buffer fix-up block; each module validated by `spirv-val` for every
+//! version, the listing checked for the instructions the choice implies.
+
+use super::*;
+use crate::back::spirv::{
+    descriptor_type, DescriptorType, StorageBufferAlignment, TexelRawBuffers,
+};
+
+fn options(version: Version) -> EmitOptions {
+    EmitOptions {
+        demote_to_helper: true,
+        rov_interlock: crate::back::spirv::RovInterlock::Off,
+        geometry_point_size: true,
+        domain_modes: None,
+        version,
+        debug_names: true,
+        float_controls: Default::default(),
+        sparse_residency: false,
+        texel_raw_buffers: TexelRawBuffers::default(),
+        storage_buffer_alignment: None,
+        typed_uav_formats: Default::default(),
+    }
+}
+
+/// Emits `m` under `choose(options)` for every version, validates each, returns the SPIR-V
+/// 1.3 listing (empty when `spirv-dis` is skipped).
+fn check_with(m: &Module, choose: impl Fn(&mut EmitOptions)) -> String {
+    let mut listing = String::new();
+    for (version, env) in VERSIONS {
+        let mut o = options(version);
+        choose(&mut o);
+        let words = emit(m, &o).unwrap_or_else(|e| panic!("{version}: {e}"));
+        validate(&words, env);
+        if version == Version::V1_3 {
+            listing = disassemble(&words).unwrap_or_default();
+        }
+    }
+    listing
+}
+
+/// Every word access of raw and structured views: loads with swizzles, stores, atomics (plain
+/// and `imm_`), `bufinfo`.
+fn word_accesses() -> Module {
+    let r0 = Reg::Temp(0);
+    let r1 = Reg::Temp(1);
+    module(
+        vec![
+            decl(false, 0, ResourceShape::Raw),
+            decl(true, 1, ResourceShape::Raw),
+            decl(false, 2, ResourceShape::Structured { stride: 12 }),
+            decl(true, 3, ResourceShape::Structured { stride: 20 }),
+        ],
+        vec![],
+        vec![
+            inst(Op::LdRaw, &[dst(r0, 1)], &[src(Reg::ThreadId), src(t(0))]),
+            inst(
+                Op::LdRaw,
+                &[dst(r1, 0xf)],
+                &[src(r0), swz(u(1), [3, 2, 1, 0])],
+            ),
+            inst(
+                Op::LdStructured,
+                &[dst(r1, 0b0111)],
+                &[src(r0), imm(4), swz(t(2), [0, 1, 1, 0])],
+            ),
+            inst(
+                Op::LdStructured,
+                &[dst(r1, 0b1000)],
+                &[src(r0), imm(16), src(u(3))],
+            ),
+            inst(Op::StoreRaw, &[dst(u(1), 0xf)], &[src(r0), src(r1)]),
+            inst(
+                Op::StoreStructured,
+                &[dst(u(3), 0b0011)],
+                &[src(r0), imm(8), src(r1)],
+            ),
+            inst(Op::AtomicIadd, &[dst(u(1), 1)], &[src(r0), imm(1)]),
+            inst(
+                Op::ImmAtomicCmpExch,
+                &[dst(r1, 1)],
+                &[src(u(3)), src(r0), imm(0), imm(5)],
+            ),
+            inst(Op::Bufinfo, &[dst(r1, 0xf)], &[src(t(0))]),
+            inst(Op::Bufinfo, &[dst(r1, 0b0010)], &[src(u(3))]),
+        ],
+    )
+}
+
+/// Texel buffers: SRVs uniform texel buffers read with `OpImageFetch`, UAVs `R32ui` storage
+/// texel buffers read with `OpImageRead`, written with `OpImageWrite`, atomics through
+/// `OpImageTexelPointer`, sizes from `OpImageQuerySize`; no storage buffer is left.
+#[test]
+fn raw_and_structured_views_as_texel_buffers() {
+    let m = word_accesses();
+    let both = TexelRawBuffers {
+        srv: true,
+        uav: true,
+    };
+    let listing = check_with(&m, |o| o.texel_raw_buffers = both);
+    if !listing.is_empty() {
+        for needle in [
+            "OpImageFetch",
+            "OpImageRead",
+            "OpImageWrite",
+            "OpImageTexelPointer",
+            "OpImageQuerySize",
+            "Buffer 0 0 0 1 Unknown",
+            "Buffer 0 0 0 2 R32ui",
+            "OpCapability SampledBuffer",
+            "OpCapability ImageBuffer",
+        ] {
+            assert!(listing.contains(needle), "{needle} missing:\n{listing}");
+        }
+        assert!(!listing.contains("OpArrayLength"), "{listing}");
+        assert!(!listing.contains("WithoutFormat"), "{listing}");
+    }
+    // Each kind on its own.
+    let srv = check_with(&m, |o| o.texel_raw_buffers.srv = true);
+    let uav = check_with(&m, |o| o.texel_raw_buffers.uav = true);
+    if !srv.is_empty() {
+        assert!(srv.contains("OpImageFetch") && srv.contains("OpArrayLength"));
+        assert!(!srv.contains("OpImageRead"), "{srv}");
+        assert!(uav.contains("OpImageRead") && uav.contains("OpArrayLength"));
+        assert!(!uav.contains("OpImageFetch"), "{uav}");
+    }
+    // The reflection's descriptor types follow.
+    let mut o = options(Version::V1_3);
+    let types = |o: &EmitOptions| -> Vec<DescriptorType> {
+        m.resources.iter().map(|d| descriptor_type(d, o)).collect()
+    };
+    assert_eq!(types(&o), [DescriptorType::StorageBuffer; 4]);
+    o.texel_raw_buffers = both;
+    use DescriptorType::{StorageTexelBuffer as S, UniformTexelBuffer as U};
+    assert_eq!(types(&o), [U, S, U, S]);
+}
+
+/// A raw view with the fix-up at alignment 256: the block is a `Block` uniform buffer of one
+/// `uvec4` per entry at the chosen binding, the address adds the entry's first word and the
+/// bounds use the view's size (`UMin` with the array length).
+#[test]
+fn storage_buffers_read_through_the_fix_up_block() {
+    let m = word_accesses();
+    let listing = check_with(&m, |o| {
+        o.storage_buffer_alignment = Some(StorageBufferAlignment::new(256))
+    });
+    if !listing.is_empty() {
+        for needle in [
+            "OpDecorate %buffer_fixups Binding 15",
+            "OpDecorate %buffer_fixups DescriptorSet 0",
+            "%_ptr_Uniform_v4uint",
+        ] {
+            assert!(listing.contains(needle), "{needle} missing:\n{listing}");
+        }
+        // Four entries, one a view.
+        assert!(listing.contains("%uint_4"), "{listing}");
+    }
+    // Which views need an entry.
+    let entries = |alignment| {
+        let mut o = options(Version::V1_3);
+        o.storage_buffer_alignment = Some(StorageBufferAlignment::new(alignment));
+        crate::back::spirv::fixup_entries(&m.resources, &o)
+    };
+    // 16: raw views (16-byte offsets) need none; strides 12 and 20 are not multiples of 16.
+    assert_eq!(entries(16), [2, 3]);
+    // 4: every stride is a multiple.
+    assert_eq!(entries(4), Vec::<usize>::new());
+    assert_eq!(entries(64), [0, 1, 2, 3]);
+    // Texel-buffer views get none.
+    let mut o = options(Version::V1_3);
+    o.storage_buffer_alignment = Some(StorageBufferAlignment::new(64));
+    o.texel_raw_buffers.uav = true;
+    assert_eq!(crate::back::spirv::fixup_entries(&m.resources, &o), [0, 2]);
+}
+
+/// What cannot work is refused: an alignment Vulkan does not allow, the block in push
+/// constants, the block on a binding the shader uses.
+#[test]
+fn impossible_fix_ups_are_refused() {
+    let m = word_accesses();
+    let err = |a: StorageBufferAlignment| {
+        let mut o = options(Version::V1_3);
+        o.storage_buffer_alignment = Some(a);
+        emit(&m, &o).expect_err("refused")
+    };
+    assert!(matches!(
+        err(StorageBufferAlignment::new(300)),
+        Error::Unsupported(_)
+    ));
+    assert!(matches!(
+        err(StorageBufferAlignment::new(512)),
+        Error::Unsupported(_)
+    ));
+    let push = StorageBufferAlignment {
+        alignment: 256,
+        block: BindingTarget::PushConstants(crate::ir::binding::PushConstants { offset: 0, size: 16 }),
+    };
+    assert!(matches!(err(push), Error::Unsupported(_)));
+    // u1 is at binding 101.
+    let taken = StorageBufferAlignment {
+        alignment: 256,
+        block: target(101).expect("a target"),
+    };
+    match err(taken) {
+        Error::Invalid(e) => assert!(e.what.contains("binding 101"), "{}", e.what),
+        other => panic!("{other:?}"),
+    }
+}
