@@ -102,8 +102,9 @@ pub(crate) struct ResourceVars {
     pub image_type: Option<Id>,
     /// Component type of a typed resource's texels (f32, u32 or i32).
     pub texel: Option<Scalar>,
-    /// The storage texel buffer is declared `R32ui`/`R32i` (atomics use it), so its reads and
-    /// writes need no `StorageImage*WithoutFormat` capability.
+    /// The image is declared with a format (`R32ui`/`R32i` when atomics use it, or one
+    /// `EmitOptions::typed_uav_formats` gives), so its reads and writes need no
+    /// `StorageImage*WithoutFormat` capability.
     pub r32: bool,
     /// The variable is an array of descriptors (`descriptors.rs`).
     pub array: Option<super::descriptors::DescriptorArray>,

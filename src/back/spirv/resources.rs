@@ -26,7 +26,9 @@ use spirv::{Capability, Decoration, Dim, ImageFormat, StorageClass};
 use super::context::{Emitter, ResourceVars, Scalar};
 use super::descriptors::{binding_of, Binding};
 use crate::back::spirv::Error;
-use super::buffer_options::fixup_entries;
+use super::buffer_options::{
+    fixup_entries, FormatClass, TypedUavFormats, UavFormat, UnlistedUavFormat,
+};
 use crate::ir::binding::{BindingTarget, Count, ResourceKind};
 use crate::ir::{self, Dimension, Op, Reg, ResourceShape, ReturnType};
 use crate::spv::{Id, ImageType, Version};
@@ -58,13 +60,69 @@ pub(crate) fn atomic_target(inst: &ir::Inst) -> Option<Reg> {
 impl Emitter<'_> {
     /// The format of a typed resource's image: `Unknown`, except `R32ui`/`R32i` for a UAV that
     /// atomics use (`r32`), which Vulkan requires and D3D guarantees (an `R32_UINT`/`R32_SINT`
-    /// view).
+    /// view), and a UAV's format from `EmitOptions::typed_uav_formats` (listed, or the R32
+    /// format of its return type when unlisted and so chosen) when the shader reads it (or that
+    /// option's `written_only`). A declared format needs no `*WithoutFormat` capability.
     pub(crate) fn typed_format(
-        &self,
+        &mut self,
         decl: &ir::ResourceDecl,
         scalar: Scalar,
         r32: bool,
     ) -> Result<ImageFormat, Error> {
+        let uav = decl.range.kind == ResourceKind::UnorderedAccess;
+        let choice = &self.options.typed_uav_formats;
+        let chosen = if !uav || choice == &TypedUavFormats::default() {
+            None
+        } else {
+            let listed = choice.listed(decl.range.space, decl.range.first);
+            let unlisted = choice.unlisted;
+            let written_only = choice.written_only;
+            let read = self.typed_uav_read(decl);
+            match listed {
+                Some(f) if read || written_only || r32 => Some(f),
+                None if read && unlisted == UnlistedUavFormat::R32OfReturnType => {
+                    Some(match scalar {
+                        Scalar::U32 => UavFormat::R32ui,
+                        Scalar::I32 => UavFormat::R32i,
+                        _ => UavFormat::R32f,
+                    })
+                }
+                _ => None,
+            }
+        };
+        if let Some(f) = chosen {
+            let matches = match f.class() {
+                FormatClass::Float => scalar == Scalar::F32,
+                FormatClass::Uint => scalar == Scalar::U32,
+                FormatClass::Sint => scalar == Scalar::I32,
+            };
+            if !matches {
+                return Err(Error::invalid(
+                    decl.span,
+                    format!(
+                        "typed UAV u{} given format {} whose components are not its declared \
+                         return type",
+                        decl.range.first,
+                        f.name()
+                    ),
+                ));
+            }
+            if r32 && !matches!(f, UavFormat::R32ui | UavFormat::R32i) {
+                return Err(Error::unsupported(
+                    decl.span,
+                    format!(
+                        "atomics on typed UAV u{} given format {} (Vulkan image atomics need \
+                         R32ui or R32i)",
+                        decl.range.first,
+                        f.name()
+                    ),
+                ));
+            }
+            if f.extended() {
+                self.m.capability(Capability::StorageImageExtendedFormats);
+            }
+            return Ok(f.spirv());
+        }
         match (r32, scalar) {
             (false, _) => Ok(ImageFormat::Unknown),
             (true, Scalar::U32) => Ok(ImageFormat::R32ui),
@@ -74,6 +132,26 @@ impl Emitter<'_> {
                 "atomics on a typed UAV that is not declared uint or sint",
             )),
         }
+    }
+
+    /// Whether the shader reads the typed UAV `decl` (`ld_uav_typed`, `ld_uav_typed_s`).
+    fn typed_uav_read(&self, decl: &ir::ResourceDecl) -> bool {
+        let Some(index) = self
+            .ir
+            .resources
+            .iter()
+            .position(|r| r.range == decl.range && r.id == decl.id)
+        else {
+            return false;
+        };
+        self.ir.insts.iter().any(|inst| {
+            matches!(inst.op, Op::LdUavTyped | Op::LdUavTypedS)
+                && inst
+                    .op
+                    .source(ir::Role::Resource)
+                    .and_then(|k| inst.src().get(k))
+                    .is_some_and(|s| matches!(s.reg, Reg::Uav { decl, .. } if decl.index() == index))
+        })
     }
 
     /// The image type and its `UniformConstant` variable for a typed `t#`/`u#`, bound at
@@ -210,7 +288,7 @@ impl Emitter<'_> {
                     vars.var = Some(var);
                     vars.image_type = Some(image);
                     vars.texel = Some(scalar);
-                    vars.r32 = r32;
+                    vars.r32 = format != ImageFormat::Unknown;
                     vars.array = binding.array;
                 }
                 ResourceShape::Typed { .. } => {

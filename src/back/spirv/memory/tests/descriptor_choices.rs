@@ -206,3 +206,77 @@ fn impossible_fix_ups_are_refused() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A module reading typed UAV buffers u0 (float), u1 (uint) and a 2-D u2 (float), and only
+/// writing u3 (float).
+fn typed_reads() -> Module {
+    let r0 = Reg::Temp(0);
+    let tex2d = ResourceShape::Typed {
+        dim: Dimension::Texture2D,
+        ret: [ReturnType::Float; 4],
+        samples: 0,
+    };
+    module(
+        vec![
+            decl(true, 0, typed(ReturnType::Float)),
+            decl(true, 1, typed(ReturnType::Uint)),
+            decl(true, 2, tex2d),
+            decl(true, 3, typed(ReturnType::Float)),
+        ],
+        vec![],
+        vec![
+            inst(Op::LdUavTyped, &[dst(r0, 0xf)], &[src(Reg::ThreadId), src(u(0))]),
+            inst(Op::LdUavTyped, &[dst(r0, 0x1)], &[src(Reg::ThreadId), src(u(1))]),
+            inst(Op::LdUavTyped, &[dst(r0, 0xf)], &[src(Reg::ThreadId), src(u(2))]),
+            inst(Op::StoreUavTyped, &[dst(u(3), 0xf)], &[src(Reg::ThreadId), src(r0)]),
+        ],
+    )
+}
+
+/// Read typed UAVs get the listed format, or the R32 format of their return type; a UAV only
+/// written keeps `Unknown` unless `written_only`; extended formats declare
+/// `StorageImageExtendedFormats`; no `StorageImageReadWithoutFormat` is left.
+#[test]
+fn typed_uav_reads_declare_a_format() {
+    use crate::back::spirv::{UavFormat, UnlistedUavFormat};
+    let m = typed_reads();
+    let default = check_with(&m, |_| {});
+    if !default.is_empty() {
+        assert!(default.contains("StorageImageReadWithoutFormat"), "{default}");
+    }
+    let listing = check_with(&m, |o| {
+        o.typed_uav_formats.formats = vec![((0, 0), UavFormat::Rgba8), ((0, 2), UavFormat::Rg16f)];
+        o.typed_uav_formats.unlisted = UnlistedUavFormat::R32OfReturnType;
+    });
+    if !listing.is_empty() {
+        for needle in [
+            "Buffer 0 0 0 2 Rgba8",
+            "Buffer 0 0 0 2 R32ui",
+            "2D 0 0 0 2 Rg16f",
+            "Buffer 0 0 0 2 Unknown",
+            "OpCapability StorageImageExtendedFormats",
+            "OpCapability StorageImageWriteWithoutFormat",
+        ] {
+            assert!(listing.contains(needle), "{needle} missing:\n{listing}");
+        }
+        assert!(!listing.contains("ReadWithoutFormat"), "{listing}");
+    }
+    let all = check_with(&m, |o| {
+        o.typed_uav_formats.formats = vec![((0, 3), UavFormat::Rgba32f)];
+        o.typed_uav_formats.unlisted = UnlistedUavFormat::R32OfReturnType;
+        o.typed_uav_formats.written_only = true;
+    });
+    if !all.is_empty() {
+        assert!(all.contains("Buffer 0 0 0 2 Rgba32f"), "{all}");
+        assert!(all.contains("Buffer 0 0 0 2 R32f"), "{all}");
+        assert!(!all.contains("WithoutFormat"), "{all}");
+        assert!(!all.contains("ExtendedFormats"), "{all}");
+    }
+    // A format whose components are not the return type's is refused.
+    let mut o = options(Version::V1_3);
+    o.typed_uav_formats.formats = vec![((0, 1), UavFormat::R32f)];
+    match emit(&m, &o) {
+        Err(Error::Invalid(e)) => assert!(e.what.contains("u1"), "{}", e.what),
+        other => panic!("{other:?}"),
+    }
+}
