@@ -87,6 +87,7 @@ struct CaseToml {
     expect: Vec<ExpectToml>,
     #[serde(default)]
     step: Vec<StepToml>,
+    descriptors: Option<descriptors::DescriptorsToml>,
 }
 
 #[derive(Deserialize)]
@@ -277,6 +278,8 @@ pub struct Case {
     pub expectations: Vec<Expectation>,
     /// Several dispatches or draws in order (`[[step]]`); empty: the work runs once.
     pub steps: Vec<Step>,
+    /// Descriptor-type choices for the translator (`[descriptors]`).
+    pub descriptors: descriptors::CaseDescriptors,
 }
 
 /// `driver_bug = { device = "llvmpipe", reason = "...", failure_contains = "..." }`: a bug of
@@ -470,6 +473,7 @@ impl Case {
             table,
             expectations,
             steps,
+            descriptors: descriptors::parse(raw.descriptors).context("[descriptors]")?,
         })
     }
 
@@ -872,6 +876,8 @@ fn check_resources(
     }
     Ok(())
 }
+
+pub mod descriptors;
 
 #[cfg(test)]
 mod tests;

@@ -75,6 +75,7 @@ pub(super) fn execute(
             table: case.table.as_ref().map(|t| &t.table),
             stream_output,
             hull_schedule,
+            descriptors: Some(&case.descriptors),
         };
         let shader = compile(&s.source, s.entry_point.as_deref(), translator, &options)
             .with_context(|| format!("{} shader", s.stage))?;

@@ -310,6 +310,8 @@ pub struct DxbcInput<'a> {
     /// runs twice, and every shader of a run gets that run's schedule; other cases run once,
     /// with `Serial`.
     pub hull_schedule: dxbc2spv::HullSchedule,
+    /// The case's descriptor-type choices (`[descriptors]`), if any.
+    pub descriptors: Option<&'a super::case::descriptors::CaseDescriptors>,
 }
 
 /// DXBC → SPIR-V, as the conformance runner sees it.
@@ -397,6 +399,8 @@ pub struct CompileOptions<'a> {
     pub stream_output: Option<&'a dxbc2spv::StreamOutput>,
     /// The hull-shader schedule of this run.
     pub hull_schedule: dxbc2spv::HullSchedule,
+    /// The case's descriptor-type choices (`[descriptors]`), if any.
+    pub descriptors: Option<&'a super::case::descriptors::CaseDescriptors>,
 }
 
 impl<'a> CompileOptions<'a> {
@@ -411,6 +415,7 @@ impl<'a> CompileOptions<'a> {
             table: None,
             stream_output: None,
             hull_schedule: dxbc2spv::HullSchedule::Serial,
+            descriptors: None,
         }
     }
 }
@@ -471,6 +476,7 @@ pub fn compile(
         table: options.table,
         stream_output: options.stream_output,
         hull_schedule: options.hull_schedule,
+        descriptors: options.descriptors,
     })
 }
 
@@ -572,6 +578,7 @@ mod tests {
             table: None,
             stream_output: None,
             hull_schedule: dxbc2spv::HullSchedule::Serial,
+            descriptors: None,
         };
         let e = format!("{:#}", NotImplemented.translate(&input).unwrap_err());
         assert!(e.starts_with("translation not implemented yet"), "{e}");

@@ -77,6 +77,10 @@ impl DxbcTranslator for Dxbc2Spv {
             })
             // The runner runs cases with a translated hull shader once per schedule.
             .with_hull_schedule(input.hull_schedule);
+        let options = match input.descriptors {
+            Some(d) => d.apply(options, input.set),
+            None => options,
+        };
         let translation = dxbc2spv::translate(input.dxbc, &options)
             .map_err(|e| anyhow!("dxbc2spv: {e}"))
             .with_context(|| format!("translating {}", input.origin.display()))?;
@@ -126,9 +130,20 @@ impl DxbcTranslator for Dxbc2Spv {
                 array_offset: b.array_offset,
                 descriptor_count: b.descriptor_count,
                 kind,
-                texel_format: None,
+                // A raw or structured view the translator made a texel buffer: 32-bit words.
+                texel_format: matches!(
+                    (r.shape, r.descriptor),
+                    (
+                        Some(ResourceShape::Raw | ResourceShape::Structured { .. }),
+                        DescriptorType::UniformTexelBuffer | DescriptorType::StorageTexelBuffer
+                    )
+                )
+                .then_some(ash::vk::Format::R32_UINT),
                 dimension,
             });
+        }
+        if let Some(block) = &translation.info.buffer_fixups {
+            bindings.push(super::case::descriptors::fixup_binding(block)?);
         }
         Ok(CompiledShader {
             spirv: translation.spirv,
