@@ -47,10 +47,10 @@ pub use error::{Error, ErrorKind, Located};
 #[cfg(feature = "dxbc")]
 pub use pipeline::{bound_resources, translate, translate_to_ir};
 pub use pipeline::{
-    BoundResource, BufferFixup, DomainModes, FixupBlock, FloatControls, HullSchedule, OptionFlags, Options, RovInterlock,
-    ShaderInfo, StorageBufferAlignment, StreamOutput, StreamOutputEntry, Target, TexelRawBuffers,
-    Translation, Translator, TypedUavFormats, UavFormat, UnlistedUavFormat, ENTRY_POINT,
-    KEEP_BYTES,
+    BoundResource, BufferFixup, DomainModes, FixupBlock, FloatControls, HullSchedule, OptionFlags,
+    Options, RovInterlock, ShaderInfo, StorageBufferAlignment, StreamOutput, StreamOutputEntry,
+    Target, TexelRawBuffers, Translation, Translator, TypedUavFormats, UavFormat,
+    UnlistedUavFormat, ENTRY_POINT, KEEP_BYTES,
 };
 pub use scratch::release_thread_buffers;
 

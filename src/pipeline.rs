@@ -706,7 +706,8 @@ mod tests {
         .expect("assembles");
         let mut module = translate_to_ir(&bytes, &Options::default()).expect("lowers");
         module.resources[0].binding = None;
-        let e = shader_info(&module, &Options::default().emit_options()).expect_err("a declaration the passes left unbound");
+        let e = shader_info(&module, &Options::default().emit_options())
+            .expect_err("a declaration the passes left unbound");
         assert_eq!(e.kind(), crate::ErrorKind::Internal);
         let e = name(e, |at| Dxbc::name_in_bytes(&bytes, at));
         assert_eq!(e.instruction(), Some("dcl_resource"));

@@ -34,10 +34,10 @@
 
 mod atomic;
 mod buffer;
-mod words;
 #[cfg(test)]
 mod tests;
 mod typed;
+mod words;
 
 use spirv::{MemorySemantics, Scope, SelectionControl, StorageClass};
 

@@ -40,8 +40,8 @@ pub use error::Error;
 
 use context::Emitter;
 pub use options::{
-    DomainModes, EmitOptions, FloatControls, RovInterlock, StorageBufferAlignment,
-    TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat, ENTRY_POINT,
+    DomainModes, EmitOptions, FloatControls, RovInterlock, StorageBufferAlignment, TexelRawBuffers,
+    TypedUavFormats, UavFormat, UnlistedUavFormat, ENTRY_POINT,
 };
 
 /// The entry point's function (the shader's main function; a hull shader's declarations).

@@ -23,12 +23,12 @@
 
 use spirv::{Capability, Decoration, Dim, ImageFormat, StorageClass};
 
-use super::context::{Emitter, ResourceVars, Scalar};
-use super::descriptors::{binding_of, Binding};
-use crate::back::spirv::Error;
 use super::buffer_options::{
     fixup_entries, FormatClass, TypedUavFormats, UavFormat, UnlistedUavFormat,
 };
+use super::context::{Emitter, ResourceVars, Scalar};
+use super::descriptors::{binding_of, Binding};
+use crate::back::spirv::Error;
 use crate::ir::binding::{BindingTarget, Count, ResourceKind};
 use crate::ir::{self, Dimension, Op, Reg, ResourceShape, ReturnType};
 use crate::spv::{Id, ImageType, Version};
@@ -150,7 +150,9 @@ impl Emitter<'_> {
                     .op
                     .source(ir::Role::Resource)
                     .and_then(|k| inst.src().get(k))
-                    .is_some_and(|s| matches!(s.reg, Reg::Uav { decl, .. } if decl.index() == index))
+                    .is_some_and(
+                        |s| matches!(s.reg, Reg::Uav { decl, .. } if decl.index() == index),
+                    )
         })
     }
 
@@ -428,8 +430,8 @@ impl Emitter<'_> {
             ));
         }
         self.check_fixup_binding(span, binding.set, binding.binding)?;
-        let n = u32::try_from(entries)
-            .map_err(|_| Error::internal(span, "too many fix-up entries"))?;
+        let n =
+            u32::try_from(entries).map_err(|_| Error::internal(span, "too many fix-up entries"))?;
         let uvec4 = self.ty(Scalar::U32, 4);
         let len = self.u32_const(n);
         let array = self.m.type_array_unique(uvec4, len);
@@ -446,9 +448,7 @@ impl Emitter<'_> {
     /// Refuses a fix-up block binding that a declaration of the shader also uses.
     fn check_fixup_binding(&self, span: u32, set: u32, binding: u32) -> Result<(), Error> {
         let ir = self.ir;
-        let at = |t: Option<BindingTarget>| {
-            matches!(t, Some(BindingTarget::Descriptor(b)) if b.set == set && b.binding == binding)
-        };
+        let at = |t: Option<BindingTarget>| matches!(t, Some(BindingTarget::Descriptor(b)) if b.set == set && b.binding == binding);
         let taken = ir.cbuffers.iter().any(|c| at(c.binding))
             || ir
                 .resources

@@ -115,9 +115,9 @@ impl Emitter<'_> {
                 } else {
                     spirv::Op::ImageFetch
                 };
-                let texel =
-                    self.m
-                        .image_op(op, uvec4, image, addr, None, ImageOperands::NONE, &[]);
+                let texel = self
+                    .m
+                    .image_op(op, uvec4, image, addr, None, ImageOperands::NONE, &[]);
                 if nonuniform {
                     self.non_uniform(texel);
                 }

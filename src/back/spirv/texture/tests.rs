@@ -322,9 +322,15 @@ fn every_dimension_and_return_type_declares_an_image() {
             );
         }
         let d = tex(false, 0, dim, ReturnType::Float);
-        assert_eq!(descriptor_type(&d, &options(Version::V1_3, false)), DescriptorType::SampledImage);
+        assert_eq!(
+            descriptor_type(&d, &options(Version::V1_3, false)),
+            DescriptorType::SampledImage
+        );
         let d = tex(true, 0, dim, ReturnType::Float);
-        assert_eq!(descriptor_type(&d, &options(Version::V1_3, false)), DescriptorType::StorageImage);
+        assert_eq!(
+            descriptor_type(&d, &options(Version::V1_3, false)),
+            DescriptorType::StorageImage
+        );
     }
 }
 

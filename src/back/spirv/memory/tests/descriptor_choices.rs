@@ -193,7 +193,10 @@ fn impossible_fix_ups_are_refused() {
     ));
     let push = StorageBufferAlignment {
         alignment: 256,
-        block: BindingTarget::PushConstants(crate::ir::binding::PushConstants { offset: 0, size: 16 }),
+        block: BindingTarget::PushConstants(crate::ir::binding::PushConstants {
+            offset: 0,
+            size: 16,
+        }),
     };
     assert!(matches!(err(push), Error::Unsupported(_)));
     // u1 is at binding 101.
@@ -225,10 +228,26 @@ fn typed_reads() -> Module {
         ],
         vec![],
         vec![
-            inst(Op::LdUavTyped, &[dst(r0, 0xf)], &[src(Reg::ThreadId), src(u(0))]),
-            inst(Op::LdUavTyped, &[dst(r0, 0x1)], &[src(Reg::ThreadId), src(u(1))]),
-            inst(Op::LdUavTyped, &[dst(r0, 0xf)], &[src(Reg::ThreadId), src(u(2))]),
-            inst(Op::StoreUavTyped, &[dst(u(3), 0xf)], &[src(Reg::ThreadId), src(r0)]),
+            inst(
+                Op::LdUavTyped,
+                &[dst(r0, 0xf)],
+                &[src(Reg::ThreadId), src(u(0))],
+            ),
+            inst(
+                Op::LdUavTyped,
+                &[dst(r0, 0x1)],
+                &[src(Reg::ThreadId), src(u(1))],
+            ),
+            inst(
+                Op::LdUavTyped,
+                &[dst(r0, 0xf)],
+                &[src(Reg::ThreadId), src(u(2))],
+            ),
+            inst(
+                Op::StoreUavTyped,
+                &[dst(u(3), 0xf)],
+                &[src(Reg::ThreadId), src(r0)],
+            ),
         ],
     )
 }
@@ -242,7 +261,10 @@ fn typed_uav_reads_declare_a_format() {
     let m = typed_reads();
     let default = check_with(&m, |_| {});
     if !default.is_empty() {
-        assert!(default.contains("StorageImageReadWithoutFormat"), "{default}");
+        assert!(
+            default.contains("StorageImageReadWithoutFormat"),
+            "{default}"
+        );
     }
     let listing = check_with(&m, |o| {
         o.typed_uav_formats.formats = vec![((0, 0), UavFormat::Rgba8), ((0, 2), UavFormat::Rg16f)];
