@@ -302,3 +302,80 @@ fn typed_uav_reads_declare_a_format() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Through the whole pipeline: the reflection reports the texel-buffer descriptor types and
+/// the fix-up block with its entries in declaration order; the defaults report storage
+/// buffers and no block.
+#[test]
+fn the_reflection_reports_the_choices() {
+    use crate::bindings::ResourceKind;
+    use crate::{translate, BufferFixup, Options};
+    let bytes = crate::test_support::assemble(
+        "cs_5_0\n\
+         dcl_globalFlags refactoringAllowed\n\
+         dcl_resource_raw t0\n\
+         dcl_resource_structured t1, 16\n\
+         dcl_uav_structured u0, 12\n\
+         dcl_temps 1\n\
+         dcl_thread_group 1, 1, 1\n\
+         ld_raw r0.x, l(0), t0.xxxx\n\
+         ld_structured r0.y, l(0), l(0), t1.xxxx\n\
+         store_structured u0.xy, l(0), l(0), r0.xyxx\n\
+         ret\n",
+    );
+    let descriptors = |o: &Options| -> Vec<DescriptorType> {
+        let t = translate(&bytes, o).unwrap_or_else(|e| panic!("{e}"));
+        validate(&t.spirv, "vulkan1.1");
+        t.info.resources.iter().map(|r| r.descriptor).collect()
+    };
+    let default = Options::default();
+    assert_eq!(descriptors(&default), [DescriptorType::StorageBuffer; 3]);
+    let t = translate(&bytes, &default).expect("translates");
+    assert_eq!(t.info.buffer_fixups, None);
+    let texel = Options::default().with_texel_raw_buffers(TexelRawBuffers {
+        srv: true,
+        uav: true,
+    });
+    use DescriptorType::{StorageTexelBuffer as S, UniformTexelBuffer as U};
+    assert_eq!(descriptors(&texel), [U, U, S]);
+    // Alignment 16: t0 (raw) and t1 (stride 16) need no entry; u0 (stride 12) does.
+    let aligned =
+        Options::default().with_storage_buffer_alignment(Some(StorageBufferAlignment::new(16)));
+    let t = translate(&bytes, &aligned).expect("translates");
+    validate(&t.spirv, "vulkan1.1");
+    let block = t.info.buffer_fixups.expect("a fix-up block");
+    assert_eq!(
+        block.target,
+        BindingTarget::Descriptor(StorageBufferAlignment::DEFAULT_BINDING)
+    );
+    assert_eq!(
+        block.entries,
+        [BufferFixup {
+            kind: ResourceKind::UnorderedAccess,
+            space: 0,
+            register: 0,
+            id: 0
+        }]
+    );
+    let t = translate(
+        &bytes,
+        &Options::default().with_storage_buffer_alignment(Some(StorageBufferAlignment::new(256))),
+    )
+    .expect("translates");
+    let regs: Vec<_> = t
+        .info
+        .buffer_fixups
+        .expect("a fix-up block")
+        .entries
+        .iter()
+        .map(|e| (e.kind, e.register))
+        .collect();
+    assert_eq!(
+        regs,
+        [
+            (ResourceKind::ShaderResource, 0),
+            (ResourceKind::ShaderResource, 1),
+            (ResourceKind::UnorderedAccess, 0)
+        ]
+    );
+}
