@@ -223,10 +223,9 @@ impl Emitter<'_> {
                     block,
                     DescriptorKind::StorageBuffer,
                 )?;
-                let fixup = match vars.fixup {
-                    Some((block, entry)) => Some(self.fixup_view(d.ptr, block, entry)),
-                    None => None,
-                };
+                let fixup = vars
+                    .fixup
+                    .map(|(block, entry)| self.fixup_view(d.ptr, block, entry));
                 Ok(Target::Buffer {
                     var: d.ptr,
                     stride,
