@@ -53,9 +53,10 @@ pub use pipeline::{
     parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE,
 };
 pub use pipeline::{
-    BoundResource, DomainModes, FloatControls, HullSchedule, OptionFlags, Options, RovInterlock,
-    ShaderInfo, StreamOutput, StreamOutputEntry, Target, Translation, Translator, ENTRY_POINT,
-    KEEP_BYTES,
+    BoundResource, BufferFixup, DomainModes, FixupBlock, FloatControls, HullSchedule, OptionFlags,
+    Options, RovInterlock, ShaderInfo, StorageBufferAlignment, StreamOutput, StreamOutputEntry,
+    Target, TexelRawBuffers, Translation, Translator, TypedUavFormats, UavFormat,
+    UnlistedUavFormat, ENTRY_POINT, KEEP_BYTES,
 };
 pub use pipeline::{ForcedBarriers, WorkgroupZeroInit};
 pub use scratch::release_thread_buffers;

@@ -19,7 +19,9 @@ pub use crate::back::spirv::{
     parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE,
 };
 pub use crate::back::spirv::{
-    DomainModes, FloatControls, ForcedBarriers, RovInterlock, WorkgroupZeroInit, ENTRY_POINT,
+    DomainModes, FloatControls, ForcedBarriers, RovInterlock, StorageBufferAlignment,
+    TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat, WorkgroupZeroInit,
+    ENTRY_POINT,
 };
 use crate::bindings::{BindingTarget, Bindings, ClassLinkage, Count, RegisterRange, ResourceKind};
 use crate::error::Error;
@@ -170,6 +172,21 @@ pub struct Options {
     /// Workaround switches (zeroed `g#`, forced barriers in compute, invariant position); all
     /// off by default.
     pub workarounds: Workarounds,
+    /// Raw and structured views (`t#`, `u#`) declared as texel buffers of 32-bit words instead
+    /// of storage buffers, per kind (default: neither; `docs/runtime.md`, "Buffer descriptor
+    /// types and alignment"). D3D's rules stay: each word is checked against the view's size,
+    /// out-of-bounds reads give 0 and writes and atomics are dropped. The reflection reports the
+    /// texel-buffer descriptor types; the runtime binds an `R32_UINT` buffer view.
+    pub texel_raw_buffers: TexelRawBuffers,
+    /// The device's `minStorageBufferOffsetAlignment`, when D3D's view offsets (raw views at
+    /// any multiple of 16 bytes, structured views at any multiple of their stride) can be finer:
+    /// the shader adds the remainder the runtime writes to the fix-up block to every address
+    /// and checks bounds against the view's size. Default `None`: views are bound at their own
+    /// offsets.
+    pub storage_buffer_alignment: Option<StorageBufferAlignment>,
+    /// Declared formats of typed UAVs, for devices without
+    /// `shaderStorageImageReadWithoutFormat` (default: none listed, `Unknown`).
+    pub typed_uav_formats: TypedUavFormats,
 }
 
 impl Default for Options {
@@ -187,6 +204,9 @@ impl Default for Options {
             pipeline_state: PipelineState::default(),
             linking: StageLinking::default(),
             workarounds: Workarounds::default(),
+            texel_raw_buffers: TexelRawBuffers::default(),
+            storage_buffer_alignment: None,
+            typed_uav_formats: TypedUavFormats::default(),
         }
     }
 }
@@ -281,6 +301,31 @@ impl Options {
         self
     }
 
+    /// These options with raw and structured views of the kinds `texel_raw_buffers` names
+    /// declared as texel buffers.
+    #[must_use]
+    pub fn with_texel_raw_buffers(mut self, texel_raw_buffers: TexelRawBuffers) -> Options {
+        self.texel_raw_buffers = texel_raw_buffers;
+        self
+    }
+
+    /// These options with the storage-buffer offset fix-up for the device's alignment.
+    #[must_use]
+    pub fn with_storage_buffer_alignment(
+        mut self,
+        storage_buffer_alignment: Option<StorageBufferAlignment>,
+    ) -> Options {
+        self.storage_buffer_alignment = storage_buffer_alignment;
+        self
+    }
+
+    /// These options with the typed UAV formats `typed_uav_formats`.
+    #[must_use]
+    pub fn with_typed_uav_formats(mut self, typed_uav_formats: TypedUavFormats) -> Options {
+        self.typed_uav_formats = typed_uav_formats;
+        self
+    }
+
     /// What the back end is asked for (the linking resolved against `semantics`).
     fn emit_options(&self, semantics: &Semantics) -> Result<EmitOptions, Error> {
         let linking = crate::linking::resolve(&self.linking, &self.workarounds, semantics)?;
@@ -295,6 +340,9 @@ impl Options {
             rov_interlock: self.rov_interlock,
             pipeline_state: self.pipeline_state,
             linking,
+            texel_raw_buffers: self.texel_raw_buffers,
+            storage_buffer_alignment: self.storage_buffer_alignment,
+            typed_uav_formats: self.typed_uav_formats.clone(),
         })
     }
 }
@@ -320,6 +368,32 @@ pub struct BoundResource {
     pub target: BindingTarget,
 }
 
+/// The storage-buffer fix-up block of a shader ([`Options::storage_buffer_alignment`]): a
+/// uniform buffer of `uvec4 data[entries.len()]` (std140) that the runtime fills before each
+/// use. `data[i]` belongs to `entries[i]`: `.x` = the view's offset in bytes from the offset the
+/// buffer is bound at (the D3D view offset minus the offset rounded down to the alignment),
+/// `.y` = the view's size in bytes, `.zw` = 0.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FixupBlock {
+    /// Where the block is bound ([`StorageBufferAlignment::block`]).
+    pub target: BindingTarget,
+    /// The view of each element, in element order.
+    pub entries: Vec<BufferFixup>,
+}
+
+/// The raw or structured view one element of the fix-up block describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BufferFixup {
+    /// `ShaderResource` or `UnorderedAccess`.
+    pub kind: ResourceKind,
+    /// Register space.
+    pub space: u32,
+    /// First register of the declared range.
+    pub register: u32,
+    /// The DXBC operand id.
+    pub id: u32,
+}
+
 /// What a caller needs to know about a translated shader.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShaderInfo {
@@ -331,6 +405,9 @@ pub struct ShaderInfo {
     pub workgroup_size: [u32; 3],
     /// Every resource the shader declares, with its Vulkan binding.
     pub resources: Vec<BoundResource>,
+    /// The storage-buffer fix-up block the shader reads ([`Options::storage_buffer_alignment`]),
+    /// when some view needs an entry; `None` otherwise.
+    pub buffer_fixups: Option<FixupBlock>,
     /// Hull and domain shaders: the tessellator declarations (domain, control-point counts;
     /// hull shaders also partitioning, output primitive and `dcl_hs_max_tessfactor`). A
     /// runtime passes the hull shader's partitioning and output primitive to the domain
@@ -489,7 +566,8 @@ pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Er
 #[cfg(feature = "dxbc")]
 pub fn bound_resources(bytes: &[u8], options: &Options) -> Result<Vec<BoundResource>, Error> {
     let module = translate_to_ir(bytes, options)?;
-    Ok(shader_info(&module, &options.pipeline_state, Semantics::default())?.resources)
+    let semantics = Semantics::default();
+    Ok(shader_info(&module, &options.emit_options(&semantics)?, semantics)?.resources)
 }
 
 /// [`translate_to_ir`] with the front end `F`.
@@ -528,10 +606,11 @@ fn emit_with_info(
     semantics: Semantics,
     scratch: &mut emit::Scratch,
 ) -> Result<Translation, Error> {
-    let spirv = emit::emit_reusing(module, &options.emit_options(&semantics)?, scratch)?;
+    let emit_options = options.emit_options(&semantics)?;
+    let spirv = emit::emit_reusing(module, &emit_options, scratch)?;
     Ok(Translation {
         spirv,
-        info: shader_info(module, &options.pipeline_state, semantics)?,
+        info: shader_info(module, &emit_options, semantics)?,
     })
 }
 
@@ -547,11 +626,12 @@ fn name(error: Error, name_at: impl FnOnce(u32) -> Option<&'static str>) -> Erro
     }
 }
 
-/// The reflection of `module`; multisampled SRVs the pipeline state binds single-sampled are
-/// reported with the shape the runtime binds.
+/// The reflection of `module` as `options` translate it: descriptor types as chosen, and
+/// multisampled SRVs the pipeline state binds single-sampled reported with the shape the
+/// runtime binds.
 fn shader_info(
     module: &ir::Module,
-    state: &PipelineState,
+    options: &EmitOptions,
     semantics: Semantics,
 ) -> Result<ShaderInfo, Error> {
     let stage = module.stage;
@@ -579,8 +659,8 @@ fn shader_info(
         resources.push(entry(cb.range, cb.id, None, d, cb.binding, cb.span)?);
     }
     for r in &module.resources {
-        let d = emit::descriptor_type(r);
-        let shape = state.bound_shape(r);
+        let d = emit::descriptor_type(r, options);
+        let shape = options.pipeline_state.bound_shape(r);
         resources.push(entry(r.range, r.id, Some(shape), d, r.binding, r.span)?);
         if r.counter {
             let (range, d) = (r.range.counter(), DescriptorType::StorageBuffer);
@@ -591,11 +671,29 @@ fn shader_info(
         let d = DescriptorType::Sampler;
         resources.push(entry(smp.range, smp.id, None, d, smp.binding, smp.span)?);
     }
+    let fixups: Vec<BufferFixup> = emit::fixup_entries(&module.resources, options)
+        .into_iter()
+        .filter_map(|i| module.resources.get(i))
+        .map(|r| BufferFixup {
+            kind: r.range.kind,
+            space: r.range.space,
+            register: r.range.first,
+            id: r.id,
+        })
+        .collect();
+    let buffer_fixups = match options.storage_buffer_alignment {
+        Some(a) if !fixups.is_empty() => Some(FixupBlock {
+            target: a.block,
+            entries: fixups,
+        }),
+        _ => None,
+    };
     Ok(ShaderInfo {
         entry_point: ENTRY_POINT,
         stage,
         workgroup_size: module.thread_group,
         resources,
+        buffer_fixups,
         tessellation: matches!(stage, Stage::Hull | Stage::Domain).then_some(module.tessellation),
         inputs: semantics.inputs,
         outputs: semantics.outputs,
@@ -675,7 +773,11 @@ mod tests {
         .expect("assembles");
         let mut module = translate_to_ir(&bytes, &Options::default()).expect("lowers");
         module.resources[0].binding = None;
-        let e = shader_info(&module, &PipelineState::default(), Semantics::default())
+        let semantics = Semantics::default();
+        let emit_options = Options::default()
+            .emit_options(&semantics)
+            .expect("default options");
+        let e = shader_info(&module, &emit_options, semantics)
             .expect_err("a declaration the passes left unbound");
         assert_eq!(e.kind(), crate::ErrorKind::Internal);
         let e = name(e, |at| Dxbc::name_in_bytes(&bytes, at));

@@ -102,8 +102,9 @@ pub(crate) struct ResourceVars {
     pub image_type: Option<Id>,
     /// Component type of a typed resource's texels (f32, u32 or i32).
     pub texel: Option<Scalar>,
-    /// The storage texel buffer is declared `R32ui`/`R32i` (atomics use it), so its reads and
-    /// writes need no `StorageImage*WithoutFormat` capability.
+    /// The image is declared with a format (`R32ui`/`R32i` when atomics use it, or one
+    /// `EmitOptions::typed_uav_formats` gives), so its reads and writes need no
+    /// `StorageImage*WithoutFormat` capability.
     pub r32: bool,
     /// The variable is an array of descriptors (`descriptors.rs`).
     pub array: Option<super::descriptors::DescriptorArray>,
@@ -113,6 +114,12 @@ pub(crate) struct ResourceVars {
     pub counter_array: Option<super::descriptors::DescriptorArray>,
     /// The block type of the counter.
     pub counter_block: Option<Id>,
+    /// A raw or structured view declared as a texel buffer of 32-bit words
+    /// (`EmitOptions::texel_raw_buffers`).
+    pub texel_words: bool,
+    /// A storage buffer with a fix-up entry: the fix-up block's variable and the entry's index
+    /// (`EmitOptions::storage_buffer_alignment`).
+    pub fixup: Option<(Id, u32)>,
 }
 
 /// A constant buffer's variable.
@@ -210,7 +217,7 @@ impl<'a> Emitter<'a> {
         Emitter {
             ir,
             m,
-            options: *options,
+            options: options.clone(),
             regs: Registers::reusing(super::take_empty(&mut scratch.temps)),
             objects: Objects::default(),
             functions: super::take_empty(&mut scratch.functions),

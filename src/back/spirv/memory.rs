@@ -18,7 +18,17 @@
 //!   not order other accesses); `sync` maps to `OpControlBarrier`/`OpMemoryBarrier` with
 //!   acquire-release semantics over the memory it names.
 //!
-//! Files: this one (dispatch, addressing, barriers), `memory/buffer.rs` (loads, stores,
+//! - Raw and structured views declared as texel buffers (`EmitOptions::texel_raw_buffers`)
+//!   are arrays of `R32` texels, one a word: the same rules, with the size from
+//!   `OpImageQuerySize` and accesses through `OpImageFetch`/`OpImageRead`/`OpImageWrite`/
+//!   `OpImageTexelPointer`.
+//! - A storage buffer with a fix-up entry (`EmitOptions::storage_buffer_alignment`) addresses
+//!   word `first + address` of the bound range, `first` = the entry's `.x / 4`, and is checked
+//!   against the view's size, `min(.y / 4, array length - min(first, array length))` words,
+//!   instead of the array length.
+//!
+//! Files: this one (dispatch, addressing, barriers), `memory/words.rs` (the texel-buffer and
+//! fix-up forms of a word target), `memory/buffer.rs` (loads, stores,
 //! `bufinfo`), `memory/typed.rs` (typed buffers and UAV textures), `memory/atomic.rs` (atomics,
 //! counters).
 
@@ -27,6 +37,7 @@ mod buffer;
 #[cfg(test)]
 mod tests;
 mod typed;
+mod words;
 
 use spirv::{MemorySemantics, Scope, SelectionControl, StorageClass};
 
@@ -50,6 +61,22 @@ pub(super) enum Target {
         /// A UAV (writable).
         uav: bool,
         /// The descriptor is non-uniform: pointers into it are decorated `NonUniform`.
+        nonuniform: bool,
+        /// With a fix-up entry: the view's first word in the bound range and its size in
+        /// words (already clamped to the bound range), both `u32`.
+        fixup: Option<(Id, Id)>,
+    },
+    /// A raw or structured view declared as a texel buffer of 32-bit words (one texel a word).
+    Texels {
+        /// Pointer to the image descriptor (for `OpImageTexelPointer`).
+        var: Id,
+        /// The loaded image.
+        image: Id,
+        /// Structure stride in bytes; 0 for raw buffers.
+        stride: u32,
+        /// A UAV (storage texel buffer, else uniform texel buffer).
+        uav: bool,
+        /// The descriptor is non-uniform.
         nonuniform: bool,
     },
     /// Shared memory `g#`.
@@ -179,6 +206,10 @@ impl Emitter<'_> {
                     }
                 };
                 let vars = self.resource_vars(span, decl)?;
+                let uav = matches!(reg, Reg::Uav { .. });
+                if vars.texel_words {
+                    return self.texel_words_target(span, vars, &element, stride, uav);
+                }
                 let (Some(var), Some(block)) = (vars.var, vars.block) else {
                     return Err(Error::internal(span, "resource without a variable"));
                 };
@@ -192,11 +223,15 @@ impl Emitter<'_> {
                     block,
                     DescriptorKind::StorageBuffer,
                 )?;
+                let fixup = vars
+                    .fixup
+                    .map(|(block, entry)| self.fixup_view(d.ptr, block, entry));
                 Ok(Target::Buffer {
                     var: d.ptr,
                     stride,
-                    uav: matches!(reg, Reg::Uav { .. }),
+                    uav,
                     nonuniform: d.nonuniform,
+                    fixup,
                 })
             }
             Reg::Tgsm(n) => {
@@ -238,9 +273,11 @@ impl Emitter<'_> {
         let u = self.ty(Scalar::U32, 1);
         let b = self.ty(Scalar::Bool, 1);
         let two = self.u32_const(2);
-        let (len, stride) = match *target {
-            Target::Buffer { var, stride, .. } => (self.m.array_length(u, var, 0), stride),
-            Target::Shared { words, stride, .. } => (self.u32_const(words), stride),
+        let len = self.target_len(target);
+        let stride = match *target {
+            Target::Buffer { stride, .. }
+            | Target::Texels { stride, .. }
+            | Target::Shared { stride, .. } => stride,
         };
         let Some(offset) = second else {
             let base = self.m.shift_right_logical(u, first, two);
@@ -262,7 +299,7 @@ impl Emitter<'_> {
         let word = self.m.shift_right_logical(u, offset, two);
         let base = self.m.i_add(u, scaled, word);
         let count = match *target {
-            Target::Buffer { .. } => self.m.u_div(u, len, per_c),
+            Target::Buffer { .. } | Target::Texels { .. } => self.m.u_div(u, len, per_c),
             Target::Shared { words, .. } => self.u32_const(words / per),
         };
         let index_ok = self.m.u_less_than(b, first, count);
@@ -294,17 +331,39 @@ impl Emitter<'_> {
         (addr, ok)
     }
 
-    /// A pointer to word `addr` of `target` (the caller makes sure it is in bounds).
+    /// A pointer to word `addr` of `target` (the caller makes sure it is in bounds): into the
+    /// storage buffer (after the fix-up's first word), the texel buffer's texel
+    /// (`OpImageTexelPointer`, for atomics) or `g#`.
     pub(super) fn word_ptr(&mut self, target: &Target, addr: Id) -> Id {
         let u = self.ty(Scalar::U32, 1);
         match *target {
             Target::Buffer {
-                var, nonuniform, ..
+                var,
+                nonuniform,
+                fixup,
+                ..
             } => {
                 let storage = self.buffer_storage();
                 let ptr_ty = self.m.type_pointer(storage, u);
                 let zero = self.u32_const(0);
+                let addr = match fixup {
+                    Some((first, _)) => self.m.i_add(u, first, addr),
+                    None => addr,
+                };
                 let ptr = self.m.access_chain(ptr_ty, var, &[zero, addr]);
+                if nonuniform {
+                    self.non_uniform(ptr);
+                }
+                ptr
+            }
+            Target::Texels {
+                var, nonuniform, ..
+            } => {
+                let ptr_ty = self.m.type_pointer(StorageClass::Image, u);
+                let sample = self.u32_const(0);
+                let ptr = self
+                    .m
+                    .emit(spirv::Op::ImageTexelPointer, ptr_ty, &[var, addr, sample]);
                 if nonuniform {
                     self.non_uniform(ptr);
                 }

@@ -11,6 +11,7 @@
 //! (see the fields of `Emitter`); the others reach it through the owner's methods.
 
 mod alu;
+mod buffer_options;
 mod context;
 mod control_flow;
 mod declare;
@@ -38,6 +39,7 @@ use spirv::{
 
 use crate::ir::{self, Dimension, Family, Op, ResourceShape, Stage};
 use crate::spv::{Module, Version};
+pub use buffer_options::fixup_entries;
 pub use error::Error;
 
 use context::Emitter;
@@ -52,6 +54,7 @@ pub(crate) fn geometry_vertex_map_for_tests(
 
 pub use options::{
     DomainModes, EmitOptions, FloatControls, ForcedBarriers, LinkedInput, Linking, RovInterlock,
+    StorageBufferAlignment, TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat,
     WorkgroupZeroInit, ENTRY_POINT,
 };
 pub use state::{
@@ -85,11 +88,17 @@ pub enum DescriptorType {
     Sampler,
 }
 
-/// The descriptor type a `t#`/`u#` declaration is bound as.
-pub fn descriptor_type(decl: &ir::ResourceDecl) -> DescriptorType {
+/// The descriptor type a `t#`/`u#` declaration is bound as under `options`.
+pub fn descriptor_type(decl: &ir::ResourceDecl, options: &EmitOptions) -> DescriptorType {
     let uav = decl.range.kind == crate::bindings::ResourceKind::UnorderedAccess;
     match (decl.shape, uav) {
-        (ResourceShape::Raw | ResourceShape::Structured { .. }, _) => DescriptorType::StorageBuffer,
+        (ResourceShape::Raw | ResourceShape::Structured { .. }, _) => {
+            match (options.texel_raw_buffers.applies(uav), uav) {
+                (false, _) => DescriptorType::StorageBuffer,
+                (true, false) => DescriptorType::UniformTexelBuffer,
+                (true, true) => DescriptorType::StorageTexelBuffer,
+            }
+        }
         (
             ResourceShape::Typed {
                 dim: Dimension::Buffer,

@@ -1,7 +1,7 @@
 //! What the back end is asked for: [`EmitOptions`] (SPIR-V version, names, discard semantics,
-//! sparse residency, point size), the device's [`FloatControls`] and [`RovInterlock`], a domain
-//! shader's [`DomainModes`], the [`PipelineState`] keys, and the [`ENTRY_POINT`] name every
-//! module uses.
+//! sparse residency, point size, buffer descriptor types), the device's [`FloatControls`] and
+//! [`RovInterlock`], a domain shader's [`DomainModes`], the [`PipelineState`] keys, and the
+//! [`ENTRY_POINT`] name every module uses.
 //!
 //! Contract: these types belong to the back end; the facade re-exports the ones a caller sets
 //! (`dxbc2spv::FloatControls`, `dxbc2spv::RovInterlock`, `dxbc2spv::DomainModes`,
@@ -9,6 +9,9 @@
 //! [`EmitOptions`] from its own `Options`. Nothing here depends on a front end.
 
 pub use super::state::PipelineState;
+pub use super::buffer_options::{
+    StorageBufferAlignment, TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat,
+};
 use crate::ir;
 use crate::spv::Version;
 
@@ -16,7 +19,7 @@ use crate::spv::Version;
 pub const ENTRY_POINT: &str = "main";
 
 /// How to emit.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EmitOptions {
     /// `discard` demotes to a helper invocation (else `OpKill`).
     pub demote_to_helper: bool,
@@ -38,6 +41,12 @@ pub struct EmitOptions {
     pub domain_modes: Option<DomainModes>,
     /// How rasterizer-ordered views are kept ordered, if at all.
     pub rov_interlock: RovInterlock,
+    /// Raw and structured views declared as texel buffers.
+    pub texel_raw_buffers: TexelRawBuffers,
+    /// The storage-buffer offset fix-up, when the device's alignment needs one.
+    pub storage_buffer_alignment: Option<StorageBufferAlignment>,
+    /// Declared formats of typed UAVs.
+    pub typed_uav_formats: TypedUavFormats,
     /// The pipeline state the module depends on (render targets, samples, tessellation
     /// limit); the default changes nothing.
     pub pipeline_state: PipelineState,

@@ -23,10 +23,13 @@
 
 use spirv::{Capability, Decoration, Dim, ImageFormat, StorageClass};
 
+use super::buffer_options::{
+    fixup_entries, FormatClass, TypedUavFormats, UavFormat, UnlistedUavFormat,
+};
 use super::context::{Emitter, ResourceVars, Scalar};
 use super::descriptors::{binding_of, Binding};
 use crate::back::spirv::Error;
-use crate::ir::binding::ResourceKind;
+use crate::ir::binding::{BindingTarget, Count, ResourceKind};
 use crate::ir::{self, Dimension, Op, Reg, ResourceShape, ReturnType};
 use crate::spv::{Id, ImageType, Version};
 
@@ -57,13 +60,69 @@ pub(crate) fn atomic_target(inst: &ir::Inst) -> Option<Reg> {
 impl Emitter<'_> {
     /// The format of a typed resource's image: `Unknown`, except `R32ui`/`R32i` for a UAV that
     /// atomics use (`r32`), which Vulkan requires and D3D guarantees (an `R32_UINT`/`R32_SINT`
-    /// view).
+    /// view), and a UAV's format from `EmitOptions::typed_uav_formats` (listed, or the R32
+    /// format of its return type when unlisted and so chosen) when the shader reads it (or that
+    /// option's `written_only`). A declared format needs no `*WithoutFormat` capability.
     pub(crate) fn typed_format(
-        &self,
+        &mut self,
         decl: &ir::ResourceDecl,
         scalar: Scalar,
         r32: bool,
     ) -> Result<ImageFormat, Error> {
+        let uav = decl.range.kind == ResourceKind::UnorderedAccess;
+        let choice = &self.options.typed_uav_formats;
+        let chosen = if !uav || choice == &TypedUavFormats::default() {
+            None
+        } else {
+            let listed = choice.listed(decl.range.space, decl.range.first);
+            let unlisted = choice.unlisted;
+            let written_only = choice.written_only;
+            let read = self.typed_uav_read(decl);
+            match listed {
+                Some(f) if read || written_only || r32 => Some(f),
+                None if read && unlisted == UnlistedUavFormat::R32OfReturnType => {
+                    Some(match scalar {
+                        Scalar::U32 => UavFormat::R32ui,
+                        Scalar::I32 => UavFormat::R32i,
+                        _ => UavFormat::R32f,
+                    })
+                }
+                _ => None,
+            }
+        };
+        if let Some(f) = chosen {
+            let matches = match f.class() {
+                FormatClass::Float => scalar == Scalar::F32,
+                FormatClass::Uint => scalar == Scalar::U32,
+                FormatClass::Sint => scalar == Scalar::I32,
+            };
+            if !matches {
+                return Err(Error::invalid(
+                    decl.span,
+                    format!(
+                        "typed UAV u{} given format {} whose components are not its declared \
+                         return type",
+                        decl.range.first,
+                        f.name()
+                    ),
+                ));
+            }
+            if r32 && !matches!(f, UavFormat::R32ui | UavFormat::R32i) {
+                return Err(Error::unsupported(
+                    decl.span,
+                    format!(
+                        "atomics on typed UAV u{} given format {} (Vulkan image atomics need \
+                         R32ui or R32i)",
+                        decl.range.first,
+                        f.name()
+                    ),
+                ));
+            }
+            if f.extended() {
+                self.m.capability(Capability::StorageImageExtendedFormats);
+            }
+            return Ok(f.spirv());
+        }
         match (r32, scalar) {
             (false, _) => Ok(ImageFormat::Unknown),
             (true, Scalar::U32) => Ok(ImageFormat::R32ui),
@@ -73,6 +132,28 @@ impl Emitter<'_> {
                 "atomics on a typed UAV that is not declared uint or sint",
             )),
         }
+    }
+
+    /// Whether the shader reads the typed UAV `decl` (`ld_uav_typed`, `ld_uav_typed_s`).
+    fn typed_uav_read(&self, decl: &ir::ResourceDecl) -> bool {
+        let Some(index) = self
+            .ir
+            .resources
+            .iter()
+            .position(|r| r.range == decl.range && r.id == decl.id)
+        else {
+            return false;
+        };
+        self.ir.insts.iter().any(|inst| {
+            matches!(inst.op, Op::LdUavTyped | Op::LdUavTypedS)
+                && inst
+                    .op
+                    .source(ir::Role::Resource)
+                    .and_then(|k| inst.src().get(k))
+                    .is_some_and(
+                        |s| matches!(s.reg, Reg::Uav { decl, .. } if decl.index() == index),
+                    )
+        })
     }
 
     /// The image type and its `UniformConstant` variable for a typed `t#`/`u#`, bound at
@@ -111,6 +192,7 @@ impl Emitter<'_> {
     pub fn declare_resources(&mut self) -> Result<(), Error> {
         let ir = self.ir;
         let atomics = self.typed_atomic_uses()?;
+        let fixups = fixup_entries(&ir.resources, &self.options);
         // One runtime array type serves every buffer block.
         let mut words_array: Option<Id> = None;
         for (i, decl) in ir.resources.iter().enumerate() {
@@ -129,6 +211,11 @@ impl Emitter<'_> {
                         }
                     }
                     let binding = binding_of(decl.binding, &decl.range, decl.span, "buffer")?;
+                    if self.options.texel_raw_buffers.applies(uav) {
+                        vars = self.texel_words_buffer(decl, binding, uav);
+                        self.finish_resource(decl, vars)?;
+                        continue;
+                    }
                     let array = match words_array {
                         Some(a) => a,
                         None => {
@@ -155,6 +242,16 @@ impl Emitter<'_> {
                     vars.var = Some(var);
                     vars.block = Some(block);
                     vars.array = binding.array;
+                    if let Some(entry) = fixups.iter().position(|&f| f == i) {
+                        if binding.array.is_some() {
+                            return Err(Error::unsupported(
+                                decl.span,
+                                "storage-buffer offset fix-up of a descriptor array",
+                            ));
+                        }
+                        let block_var = self.fixup_block(decl.span, fixups.len())?;
+                        vars.fixup = Some((block_var, entry as u32));
+                    }
                 }
                 ResourceShape::Typed {
                     dim: Dimension::Buffer,
@@ -193,7 +290,7 @@ impl Emitter<'_> {
                     vars.var = Some(var);
                     vars.image_type = Some(image);
                     vars.texel = Some(scalar);
-                    vars.r32 = r32;
+                    vars.r32 = format != ImageFormat::Unknown;
                     vars.array = binding.array;
                 }
                 ResourceShape::Typed { .. } => {
@@ -201,6 +298,32 @@ impl Emitter<'_> {
                     vars = self.declare_texture(decl, r32)?;
                 }
             }
+            self.finish_resource(decl, vars)?;
+        }
+        for g in &ir.tgsm {
+            if g.words == 0 {
+                return Err(Error::invalid(g.span, "shared memory of size 0"));
+            }
+            let u = self.ty(Scalar::U32, 1);
+            let ty = self.m.type_array_len(u, g.words);
+            let zero_init = self.options.linking.workgroup_zero_init
+                == super::options::WorkgroupZeroInit::Initializer;
+            let init = zero_init.then(|| self.m.constant_null(ty));
+            let var = self.m.global_variable(StorageClass::Workgroup, ty, init);
+            self.name_indexed(var, "g", g.register);
+            self.objects.tgsm.push(var);
+        }
+        self.declare_samplers()
+    }
+
+    /// Declares the counter of `decl` (if it has one) and records its objects `vars`.
+    fn finish_resource(
+        &mut self,
+        decl: &ir::ResourceDecl,
+        mut vars: ResourceVars,
+    ) -> Result<(), Error> {
+        let uav = decl.range.kind == ResourceKind::UnorderedAccess;
+        {
             if decl.counter {
                 if !uav {
                     return Err(Error::internal(
@@ -228,20 +351,123 @@ impl Emitter<'_> {
             }
             self.objects.resources.push(vars);
         }
-        for g in &ir.tgsm {
-            if g.words == 0 {
-                return Err(Error::invalid(g.span, "shared memory of size 0"));
-            }
-            let u = self.ty(Scalar::U32, 1);
-            let ty = self.m.type_array_len(u, g.words);
-            let zero_init = self.options.linking.workgroup_zero_init
-                == super::options::WorkgroupZeroInit::Initializer;
-            let init = zero_init.then(|| self.m.constant_null(ty));
-            let var = self.m.global_variable(StorageClass::Workgroup, ty, init);
-            self.name_indexed(var, "g", g.register);
-            self.objects.tgsm.push(var);
+        Ok(())
+    }
+
+    /// A raw or structured view declared as a texel buffer of 32-bit words
+    /// ([`crate::back::spirv::TexelRawBuffers`]): a uniform texel buffer of `u32` (format
+    /// `Unknown`, read with `OpImageFetch`) for an SRV, a storage texel buffer of format `R32ui`
+    /// for a UAV.
+    fn texel_words_buffer(
+        &mut self,
+        decl: &ir::ResourceDecl,
+        binding: Binding,
+        uav: bool,
+    ) -> ResourceVars {
+        self.m.capability(if uav {
+            Capability::ImageBuffer
+        } else {
+            Capability::SampledBuffer
+        });
+        let sampled_type = self.ty(Scalar::U32, 1);
+        let (var, image) = self.image_variable(
+            decl,
+            binding,
+            ImageType {
+                sampled_type,
+                dim: Dim::DimBuffer,
+                depth: 0,
+                arrayed: false,
+                multisampled: false,
+                sampled: if uav { 2 } else { 1 },
+                format: if uav {
+                    ImageFormat::R32ui
+                } else {
+                    ImageFormat::Unknown
+                },
+                access: None,
+            },
+        );
+        ResourceVars {
+            var: Some(var),
+            image_type: Some(image),
+            texel: Some(Scalar::U32),
+            r32: uav,
+            array: binding.array,
+            texel_words: true,
+            ..ResourceVars::default()
         }
-        self.declare_samplers()
+    }
+
+    /// The storage-buffer fix-up block (`uvec4 data[entries]`, std140, a uniform buffer at
+    /// `EmitOptions::storage_buffer_alignment`'s binding), declared on first use.
+    fn fixup_block(&mut self, span: u32, entries: usize) -> Result<Id, Error> {
+        if let Some(var) = self.objects.resources.iter().find_map(|v| v.fixup) {
+            return Ok(var.0);
+        }
+        let Some(alignment) = self.options.storage_buffer_alignment else {
+            return Err(Error::internal(span, "fix-up entries without an alignment"));
+        };
+        if !alignment.alignment.is_power_of_two() || alignment.alignment > 256 {
+            return Err(Error::unsupported(
+                span,
+                format!(
+                    "storage-buffer offset alignment {} (Vulkan allows powers of two up to 256)",
+                    alignment.alignment
+                ),
+            ));
+        }
+        let binding = match alignment.block {
+            BindingTarget::Descriptor(b) => b,
+            BindingTarget::PushConstants(_) => {
+                return Err(Error::unsupported(
+                    span,
+                    "storage-buffer fix-up block mapped to push constants",
+                ))
+            }
+        };
+        if binding.array_offset != 0 || binding.descriptor_count != Count::Bounded(1) {
+            return Err(Error::unsupported(
+                span,
+                "storage-buffer fix-up block in a descriptor array",
+            ));
+        }
+        self.check_fixup_binding(span, binding.set, binding.binding)?;
+        let n =
+            u32::try_from(entries).map_err(|_| Error::internal(span, "too many fix-up entries"))?;
+        let uvec4 = self.ty(Scalar::U32, 4);
+        let len = self.u32_const(n);
+        let array = self.m.type_array_unique(uvec4, len);
+        self.m.decorate_array_stride(array, 16);
+        let block = self.m.type_struct(&[array]);
+        self.m.decorate(block, Decoration::Block, &[]);
+        self.m.member_offset(block, 0, 0);
+        let var = self.m.global_variable(StorageClass::Uniform, block, None);
+        self.m.decorate_binding(var, binding.set, binding.binding);
+        self.m.name(var, "buffer_fixups");
+        Ok(var)
+    }
+
+    /// Refuses a fix-up block binding that a declaration of the shader also uses.
+    fn check_fixup_binding(&self, span: u32, set: u32, binding: u32) -> Result<(), Error> {
+        let ir = self.ir;
+        let at = |t: Option<BindingTarget>| matches!(t, Some(BindingTarget::Descriptor(b)) if b.set == set && b.binding == binding);
+        let taken = ir.cbuffers.iter().any(|c| at(c.binding))
+            || ir
+                .resources
+                .iter()
+                .any(|r| at(r.binding) || at(r.counter_binding))
+            || ir.samplers.iter().any(|s| at(s.binding));
+        if taken {
+            return Err(Error::invalid(
+                span,
+                format!(
+                    "the storage-buffer fix-up block's set {set}, binding {binding} is taken by a \
+                     declaration of the shader"
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// A fresh one-member block struct around `member` (at offset 0), decorated for the

@@ -92,6 +92,7 @@ struct CaseToml {
     specialization: Vec<super::pipeline_state::SpecializationToml>,
     linking: Option<std::collections::BTreeMap<String, linking::StageLinkingToml>>,
     workarounds: Option<linking::WorkaroundsToml>,
+    descriptors: Option<descriptors::DescriptorsToml>,
 }
 
 #[derive(Deserialize)]
@@ -288,6 +289,8 @@ pub struct Case {
     pub specializations: Vec<super::pipeline_state::Specialization>,
     /// `[linking.<stage>]` and `[workarounds]`: translator options.
     pub linking: linking::CaseLinking,
+    /// Descriptor-type choices for the translator (`[descriptors]`).
+    pub descriptors: descriptors::CaseDescriptors,
 }
 
 /// `driver_bug = { device = "llvmpipe", reason = "...", failure_contains = "..." }`: a bug of
@@ -491,6 +494,7 @@ impl Case {
             expectations,
             steps,
             linking,
+            descriptors: descriptors::parse(raw.descriptors).context("[descriptors]")?,
         })
     }
 
@@ -895,6 +899,7 @@ fn check_resources(
 }
 
 pub mod linking;
+pub mod descriptors;
 
 #[cfg(test)]
 mod tests;

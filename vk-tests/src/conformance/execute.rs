@@ -78,6 +78,7 @@ pub(super) fn execute(
             hull_schedule,
             pipeline_state: case.pipeline_state.as_ref(),
             linking: Some((&linking, case.linking.workarounds)),
+            descriptors: Some(&case.descriptors),
         };
         let shader = compile(&s.source, s.entry_point.as_deref(), translator, &options)
             .with_context(|| format!("{} shader", s.stage))?;

@@ -315,6 +315,8 @@ pub struct DxbcInput<'a> {
     /// Stage linking and workaround options for this shader (`[linking.<stage>]`,
     /// `[workarounds]`); `None`: the defaults.
     pub linking: Option<(&'a dxbc2spv::StageLinking, dxbc2spv::Workarounds)>,
+    /// The case's descriptor-type choices (`[descriptors]`), if any.
+    pub descriptors: Option<&'a super::case::descriptors::CaseDescriptors>,
 }
 
 /// DXBC → SPIR-V, as the conformance runner sees it.
@@ -406,6 +408,8 @@ pub struct CompileOptions<'a> {
     pub pipeline_state: Option<&'a dxbc2spv::PipelineState>,
     /// Stage linking and workaround options for this shader.
     pub linking: Option<(&'a dxbc2spv::StageLinking, dxbc2spv::Workarounds)>,
+    /// The case's descriptor-type choices (`[descriptors]`), if any.
+    pub descriptors: Option<&'a super::case::descriptors::CaseDescriptors>,
 }
 
 impl<'a> CompileOptions<'a> {
@@ -422,6 +426,7 @@ impl<'a> CompileOptions<'a> {
             hull_schedule: dxbc2spv::HullSchedule::Serial,
             pipeline_state: None,
             linking: None,
+            descriptors: None,
         }
     }
 }
@@ -484,6 +489,7 @@ pub fn compile(
         hull_schedule: options.hull_schedule,
         pipeline_state: options.pipeline_state,
         linking: options.linking,
+        descriptors: options.descriptors,
     })
 }
 
@@ -587,6 +593,7 @@ mod tests {
             hull_schedule: dxbc2spv::HullSchedule::Serial,
             pipeline_state: None,
             linking: None,
+            descriptors: None,
         };
         let e = format!("{:#}", NotImplemented.translate(&input).unwrap_err());
         assert!(e.starts_with("translation not implemented yet"), "{e}");

@@ -84,6 +84,10 @@ impl DxbcTranslator for Dxbc2Spv {
                 .with_workarounds(workarounds),
             None => options,
         };
+        let options = match input.descriptors {
+            Some(d) => d.apply(options, input.set),
+            None => options,
+        };
         let translation = dxbc2spv::translate(input.dxbc, &options)
             .map_err(|e| anyhow!("dxbc2spv: {e}"))
             .with_context(|| format!("translating {}", input.origin.display()))?;
@@ -133,9 +137,20 @@ impl DxbcTranslator for Dxbc2Spv {
                 array_offset: b.array_offset,
                 descriptor_count: b.descriptor_count,
                 kind,
-                texel_format: None,
+                // A raw or structured view the translator made a texel buffer: 32-bit words.
+                texel_format: matches!(
+                    (r.shape, r.descriptor),
+                    (
+                        Some(ResourceShape::Raw | ResourceShape::Structured { .. }),
+                        DescriptorType::UniformTexelBuffer | DescriptorType::StorageTexelBuffer
+                    )
+                )
+                .then_some(ash::vk::Format::R32_UINT),
                 dimension,
             });
+        }
+        if let Some(block) = &translation.info.buffer_fixups {
+            bindings.push(super::case::descriptors::fixup_binding(block)?);
         }
         Ok(CompiledShader {
             spirv: translation.spirv,

@@ -88,6 +88,9 @@ fn translate(insts: Vec<Inst>) -> Result<Vec<u32>, Error> {
             preserve_denorm_f64: true,
         },
         sparse_residency: false,
+        texel_raw_buffers: Default::default(),
+        storage_buffer_alignment: None,
+        typed_uav_formats: Default::default(),
     };
     emit(&module(insts), &options)
 }

@@ -159,7 +159,7 @@ impl Emitter<'_> {
     ) -> Result<(Place, Id), Error> {
         let target = self.target(inst.span, resource)?;
         let stride = match target {
-            Target::Buffer { stride, uav, .. } => {
+            Target::Buffer { stride, uav, .. } | Target::Texels { stride, uav, .. } => {
                 if !uav {
                     return Err(Error::invalid(
                         inst.span,

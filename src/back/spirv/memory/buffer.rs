@@ -6,7 +6,8 @@
 //! - a store writes the source components the destination mask selects (through the source
 //!   swizzle) to consecutive words from word 0; each word out of bounds is dropped on its own;
 //! - `bufinfo` writes to every destination component the byte size (raw), the element count
-//!   (structured: bytes / stride) or the texel count (typed buffers, in `typed.rs`).
+//!   (structured: bytes / stride) or the texel count (typed buffers, in `typed.rs`); the size
+//!   is the view's (`memory/words.rs` for texel-buffer views and fix-ups).
 
 use super::{Loc, Target};
 use crate::back::spirv::context::{Emitter, Scalar, Value};
@@ -91,13 +92,11 @@ impl Emitter<'_> {
             let mut got = [zero; 4];
             for k in distinct.clone() {
                 got[k as usize] = if k == kmin {
-                    let ptr = e.word_ptr(&target, first_addr);
-                    e.m.load(u, ptr)
+                    e.load_word(&target, first_addr)
                 } else {
                     let (addr, ok) = e.word_at(&loc, k);
                     let safe = e.glsl(u, spirv::GlslStd450Op::UMin, &[addr, last]);
-                    let ptr = e.word_ptr(&target, safe);
-                    let v = e.m.load(u, ptr);
+                    let v = e.load_word(&target, safe);
                     e.m.select(u, ok, v, zero)
                 };
             }
@@ -119,7 +118,7 @@ impl Emitter<'_> {
             .first()
             .ok_or_else(|| Error::internal(inst.span, "missing destination operand"))?;
         let target = self.target(inst.span, &dst.reg)?;
-        if let Target::Buffer { uav: false, .. } = target {
+        if let Target::Buffer { uav: false, .. } | Target::Texels { uav: false, .. } = target {
             return Err(Error::invalid(inst.span, "store to a shader resource view"));
         }
         let mask = dst.mask & 0xf;
@@ -138,8 +137,7 @@ impl Emitter<'_> {
             let word = self.extract(value, j);
             let (addr, ok) = self.word_at(&loc, j);
             self.guarded(ok, |e| {
-                let ptr = e.word_ptr(&target, addr);
-                e.m.store(ptr, word.id);
+                e.store_word(&target, addr, word.id);
                 Ok(())
             })?;
         }
@@ -168,10 +166,14 @@ impl Emitter<'_> {
         let u = self.ty(Scalar::U32, 1);
         let id = match shape {
             ResourceShape::Raw | ResourceShape::Structured { .. } => {
-                let Target::Buffer { var, stride, .. } = self.target(inst.span, &res.reg)? else {
-                    return Err(Error::invalid(inst.span, "bufinfo of shared memory"));
+                let target = self.target(inst.span, &res.reg)?;
+                let stride = match target {
+                    Target::Buffer { stride, .. } | Target::Texels { stride, .. } => stride,
+                    Target::Shared { .. } => {
+                        return Err(Error::invalid(inst.span, "bufinfo of shared memory"))
+                    }
                 };
-                let len = self.m.array_length(u, var, 0);
+                let len = self.target_len(&target);
                 if stride == 0 {
                     let two = self.u32_const(2);
                     self.m.shift_left_logical(u, len, two)

@@ -133,6 +133,9 @@ fn check(m: &Module) -> String {
             debug_names: true,
             float_controls: Default::default(),
             sparse_residency: false,
+            texel_raw_buffers: Default::default(),
+            storage_buffer_alignment: None,
+            typed_uav_formats: Default::default(),
         };
         let words = emit(m, &options).unwrap_or_else(|e| panic!("{version}: {e}"));
         validate(&words, env);
@@ -155,6 +158,9 @@ fn emit_err(m: &Module) -> Error {
         debug_names: false,
         float_controls: Default::default(),
         sparse_residency: false,
+        texel_raw_buffers: Default::default(),
+        storage_buffer_alignment: None,
+        typed_uav_formats: Default::default(),
     };
     emit(m, &options).expect_err("emission should fail")
 }
@@ -281,6 +287,9 @@ fn buffer_blocks_before_spirv_1_3_use_buffer_block() {
             debug_names: false,
             float_controls: Default::default(),
             sparse_residency: false,
+            texel_raw_buffers: Default::default(),
+            storage_buffer_alignment: None,
+            typed_uav_formats: Default::default(),
         },
     )
     .expect("emits");
@@ -646,3 +655,5 @@ fn refusals() {
     );
     assert!(matches!(emit_err(&m), Error::Invalid(e) if e.offset == 0x40));
 }
+
+mod descriptor_choices;

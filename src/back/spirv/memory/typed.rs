@@ -35,7 +35,7 @@ pub(in crate::back::spirv) struct TexelBuffer {
     pub image: Id,
     /// Component type of its texels.
     pub scalar: Scalar,
-    /// Declared R32 (no `*WithoutFormat` capability needed).
+    /// Declared with a format (no `*WithoutFormat` capability needed).
     pub r32: bool,
     /// Coordinate components of an address (1 for buffers), array index included.
     pub coords: u8,

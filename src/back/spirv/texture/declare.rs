@@ -11,7 +11,8 @@
 //!   dimensions, `SampledCubeArray` for cube arrays.
 //! - UAVs (`RWTexture1D/2D/3D` and arrays): `Sampled 2`, depth 0, format `Unknown` or
 //!   `R32ui`/`R32i` when atomics use the view (Vulkan requires a declared format there, and
-//!   D3D an R32 view); `Image1D` for 1-D dimensions; `_glc` → `Coherent`. D3D has no
+//!   D3D an R32 view), or the one `EmitOptions::typed_uav_formats` gives a read UAV
+//!   (`Emitter::typed_format`); `Image1D` for 1-D dimensions; `_glc` → `Coherent`. D3D has no
 //!   multisampled or cube UAVs: those are invalid.
 //! - A multisampled SRV the runtime bound a single-sampled view for
 //!   (`PipelineState::single_sampled_srvs`) is declared single-sampled.
@@ -84,7 +85,7 @@ impl Emitter<'_> {
             var: Some(var),
             image_type: Some(image),
             texel: Some(scalar),
-            r32,
+            r32: format != spirv::ImageFormat::Unknown,
             array: binding.array,
             ..ResourceVars::default()
         })

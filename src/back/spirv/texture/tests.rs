@@ -206,6 +206,9 @@ pub(super) fn options(version: Version, sparse: bool) -> EmitOptions {
         debug_names: true,
         float_controls: Default::default(),
         sparse_residency: sparse,
+        texel_raw_buffers: Default::default(),
+        storage_buffer_alignment: None,
+        typed_uav_formats: Default::default(),
     }
 }
 
@@ -321,9 +324,15 @@ fn every_dimension_and_return_type_declares_an_image() {
             );
         }
         let d = tex(false, 0, dim, ReturnType::Float);
-        assert_eq!(descriptor_type(&d), DescriptorType::SampledImage);
+        assert_eq!(
+            descriptor_type(&d, &options(Version::V1_3, false)),
+            DescriptorType::SampledImage
+        );
         let d = tex(true, 0, dim, ReturnType::Float);
-        assert_eq!(descriptor_type(&d), DescriptorType::StorageImage);
+        assert_eq!(
+            descriptor_type(&d, &options(Version::V1_3, false)),
+            DescriptorType::StorageImage
+        );
     }
 }
 
