@@ -45,7 +45,7 @@ pub mod text;
 
 pub use error::{Error, ErrorKind, Located};
 #[cfg(feature = "dxbc")]
-pub use pipeline::{bound_resources, translate, translate_to_ir};
+pub use pipeline::{bound_resources, bound_shader_info, translate, translate_to_ir};
 pub use pipeline::{
     BoundResource, DomainModes, FloatControls, HullSchedule, OptionFlags, Options, RovInterlock,
     ShaderInfo, StreamOutput, StreamOutputEntry, Target, Translation, Translator, ENTRY_POINT,

@@ -288,6 +288,10 @@ pub struct ShaderInfo {
     /// shader's translation in [`Options::domain_modes`] where its Vulkan driver wants them
     /// there.
     pub tessellation: Option<ir::TessellationInfo>,
+    /// The push-constant bytes the module declares (root constants, bindless table offsets,
+    /// root-descriptor addresses), `None` when it declares none: the pipeline layout must give
+    /// [`ShaderInfo::stage`] a push-constant range that contains it.
+    pub push_constants: Option<emit::PushConstantRange>,
 }
 
 /// A translated shader.
@@ -432,8 +436,16 @@ pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Er
 /// a runtime array). Errors: those of [`translate_to_ir`].
 #[cfg(feature = "dxbc")]
 pub fn bound_resources(bytes: &[u8], options: &Options) -> Result<Vec<BoundResource>, Error> {
+    Ok(bound_shader_info(bytes, options)?.resources)
+}
+
+/// [`bound_resources`] with the rest of the reflection [`translate`] gives, among it the
+/// push-constant range ([`ShaderInfo::push_constants`]), without emitting SPIR-V. Errors:
+/// those of [`translate_to_ir`], and a push-constant layout the back end refuses.
+#[cfg(feature = "dxbc")]
+pub fn bound_shader_info(bytes: &[u8], options: &Options) -> Result<ShaderInfo, Error> {
     let module = translate_to_ir(bytes, options)?;
-    Ok(shader_info(&module)?.resources)
+    shader_info(&module)
 }
 
 /// [`translate_to_ir`] with the front end `F`.
@@ -533,6 +545,7 @@ fn shader_info(module: &ir::Module) -> Result<ShaderInfo, Error> {
         workgroup_size: module.thread_group,
         resources,
         tessellation: matches!(stage, Stage::Hull | Stage::Domain).then_some(module.tessellation),
+        push_constants: emit::push_constant_range(module).map_err(Error::from)?,
     })
 }
 

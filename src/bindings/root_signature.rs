@@ -68,8 +68,9 @@ pub enum TableSets {
 impl RootSignatureOptions {
     /// The options a D3D12 runtime's layout implies for a shader of `stage`: sets from 0, one
     /// set per table, only what `stage` sees (compute shaders see `ALL` parameters only), root
-    /// constants as uniform buffers ([`RootConstantsAs::UniformBuffers`]: the back end declares
-    /// no push-constant blocks).
+    /// constants as push constants packed in parameter order (the module's one push-constant
+    /// block; set `root_constants` to [`RootConstantsAs::UniformBuffers`] for a runtime that
+    /// keeps them in buffers).
     pub fn for_stage(stage: Stage) -> Self {
         let visibility = match stage {
             Stage::Vertex => ShaderVisibility::Vertex,
@@ -81,8 +82,6 @@ impl RootSignatureOptions {
         };
         Self {
             stage: Some(visibility),
-            // The back end declares no push-constant blocks yet.
-            root_constants: RootConstantsAs::UniformBuffers,
             ..Self::default()
         }
     }

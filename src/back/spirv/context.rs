@@ -124,6 +124,8 @@ pub(crate) struct CbufferVar {
     pub block: Id,
     /// The variable is an array of descriptors.
     pub array: Option<super::descriptors::DescriptorArray>,
+    /// In the push-constant block (`var` is the block): where (`push_constants.rs`).
+    pub push: Option<super::push_constants::PushSlot>,
 }
 
 /// The variables of the declared buffers and memory (written by `declare.rs` and
@@ -637,6 +639,12 @@ impl<'a> Emitter<'a> {
                 let (Some(cb), Some(var)) = (cb, var) else {
                     return Err(Error::internal(span, "undeclared constant buffer"));
                 };
+                if let Some(p) = var.push {
+                    return Ok((
+                        self.read_push_cbuffer(span, var.var, p, &element, &slot)?,
+                        4,
+                    ));
+                }
                 let d = self.descriptor_element(
                     span,
                     var.var,

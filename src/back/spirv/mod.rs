@@ -22,6 +22,7 @@ mod interlock_tests;
 mod io;
 mod memory;
 mod options;
+mod push_constants;
 mod resources;
 mod stage;
 mod temps;
@@ -38,6 +39,7 @@ pub use error::Error;
 
 use context::Emitter;
 pub use options::{DomainModes, EmitOptions, FloatControls, RovInterlock, ENTRY_POINT};
+pub use push_constants::{push_constant_range, PushConstantRange};
 
 /// The entry point's function (the shader's main function; a hull shader's declarations).
 const ENTRY: ir::FunctionId = ir::FunctionId::new(0);
