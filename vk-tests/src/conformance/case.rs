@@ -87,6 +87,9 @@ struct CaseToml {
     expect: Vec<ExpectToml>,
     #[serde(default)]
     step: Vec<StepToml>,
+    push_constants: Option<super::push::PushConstantsToml>,
+    #[serde(default)]
+    root_constants: Vec<super::push::RootConstantsToml>,
 }
 
 #[derive(Deserialize)]
@@ -277,6 +280,8 @@ pub struct Case {
     pub expectations: Vec<Expectation>,
     /// Several dispatches or draws in order (`[[step]]`); empty: the work runs once.
     pub steps: Vec<Step>,
+    /// The words pushed before the work (`[push_constants]`, `push.rs`); empty: none.
+    pub push_constants: Vec<u32>,
 }
 
 /// `driver_bug = { device = "llvmpipe", reason = "...", failure_contains = "..." }`: a bug of
@@ -416,7 +421,12 @@ impl Case {
             samplers.push(sampler_spec(t).with_context(|| format!("sampler {reg}"))?);
         }
         check_resources(&buffers, &textures, &samplers)?;
-        let table = binding_table(raw.binding)?;
+        let push_constants = super::push::push_words(raw.push_constants)?;
+        let table = super::push::add_root_constants(
+            binding_table(raw.binding)?,
+            raw.root_constants,
+            &push_constants,
+        )?;
         if let Some(t) = &table {
             check_table(t, &buffers, &textures, &samplers)?;
         }
@@ -470,6 +480,7 @@ impl Case {
             table,
             expectations,
             steps,
+            push_constants,
         })
     }
 

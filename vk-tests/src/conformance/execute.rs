@@ -157,6 +157,7 @@ pub(super) fn execute(
                 let job = ComputeJob {
                     entry_point: &shader.entry_point,
                     layout: Some(&bound.layout),
+                    push_constants: &case.push_constants,
                     ..ComputeJob::new(&shader.spirv, step.dispatch.unwrap_or(*groups))
                 };
                 run_compute_with(gpu, &job, &bindings).with_context(at)?;

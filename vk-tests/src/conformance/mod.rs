@@ -24,6 +24,7 @@ pub mod draw;
 pub mod draw_state;
 mod execute;
 pub mod expect;
+pub mod push;
 pub mod records;
 mod resources;
 pub mod run;

@@ -5,7 +5,7 @@
 //! schedule passed through, and the translation's reflection turned into the runner's
 //! [`ShaderBinding`]s (register ranges with their array elements).
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, Context, Result};
 
 use dxbc2spv::back::spirv::DescriptorType;
 use dxbc2spv::bindings::{
@@ -82,12 +82,10 @@ impl DxbcTranslator for Dxbc2Spv {
             .with_context(|| format!("translating {}", input.origin.display()))?;
         let mut bindings = Vec::new();
         for r in &translation.info.resources {
-            let VkTarget::Descriptor(b) = r.target else {
-                bail!(
-                    "{:?} {} is in push constants, which the runner cannot bind",
-                    r.kind,
-                    r.register
-                );
+            let b = match r.target {
+                VkTarget::Descriptor(b) => b,
+                // Root constants: the case's [push_constants] words (push.rs).
+                VkTarget::PushConstants(_) => continue,
             };
             let class = match r.kind {
                 ResourceKind::ConstantBuffer => RegisterClass::Cbv,
