@@ -172,6 +172,7 @@ pub(super) fn execute(
                     change: step.draw,
                     load_targets: n > 0,
                     queries: queries.clone(),
+                    push_constants: case.push_constants.clone(),
                 };
                 let result =
                     draw_case(gpu, draw, &compiled, descriptors, targets, run).with_context(at)?;
@@ -297,6 +298,7 @@ struct DrawRun {
     change: DrawChange,
     load_targets: bool,
     queries: Vec<u32>,
+    push_constants: Vec<u32>,
 }
 
 /// Builds the [`GraphicsJob`] of a case and runs it.
@@ -439,6 +441,7 @@ fn draw_case<'a, 'g>(
             .collect(),
         xfb_queries: run.queries,
         timeout: DEFAULT_TIMEOUT,
+        push_constants: run.push_constants,
     };
     run_graphics(gpu, &job)
 }

@@ -62,8 +62,9 @@ pub(super) fn push_words(toml: Option<PushConstantsToml>) -> Result<Vec<u32>> {
     Ok(words)
 }
 
-/// Adds the `[[root_constants]]` rows to `table` (they need `[[binding]]` rows for the case's
-/// other resources) and checks that `push` covers them.
+/// Adds the `[[root_constants]]` rows to `table` (a table of them alone without `[[binding]]`
+/// rows: every other resource of the case then needs a row) and checks that `push` covers
+/// them.
 pub(super) fn add_root_constants(
     table: Option<BindingTable>,
     rows: Vec<RootConstantsToml>,
@@ -72,8 +73,14 @@ pub(super) fn add_root_constants(
     if rows.is_empty() {
         return Ok(table);
     }
-    let Some(mut table) = table else {
-        bail!("[[root_constants]] rows join a binding table: give the other resources [[binding]] rows");
+    // Without [[binding]] rows the table holds the root constants alone.
+    let mut table = match table {
+        Some(t) => t,
+        None => BindingTable {
+            rows: Vec::new(),
+            table: TableBindings::new(Vec::new(), Vec::new())
+                .map_err(|e| anyhow!("empty binding table: {e}"))?,
+        },
     };
     let mut roots = Vec::new();
     for r in rows {
