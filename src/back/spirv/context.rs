@@ -139,6 +139,8 @@ pub(super) struct Objects {
     pub(super) resources: Vec<ResourceVars>,
     /// Shared memory variables (Workgroup `u32[words]`).
     pub(super) tgsm: Vec<Id>,
+    /// The push-constant block's variable and layout (`push_constants.rs`), when declared.
+    pub(super) push: Option<(Id, super::push_constants::PushLayout)>,
 }
 
 /// The walk through the function being emitted (`mod.rs` drives it, `control_flow.rs`

@@ -176,6 +176,7 @@ impl Emitter<'_> {
                 push: None,
             });
         }
+        self.objects.push = push_var.map(|var| (var, push));
         Ok(())
     }
 

@@ -102,6 +102,34 @@ impl PushLayout {
             }
             ranges.push((p.offset, p.size, i));
         }
+        // Bindless table bases: one word each (several ranges of one table share it).
+        let heaps = module
+            .cbuffers
+            .iter()
+            .map(|c| (c.binding, c.span))
+            .chain(
+                module
+                    .resources
+                    .iter()
+                    .flat_map(|r| [(r.binding, r.span), (r.counter_binding, r.span)]),
+            )
+            .chain(module.samplers.iter().map(|s| (s.binding, s.span)));
+        for (binding, span) in heaps {
+            let Some(BindingTarget::Heap(h)) = binding else {
+                continue;
+            };
+            if h.base_offset % 4 != 0 || h.base_offset > u32::MAX - 4 {
+                return Err(Error::unsupported(
+                    span,
+                    format!(
+                        "bindless table base at push-constant byte {}: push constants are \
+                         whole 32-bit words below byte 2^32",
+                        h.base_offset
+                    ),
+                ));
+            }
+            ranges.push((h.base_offset, 4, usize::MAX));
+        }
         let mut layout = PushLayout {
             members: Vec::new(),
             cbuffers: vec![None; module.cbuffers.len()],
@@ -150,6 +178,17 @@ impl PushLayout {
         })
     }
 
+    /// The member and word in it of the push-constant word at `byte` (a multiple of 4), when
+    /// the block declares it.
+    pub(crate) fn word_at(&self, byte: u32) -> Option<(u32, u32)> {
+        let k = self
+            .members
+            .iter()
+            .position(|m| byte >= m.offset && byte - m.offset < 4 * m.words)?;
+        let m = self.members.get(k)?;
+        Some((k as u32, (byte - m.offset) / 4))
+    }
+
     /// The slot of constant buffer `decl` (by declaration position), when it is in push
     /// constants.
     pub(crate) fn cbuffer(&self, decl: usize) -> Option<PushSlot> {
@@ -187,6 +226,26 @@ impl Emitter<'_> {
             .global_variable(StorageClass::PushConstant, block, None);
         self.m.name(var, "push_constants");
         Some(var)
+    }
+
+    /// The `u32` push constant at `byte` (a bindless table base).
+    pub(super) fn push_word(&mut self, span: u32, byte: u32) -> Result<Id, Error> {
+        let Some((var, (member, word))) = self
+            .objects
+            .push
+            .as_ref()
+            .and_then(|(var, layout)| Some((*var, layout.word_at(byte)?)))
+        else {
+            return Err(Error::internal(
+                span,
+                format!("push-constant word at byte {byte} is not declared"),
+            ));
+        };
+        let u = self.ty(Scalar::U32, 1);
+        let ptr_ty = self.m.type_pointer(StorageClass::PushConstant, u);
+        let (member, word) = (self.u32_const(member), self.u32_const(word));
+        let ptr = self.m.access_chain(ptr_ty, var, &[member, word]);
+        Ok(self.m.load(u, ptr))
     }
 
     /// `cb#[element][slot]` of a push-constant buffer at `p` of block `var`: a `uvec4`, its

@@ -122,3 +122,85 @@ fn empty_root_constants_read_zero() {
     tools::validate(&t.spirv, Target::Vulkan1_1.name());
     assert_eq!(t.info.push_constants, None);
 }
+
+/// SM5.1 ranges of every kind in bindless heaps: `t`, `s`, `u` (with its counter) and `b`
+/// ranges, two tables with different base words; a non-uniform texture index.
+const BINDLESS: &str = "ps_5_1
+dcl_globalFlags refactoringAllowed
+dcl_constantbuffer CB0[0:1][1], dynamicIndexed, space=0
+dcl_sampler S0[0:1], mode_default, space=0
+dcl_resource_texture2d (float,float,float,float) T0[0:*], space=0
+dcl_uav_structured_opc U0[0:3], 4, space=0
+dcl_input_ps linear v0.xyzw
+dcl_output o0.xyzw
+dcl_temps 2
+ftou r1.x, v0.z
+sample r0.xyzw, v0.xyxx, T0[r1.x + 2].xyzw {nonuniform}, S0[1]
+add r0.xyzw, r0.xyzw, CB0[1][0].xyzw
+imm_atomic_alloc r1.y, U0[3]
+store_structured U0[3].x, r1.y, l(0), r0.x
+mov o0.xyzw, r0.xyzw
+ret
+";
+
+fn heap_table() -> Bindings {
+    use crate::bindings::Count;
+    use ResourceKind::*;
+    // Table A (base word at byte 0): t0.. at element 0, s0..s1 at element 0 of the sampler
+    // heap. Table B (base word at byte 8): b0..b1 and u0..u3 (counters too).
+    let e = |kind, count, binding, base| {
+        TableEntry::new(RegisterRange::new(kind, 0, 0, count), 0, binding, 0).in_heap(base)
+    };
+    let entries = vec![
+        e(ShaderResource, Count::Unbounded, 1, 0),
+        e(Sampler, Count::Bounded(2), 3, 0),
+        e(ConstantBuffer, Count::Bounded(2), 0, 8),
+        e(UnorderedAccess, Count::Bounded(4), 2, 8),
+        e(UavCounter, Count::Bounded(4), 4, 8),
+    ];
+    Bindings::Table(TableBindings::new(entries, Vec::new()).expect("table"))
+}
+
+/// Every kind reads its heap at `push[base] + offset + index`: runtime arrays, one push block
+/// with the two base words, the dynamic-indexing capabilities (a heap index is a push
+/// constant), `NonUniform` on the non-uniform one; valid for SPIR-V 1.3 and 1.6 targets.
+#[test]
+fn bindless_heaps_index_from_push_constant_bases() {
+    for target in [Target::Vulkan1_1, Target::Vulkan1_3] {
+        let bytes = crate::test_support::assemble(BINDLESS);
+        let options = Options {
+            bindings: heap_table(),
+            target,
+            ..Options::default()
+        };
+        let t = translate(&bytes, &options).unwrap_or_else(|e| panic!("{e}"));
+        tools::validate(&t.spirv, target.name());
+        assert_eq!(
+            t.info.push_constants,
+            Some(crate::back::spirv::PushConstantRange {
+                offset: 0,
+                size: 12
+            })
+        );
+        assert!(t
+            .info
+            .resources
+            .iter()
+            .all(|r| matches!(r.target, crate::bindings::BindingTarget::Heap(_))));
+        let Some(text) = tools::disassemble(&t.spirv) else {
+            continue;
+        };
+        for needle in [
+            "OpCapability RuntimeDescriptorArray",
+            "OpCapability SampledImageArrayDynamicIndexing",
+            "OpCapability UniformBufferArrayDynamicIndexing",
+            "OpCapability StorageBufferArrayDynamicIndexing",
+            "OpCapability SampledImageArrayNonUniformIndexing",
+            "NonUniform",
+            "OpTypeRuntimeArray",
+            "PushConstant",
+        ] {
+            assert!(text.contains(needle), "{needle} missing:\n{text}");
+        }
+    }
+}

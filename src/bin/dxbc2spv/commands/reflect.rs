@@ -458,6 +458,13 @@ enum VulkanJson {
         push_constant_offset: u32,
         push_constant_size: u32,
     },
+    Heap {
+        set: u32,
+        binding: u32,
+        /// Byte offset in the push constants of the table's base index.
+        heap_base_offset: u32,
+        array_offset: u32,
+    },
 }
 
 impl From<BindingTarget> for VulkanJson {
@@ -472,6 +479,12 @@ impl From<BindingTarget> for VulkanJson {
             BindingTarget::PushConstants(p) => VulkanJson::PushConstants {
                 push_constant_offset: p.offset,
                 push_constant_size: p.size,
+            },
+            BindingTarget::Heap(h) => VulkanJson::Heap {
+                set: h.set,
+                binding: h.binding,
+                heap_base_offset: h.base_offset,
+                array_offset: h.array_offset,
             },
         }
     }
