@@ -7,7 +7,9 @@
 use anyhow::{anyhow, bail, Result};
 use serde::Deserialize;
 
-use dxbc2spv::bindings::{PushConstants, RootConstantsEntry, TableBindings};
+use dxbc2spv::bindings::{
+    HeapBinding, PushConstants, RootConstantsEntry, TableBindings, TableEntry,
+};
 
 use super::table::BindingTable;
 use super::value::parse_list;
@@ -71,7 +73,10 @@ pub(super) fn add_root_constants(
     push: &[u32],
 ) -> Result<Option<BindingTable>> {
     if rows.is_empty() {
-        return Ok(table);
+        return Ok(table.map(|mut t| {
+            t.push = push.to_vec();
+            t
+        }));
     }
     // Without [[binding]] rows the table holds the root constants alone.
     let mut table = match table {
@@ -80,6 +85,7 @@ pub(super) fn add_root_constants(
             rows: Vec::new(),
             table: TableBindings::new(Vec::new(), Vec::new())
                 .map_err(|e| anyhow!("empty binding table: {e}"))?,
+            push: Vec::new(),
         },
     };
     let mut roots = Vec::new();
@@ -106,7 +112,27 @@ pub(super) fn add_root_constants(
             },
         });
     }
+    table.push = push.to_vec();
     table.table = TableBindings::new(table.rows.iter().map(|r| r.entry).collect(), roots)
         .map_err(|e| anyhow!("the translator rejects the binding table: {e}"))?;
     Ok(Some(table))
+}
+
+/// A `[[binding]]` row's entry, in a bindless heap when the row has `heap_base` (the byte of
+/// its table's base index in `[push_constants]`).
+pub(super) fn heap_entry(entry: TableEntry, heap_base: Option<u32>) -> TableEntry {
+    match heap_base {
+        Some(b) => entry.in_heap(b),
+        None => entry,
+    }
+}
+
+/// Where a heap target lands: (set, binding, `push[base] + array_offset`); `None` when the push
+/// constants do not hold the base or the element is past 2^32 − 1.
+pub(super) fn heap_element(push: &[u32], h: HeapBinding) -> Option<(u32, u32, u32)> {
+    if h.base_offset % 4 != 0 {
+        return None;
+    }
+    let base = *push.get((h.base_offset / 4) as usize)?;
+    Some((h.set, h.binding, base.checked_add(h.array_offset)?))
 }

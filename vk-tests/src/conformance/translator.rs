@@ -86,6 +86,13 @@ impl DxbcTranslator for Dxbc2Spv {
                 VkTarget::Descriptor(b) => b,
                 // Root constants: the case's [push_constants] words (push.rs).
                 VkTarget::PushConstants(_) => continue,
+                // A bindless heap: a runtime array; the case's table places the descriptors.
+                VkTarget::Heap(h) => dxbc2spv::bindings::VulkanBinding {
+                    set: h.set,
+                    binding: h.binding,
+                    array_offset: h.array_offset,
+                    descriptor_count: dxbc2spv::bindings::Count::Unbounded,
+                },
             };
             let class = match r.kind {
                 ResourceKind::ConstantBuffer => RegisterClass::Cbv,
