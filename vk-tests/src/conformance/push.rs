@@ -130,7 +130,7 @@ pub(super) fn heap_entry(entry: TableEntry, heap_base: Option<u32>) -> TableEntr
 /// Where a heap target lands: (set, binding, `push[base] + array_offset`); `None` when the push
 /// constants do not hold the base or the element is past 2^32 − 1.
 pub(super) fn heap_element(push: &[u32], h: HeapBinding) -> Option<(u32, u32, u32)> {
-    if h.base_offset % 4 != 0 {
+    if !h.base_offset.is_multiple_of(4) {
         return None;
     }
     let base = *push.get((h.base_offset / 4) as usize)?;
