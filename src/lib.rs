@@ -48,7 +48,7 @@ pub use error::{Error, ErrorKind, Located};
 pub use front::{Semantic, Semantics};
 pub use linking::{StageLinking, Workarounds};
 #[cfg(feature = "dxbc")]
-pub use pipeline::{bound_resources, translate, translate_to_ir};
+pub use pipeline::{bound_resources, bound_shader_info, translate, translate_to_ir};
 pub use pipeline::{
     parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE,
 };

@@ -415,11 +415,15 @@ pub struct ShaderInfo {
     /// there.
     pub tessellation: Option<ir::TessellationInfo>,
     /// The input signature's semantics (empty without a signature, and from
-    /// [`bound_resources`]).
+    /// [`bound_resources`], which reads no signature).
     pub inputs: Vec<Semantic>,
     /// The output signature's semantics: what the next stage's
     /// [`StageLinking::previous_outputs`] takes.
     pub outputs: Vec<Semantic>,
+    /// The push-constant bytes the module declares (root constants, bindless table offsets,
+    /// root-descriptor addresses), `None` when it declares none: the pipeline layout must give
+    /// [`ShaderInfo::stage`] a push-constant range that contains it.
+    pub push_constants: Option<emit::PushConstantRange>,
 }
 
 /// A translated shader.
@@ -565,9 +569,20 @@ pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Er
 /// a runtime array). Errors: those of [`translate_to_ir`].
 #[cfg(feature = "dxbc")]
 pub fn bound_resources(bytes: &[u8], options: &Options) -> Result<Vec<BoundResource>, Error> {
-    let module = translate_to_ir(bytes, options)?;
-    let semantics = Semantics::default();
-    Ok(shader_info(&module, &options.emit_options(&semantics)?, semantics)?.resources)
+    Ok(bound_shader_info(bytes, options)?.resources)
+}
+
+/// [`bound_resources`] with the rest of the reflection [`translate`] gives, among it the
+/// push-constant range ([`ShaderInfo::push_constants`]), without emitting SPIR-V. Errors:
+/// those of [`translate_to_ir`], and a push-constant layout the back end refuses.
+#[cfg(feature = "dxbc")]
+pub fn bound_shader_info(bytes: &[u8], options: &Options) -> Result<ShaderInfo, Error> {
+    let front = Dxbc::decode(bytes, options.has(OptionFlags::VERIFY_CHECKSUM))
+        .map_err(|e| name(e, |at| Dxbc::name_in_bytes(bytes, at)))?;
+    let module = lower_and_check(&front, options, Vec::new())
+        .map_err(|e| name(e, |at| front.name_at(at)))?;
+    let semantics = front.semantics();
+    shader_info(&module, &options.emit_options(&semantics)?, semantics)
 }
 
 /// [`translate_to_ir`] with the front end `F`.
@@ -697,6 +712,7 @@ fn shader_info(
         tessellation: matches!(stage, Stage::Hull | Stage::Domain).then_some(module.tessellation),
         inputs: semantics.inputs,
         outputs: semantics.outputs,
+        push_constants: emit::push_constant_range(module).map_err(Error::from)?,
     })
 }
 

@@ -67,8 +67,8 @@ pub use spaces::SpacesBindings;
 pub use table::{LayoutBinding, RootConstantsEntry, TableBindings, TableEntry};
 
 pub use crate::ir::binding::{
-    BindingError, BindingMap, BindingTarget, Count, PushConstants, RegisterRange, ResourceKind,
-    VulkanBinding,
+    BindingError, BindingMap, BindingTarget, Count, HeapBinding, PushConstants, RegisterRange,
+    ResourceKind, VulkanBinding,
 };
 
 /// The binding maps this crate provides, as one value an `Options` struct can hold.

@@ -15,7 +15,10 @@
 //!   bindings `5k + index` (for devices with few descriptor sets: Vulkan guarantees only 4);
 //! - root constants are push constants, packed in parameter order (4 bytes per value), or
 //!   with [`RootConstantsAs::UniformBuffers`] root-set uniform buffers numbered with the root
-//!   descriptors.
+//!   descriptors;
+//! - with [`TableSets::Heap`] (bindless) every table's ranges are elements of one heap array
+//!   per kind in set `first_set + 1`, indexed from the table's base index, a 32-bit push
+//!   constant packed with the root constants in parameter order.
 //!
 //! Numbering counts every parameter whatever its visibility; [`RootSignatureOptions::stage`]
 //! only drops what the stage does not see, so per-stage tables (D3D12 allows the same register
@@ -63,13 +66,20 @@ pub enum TableSets {
     PerTable,
     /// Every table is in set `first_set + 1`, table k's kinds at bindings `5k` to `5k + 4`.
     Shared,
+    /// Bindless (vkd3d-proton's model): set `first_set + 1` holds one heap array per kind, at
+    /// binding [`ResourceKind::index`] (0 `b`, 1 `t`, 2 `u`, 3 `s`, 4 UAV counters), each a
+    /// runtime array; each table takes one 32-bit push constant, packed with the root
+    /// constants in parameter order, that holds the heap index of its first descriptor
+    /// ([`crate::bindings::BindingTarget::Heap`]).
+    Heap,
 }
 
 impl RootSignatureOptions {
     /// The options a D3D12 runtime's layout implies for a shader of `stage`: sets from 0, one
     /// set per table, only what `stage` sees (compute shaders see `ALL` parameters only), root
-    /// constants as uniform buffers ([`RootConstantsAs::UniformBuffers`]: the back end declares
-    /// no push-constant blocks).
+    /// constants as push constants packed in parameter order (the module's one push-constant
+    /// block; set `root_constants` to [`RootConstantsAs::UniformBuffers`] for a runtime that
+    /// keeps them in buffers).
     pub fn for_stage(stage: Stage) -> Self {
         let visibility = match stage {
             Stage::Vertex => ShaderVisibility::Vertex,
@@ -81,8 +91,6 @@ impl RootSignatureOptions {
         };
         Self {
             stage: Some(visibility),
-            // The back end declares no push-constant blocks yet.
-            root_constants: RootConstantsAs::UniformBuffers,
             ..Self::default()
         }
     }
@@ -112,12 +120,25 @@ impl TableBindings {
         for p in &root_signature.parameters {
             let visible = options.visible(p.visibility);
             let descriptor = match &p.kind {
+                ParameterKind::DescriptorTable(table) if options.tables == TableSets::Heap => {
+                    let base = push_offset;
+                    push_offset = push_offset
+                        .checked_add(4)
+                        .ok_or_else(|| rts0_error(p.offset, "push constants past 4 GiB".into()))?;
+                    let set = root_set.checked_add(1).ok_or_else(|| {
+                        rts0_error(p.offset, "descriptor set past 4294967295".into())
+                    })?;
+                    if visible {
+                        add_table(table, set, 0, Some(base), &mut entries)?;
+                    }
+                    continue;
+                }
                 ParameterKind::DescriptorTable(table) => {
                     let k = tables;
                     tables = next(tables, p.offset, "descriptor table")?;
                     let place = match options.tables {
                         TableSets::PerTable => root_set.checked_add(tables).map(|set| (set, 0)),
-                        TableSets::Shared => root_set
+                        TableSets::Shared | TableSets::Heap => root_set
                             .checked_add(1)
                             .zip(k.checked_mul(5).filter(|b| b.checked_add(4).is_some())),
                     };
@@ -128,7 +149,7 @@ impl TableBindings {
                         ));
                     };
                     if visible {
-                        add_table(table, set, base, &mut entries)?;
+                        add_table(table, set, base, None, &mut entries)?;
                     }
                     continue;
                 }
@@ -197,13 +218,19 @@ fn rts0_error(offset: u32, reason: String) -> BindingError {
     BindingError::RootSignature { offset, reason }
 }
 
-/// The entries of one descriptor table in `set`, its bindings from `base`.
+/// The entries of one descriptor table in `set`, its bindings from `base`; in a bindless heap
+/// whose table base index is the push constant at byte `heap_base`, when given.
 fn add_table(
     table: &DescriptorTable,
     set: u32,
     base: u32,
+    heap_base: Option<u32>,
     entries: &mut Vec<TableEntry>,
 ) -> Result<(), BindingError> {
+    let place = |e: TableEntry| match heap_base {
+        Some(b) => e.in_heap(b),
+        None => e,
+    };
     // Descriptors from the table start to the end of the previous range (`None`: unbounded).
     let mut end = Some(0u32);
     for r in &table.ranges {
@@ -233,11 +260,16 @@ fn add_table(
                 rts0_error(r.offset, format!("{range} runs past descriptor 4294967295"))
             })?),
         };
-        entries.push(TableEntry::new(range, set, base + kind.index(), offset));
+        entries.push(place(TableEntry::new(
+            range,
+            set,
+            base + kind.index(),
+            offset,
+        )));
         if kind == ResourceKind::UnorderedAccess {
             let counter = range.counter();
             let binding = base + counter.kind.index();
-            entries.push(TableEntry::new(counter, set, binding, offset));
+            entries.push(place(TableEntry::new(counter, set, binding, offset)));
         }
     }
     Ok(())
@@ -256,4 +288,93 @@ fn kind_of(r: &DescriptorRange) -> Result<ResourceKind, BindingError> {
             ))
         }
     })
+}
+
+#[cfg(test)]
+mod heap_tests {
+    use super::*;
+    use crate::bindings::{BindingMap, BindingTarget, HeapBinding};
+    use crate::front::dxbc::rts0::{
+        RootConstants, RootParameter, RootSignatureFlags, ShaderVisibility, Version,
+    };
+
+    fn range(
+        range_type: RangeType,
+        count: u32,
+        base_register: u32,
+        table_offset: u32,
+    ) -> DescriptorRange {
+        DescriptorRange {
+            offset: 0,
+            range_type,
+            count,
+            base_register,
+            space: 0,
+            flags: None,
+            table_offset,
+        }
+    }
+
+    /// Root constants (2 values, bytes 0..7), table A (t0..t3 at 0, s0 after: APPEND), table B
+    /// (u0..u1 at 5): with `TableSets::Heap` table A's base word is byte 8, table B's byte 12;
+    /// each kind is its heap binding in set 1, elements from the table start.
+    #[test]
+    fn heap_tables_take_a_push_word_each() {
+        let param = |kind| RootParameter {
+            offset: 0,
+            visibility: ShaderVisibility::All,
+            kind,
+        };
+        let table = |ranges| ParameterKind::DescriptorTable(DescriptorTable { offset: 0, ranges });
+        let rs = RootSignature {
+            version: Version::V1_0,
+            flags: RootSignatureFlags(0),
+            parameters: vec![
+                param(ParameterKind::Constants(RootConstants {
+                    offset: 0,
+                    register: 0,
+                    space: 0,
+                    count: 2,
+                })),
+                param(table(vec![
+                    range(RangeType::Srv, 4, 0, 0),
+                    range(RangeType::Sampler, 1, 0, DescriptorRange::APPEND),
+                ])),
+                param(table(vec![range(RangeType::Uav, 2, 0, 5)])),
+            ],
+            static_samplers: Vec::new(),
+        };
+        let options = RootSignatureOptions {
+            tables: TableSets::Heap,
+            ..RootSignatureOptions::default()
+        };
+        let t = TableBindings::from_root_signature(&rs, &options).expect("lays out");
+        let heap = |binding, base_offset, array_offset| {
+            Ok(BindingTarget::Heap(HeapBinding {
+                set: 1,
+                binding,
+                base_offset,
+                array_offset,
+            }))
+        };
+        let one = |kind, register| RegisterRange::single(kind, 0, register);
+        assert_eq!(t.map(&one(ResourceKind::ShaderResource, 2)), heap(1, 8, 2));
+        assert_eq!(t.map(&one(ResourceKind::Sampler, 0)), heap(3, 8, 4));
+        assert_eq!(
+            t.map(&one(ResourceKind::UnorderedAccess, 1)),
+            heap(2, 12, 6)
+        );
+        assert_eq!(t.map(&one(ResourceKind::UavCounter, 0)), heap(4, 12, 5));
+        assert!(matches!(
+            t.map(&one(ResourceKind::ConstantBuffer, 0)),
+            Ok(BindingTarget::PushConstants(PushConstants {
+                offset: 0,
+                size: 8
+            }))
+        ));
+        assert!(t
+            .layout()
+            .iter()
+            .all(|b| b.set == 1 && b.descriptor_count == Count::Unbounded));
+    }
 }

@@ -2,8 +2,8 @@
 //! each mapped to (set, binding, array offset), plus constant buffers mapped to push constants.
 
 use super::{
-    BindingError, BindingMap, BindingTarget, Count, PushConstants, RegisterRange, ResourceKind,
-    VulkanBinding,
+    BindingError, BindingMap, BindingTarget, Count, HeapBinding, PushConstants, RegisterRange,
+    ResourceKind, VulkanBinding,
 };
 
 /// One row of a binding table: register `range.first + i` is element `array_offset + i` of the
@@ -16,8 +16,12 @@ pub struct TableEntry {
     pub set: u32,
     /// The binding in that set.
     pub binding: u32,
-    /// The array element of the range's first register.
+    /// The array element of the range's first register (in a heap: from the table base).
     pub array_offset: u32,
+    /// In a bindless heap: the byte offset in the push constants of the `u32` that holds the
+    /// heap index of the table's first descriptor ([`BindingTarget::Heap`]); `None`: a plain
+    /// descriptor array.
+    pub heap_base: Option<u32>,
 }
 
 impl TableEntry {
@@ -28,7 +32,16 @@ impl TableEntry {
             set,
             binding,
             array_offset,
+            heap_base: None,
         }
+    }
+
+    /// The entry in the bindless heap at (`set`, `binding`): element `push[base_offset] +
+    /// array_offset + i` holds register `first + i`.
+    #[must_use]
+    pub fn in_heap(mut self, base_offset: u32) -> Self {
+        self.heap_base = Some(base_offset);
+        self
     }
 
     /// One past the last array element, or `None` when unbounded (may be 2^32).
@@ -101,6 +114,7 @@ enum SlotTarget {
         set: u32,
         binding: u32,
         array_offset: u32,
+        heap_base: Option<u32>,
     },
     Push(PushConstants),
 }
@@ -130,6 +144,7 @@ impl TableBindings {
                     set: e.set,
                     binding: e.binding,
                     array_offset: e.array_offset,
+                    heap_base: e.heap_base,
                 },
             })
             .chain(root_constants.iter().map(|r| Slot {
@@ -211,6 +226,8 @@ fn layout(entries: &[TableEntry]) -> Vec<LayoutBinding> {
     sorted.sort_by_key(|e| (e.set, e.binding));
     for e in sorted {
         let size = match e.array_end() {
+            // A heap's size is the runtime's: a runtime array.
+            _ if e.heap_base.is_some() => Count::Unbounded,
             Some(end) => Count::Bounded(u32::try_from(end).unwrap_or(u32::MAX)),
             None => Count::Unbounded,
         };
@@ -279,14 +296,16 @@ impl BindingMap for TableBindings {
                             set,
                             binding,
                             array_offset,
+                            heap_base,
                         },
                         SlotTarget::Descriptor {
                             set: s,
                             binding: b,
                             array_offset: o,
+                            heap_base: h,
                         },
                     ) => {
-                        (set, binding) == (s, b)
+                        (set, binding, heap_base) == (s, b, h)
                             && last.range.count.bounded().is_some_and(|n| {
                                 u64::from(array_offset) + u64::from(n) == u64::from(o)
                             })
@@ -305,18 +324,30 @@ impl BindingMap for TableBindings {
                     set,
                     binding,
                     array_offset,
-                } => Ok(BindingTarget::Descriptor(VulkanBinding {
-                    set,
-                    binding,
+                    heap_base,
+                } => {
                     // Only an unbounded entry can reach past the last array element.
-                    array_offset: array_offset
+                    let array_offset = array_offset
                         .checked_add(range.first - first.range.first)
                         .ok_or(BindingError::Invalid {
                             range: *range,
                             reason: "its array element would be past 4294967295",
-                        })?,
-                    descriptor_count: self.descriptor_count(set, binding),
-                })),
+                        })?;
+                    Ok(match heap_base {
+                        Some(base_offset) => BindingTarget::Heap(HeapBinding {
+                            set,
+                            binding,
+                            base_offset,
+                            array_offset,
+                        }),
+                        None => BindingTarget::Descriptor(VulkanBinding {
+                            set,
+                            binding,
+                            array_offset,
+                            descriptor_count: self.descriptor_count(set, binding),
+                        }),
+                    })
+                }
                 SlotTarget::Push(p) => Ok(BindingTarget::PushConstants(p)),
             };
         }

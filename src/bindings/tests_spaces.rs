@@ -170,7 +170,7 @@ fn bindings_auto_resolves_to_the_embedded_root_signature_or_the_default_layout()
     ));
 }
 
-/// With [`RootConstantsAs::UniformBuffers`] (what [`Bindings::Auto`] uses), root constants are
+/// With [`RootConstantsAs::UniformBuffers`] (an option; [`Bindings::Auto`] uses push constants), root constants are
 /// root-set uniform buffers numbered with the root descriptors: constants `b0`, then root CBV
 /// `b1`, then the static sampler, are bindings 0, 1, 2 of set 0; a pixel shader does not see a
 /// vertex-only parameter, but it still counts.
@@ -221,8 +221,14 @@ fn bindings_root_constants_as_uniform_buffers_in_the_root_set() {
         ],
         static_samplers: Vec::new(),
     };
-    let options = RootSignatureOptions::for_stage(Stage::Pixel);
-    assert_eq!(options.root_constants, RootConstantsAs::UniformBuffers);
+    assert_eq!(
+        RootSignatureOptions::for_stage(Stage::Pixel).root_constants,
+        RootConstantsAs::PushConstants
+    );
+    let options = RootSignatureOptions {
+        root_constants: RootConstantsAs::UniformBuffers,
+        ..RootSignatureOptions::for_stage(Stage::Pixel)
+    };
     let table = TableBindings::from_root_signature(&rs, &options).expect("lays out");
     let b = |register| table.map(&RegisterRange::single(B, 0, register));
     assert_eq!(b(0), Ok(desc(0, 1, Count::Bounded(1))));

@@ -6,9 +6,10 @@
 //!   its [`Count`] may be unbounded (an SM5.1 `t10[10:*]`). UAV counters are a kind of their own
 //!   ([`ResourceKind::UavCounter`]): Vulkan has no counter attached to a storage buffer.
 //! - [`BindingMap::map`] answers one range with one [`BindingTarget`]: a descriptor (set,
-//!   binding, array offset of the range's first register, size of the whole Vulkan binding) or,
-//!   for constant buffers only, a push-constant block; otherwise a [`BindingError`] that says
-//!   which part, if any, is mapped.
+//!   binding, array offset of the range's first register, size of the whole Vulkan binding),
+//!   for constant buffers only a push-constant block, or an element of a bindless heap whose
+//!   table base index is a push constant ([`HeapBinding`]); otherwise a [`BindingError`] that
+//!   says which part, if any, is mapped.
 //!
 //! The IR's declarations carry these values; the maps themselves (the D3D11 default layout,
 //! tables, root signatures) live outside the IR.
@@ -231,6 +232,22 @@ pub struct PushConstants {
     pub size: u32,
 }
 
+/// A range in a bindless descriptor heap (vkd3d-proton's model): one large runtime array of
+/// descriptors at (`set`, `binding`), and a 32-bit push constant at byte `base_offset` holding
+/// the index in it of the range's descriptor table's first descriptor. Register `first + i` is
+/// element `push[base_offset] + array_offset + i` of the array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HeapBinding {
+    /// The descriptor set of the heap array.
+    pub set: u32,
+    /// The binding of the heap array (a runtime array: `descriptor_count` is unbounded).
+    pub binding: u32,
+    /// Byte offset in the push constants of the `u32` table base index (a multiple of 4).
+    pub base_offset: u32,
+    /// Elements from the table base to the range's first register.
+    pub array_offset: u32,
+}
+
 /// What a register range is mapped to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BindingTarget {
@@ -238,6 +255,8 @@ pub enum BindingTarget {
     Descriptor(VulkanBinding),
     /// Push constants; only ever returned for a single constant buffer.
     PushConstants(PushConstants),
+    /// Elements of a bindless heap indexed from a push-constant table base.
+    Heap(HeapBinding),
 }
 
 impl BindingTarget {
@@ -245,7 +264,7 @@ impl BindingTarget {
     pub fn descriptor(self) -> Option<VulkanBinding> {
         match self {
             Self::Descriptor(b) => Some(b),
-            Self::PushConstants(_) => None,
+            Self::PushConstants(_) | Self::Heap(_) => None,
         }
     }
 }

@@ -143,6 +143,9 @@ pub struct ComputeJob<'a> {
     pub layout: Option<&'a [SetLayoutBinding]>,
     /// Fence wait limit; the run fails with an error when the device takes longer.
     pub timeout: Duration,
+    /// Words pushed at byte 0 before the dispatch (a push-constant range of their size in the
+    /// pipeline layout); empty: none.
+    pub push_constants: &'a [u32],
 }
 
 impl<'a> ComputeJob<'a> {
@@ -154,6 +157,7 @@ impl<'a> ComputeJob<'a> {
             groups,
             layout: None,
             timeout: DEFAULT_TIMEOUT,
+            push_constants: &[],
         }
     }
 }
@@ -293,8 +297,10 @@ impl<'g> Objects<'g> {
             self.shader = device
                 .create_shader_module(&info, None)
                 .context("vkCreateShaderModule failed")?;
-            let info =
-                vk::PipelineLayoutCreateInfo::default().set_layouts(&self.descriptors.layouts);
+            let ranges = push_ranges(job.push_constants, vk::ShaderStageFlags::COMPUTE);
+            let info = vk::PipelineLayoutCreateInfo::default()
+                .set_layouts(&self.descriptors.layouts)
+                .push_constant_ranges(&ranges);
             self.pipeline_layout = device
                 .create_pipeline_layout(&info, None)
                 .context("vkCreatePipelineLayout failed")?;
@@ -341,6 +347,20 @@ impl<'g> Objects<'g> {
                 vk::PipelineBindPoint::COMPUTE,
                 self.pipeline_layout,
             );
+            if !job.push_constants.is_empty() {
+                let bytes: Vec<u8> = job
+                    .push_constants
+                    .iter()
+                    .flat_map(|w| w.to_le_bytes())
+                    .collect();
+                device.cmd_push_constants(
+                    cmd,
+                    self.pipeline_layout,
+                    vk::ShaderStageFlags::COMPUTE,
+                    0,
+                    &bytes,
+                );
+            }
             let [x, y, z] = job.groups;
             device.cmd_dispatch(cmd, x, y, z);
         }
@@ -371,4 +391,15 @@ impl Drop for Objects<'_> {
         }
         self.descriptors.destroy(device);
     }
+}
+
+/// The push-constant range of `words` pushed at byte 0 for `stages` (none when empty).
+pub fn push_ranges(words: &[u32], stages: vk::ShaderStageFlags) -> Vec<vk::PushConstantRange> {
+    if words.is_empty() {
+        return Vec::new();
+    }
+    vec![vk::PushConstantRange::default()
+        .stage_flags(stages)
+        .offset(0)
+        .size((words.len() * 4) as u32)]
 }

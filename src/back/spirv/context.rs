@@ -131,6 +131,8 @@ pub(crate) struct CbufferVar {
     pub block: Id,
     /// The variable is an array of descriptors.
     pub array: Option<super::descriptors::DescriptorArray>,
+    /// In the push-constant block (`var` is the block): where (`push_constants.rs`).
+    pub push: Option<super::push_constants::PushSlot>,
 }
 
 /// The variables of the declared buffers and memory (written by `declare.rs` and
@@ -144,6 +146,8 @@ pub(super) struct Objects {
     pub(super) resources: Vec<ResourceVars>,
     /// Shared memory variables (Workgroup `u32[words]`).
     pub(super) tgsm: Vec<Id>,
+    /// The push-constant block's variable and layout (`push_constants.rs`), when declared.
+    pub(super) push: Option<(Id, super::push_constants::PushLayout)>,
 }
 
 /// The walk through the function being emitted (`mod.rs` drives it, `control_flow.rs`
@@ -644,6 +648,12 @@ impl<'a> Emitter<'a> {
                 let (Some(cb), Some(var)) = (cb, var) else {
                     return Err(Error::internal(span, "undeclared constant buffer"));
                 };
+                if let Some(p) = var.push {
+                    return Ok((
+                        self.read_push_cbuffer(span, var.var, p, &element, &slot)?,
+                        4,
+                    ));
+                }
                 let d = self.descriptor_element(
                     span,
                     var.var,

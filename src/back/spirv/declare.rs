@@ -127,7 +127,37 @@ impl Emitter<'_> {
                 storage: StorageClass::Private,
             });
         }
-        for cb in &self.ir.cbuffers {
+        let push = super::push_constants::PushLayout::of(self.ir)?;
+        let push_var = self.declare_push_block(&push);
+        for (i, cb) in self.ir.cbuffers.iter().enumerate() {
+            if let (Some(p), Some(var)) = (push.cbuffer(i), push_var) {
+                self.objects.cbuffers.push(CbufferVar {
+                    var,
+                    block: var,
+                    array: None,
+                    push: Some(p),
+                });
+                continue;
+            }
+            if matches!(
+                cb.binding,
+                Some(crate::ir::binding::BindingTarget::PushConstants(_))
+            ) {
+                // Empty root constants: every read is zero, nothing is declared.
+                let zero = self.u32_const(0);
+                let p = super::push_constants::PushSlot {
+                    member: 0,
+                    word: 0,
+                    words: 0,
+                };
+                self.objects.cbuffers.push(CbufferVar {
+                    var: zero,
+                    block: zero,
+                    array: None,
+                    push: Some(p),
+                });
+                continue;
+            }
             let binding = binding_of(cb.binding, &cb.range, cb.span, "constant buffer")?;
             let len = self.m.constant_u32(cb.size.max(1));
             let array = self.m.type_array_unique(uvec4, len);
@@ -143,8 +173,10 @@ impl Emitter<'_> {
                 var: id,
                 block,
                 array: binding.array,
+                push: None,
             });
         }
+        self.objects.push = push_var.map(|var| (var, push));
         Ok(())
     }
 

@@ -36,6 +36,9 @@ pub(crate) struct DescriptorArray {
     pub len: Option<u32>,
     /// Registers of the declared range (bounds constant indices).
     pub range: Count,
+    /// In a bindless heap: the push-constant byte offset of the table's base index, added to
+    /// every element (`push_constants.rs`).
+    pub heap_base: Option<u32>,
 }
 
 /// Where a declaration is bound.
@@ -117,9 +120,20 @@ pub(crate) fn binding_of(
                     offset: b.array_offset,
                     len: b.descriptor_count.bounded(),
                     range: range.count,
+                    heap_base: None,
                 }),
             })
         }
+        Some(BindingTarget::Heap(h)) => Ok(Binding {
+            set: h.set,
+            binding: h.binding,
+            array: Some(DescriptorArray {
+                offset: h.array_offset,
+                len: None,
+                range: range.count,
+                heap_base: Some(h.base_offset),
+            }),
+        }),
         Some(BindingTarget::PushConstants(_)) => Err(Error::unsupported(
             span,
             format!("{what} mapped to push constants"),
@@ -182,7 +196,9 @@ impl Emitter<'_> {
                 nonuniform: false,
             });
         };
-        let (dynamic, nonuniform) = (element.is_relative(), element.nonuniform());
+        // A heap index depends on a push constant: dynamically uniform.
+        let heap = array.heap_base.is_some();
+        let (dynamic, nonuniform) = (element.is_relative() || heap, element.nonuniform());
         let idx = match element.constant() {
             Some(e) => {
                 if let Some(n) = array.range.bounded() {
@@ -214,6 +230,14 @@ impl Emitter<'_> {
                     self.m.i_add(u, e, offset)
                 }
             }
+        };
+        let idx = match array.heap_base {
+            Some(byte) => {
+                let base = self.push_word(span, byte)?;
+                let u = self.ty(Scalar::U32, 1);
+                self.m.i_add(u, base, idx)
+            }
+            None => idx,
         };
         let (dynamic_cap, nonuniform_cap) = kind.capabilities();
         if dynamic || nonuniform {

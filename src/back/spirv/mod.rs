@@ -23,6 +23,7 @@ mod interlock_tests;
 mod io;
 mod memory;
 mod options;
+mod push_constants;
 mod resources;
 mod stage;
 mod state;
@@ -60,6 +61,7 @@ pub use options::{
 pub use state::{
     parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE,
 };
+pub use push_constants::{push_constant_range, PushConstantRange};
 
 /// The entry point's function (the shader's main function; a hull shader's declarations).
 const ENTRY: ir::FunctionId = ir::FunctionId::new(0);

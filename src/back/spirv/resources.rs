@@ -425,6 +425,12 @@ impl Emitter<'_> {
                     "storage-buffer fix-up block mapped to push constants",
                 ))
             }
+            BindingTarget::Heap(_) => {
+                return Err(Error::unsupported(
+                    span,
+                    "storage-buffer fix-up block mapped into a bindless heap",
+                ))
+            }
         };
         if binding.array_offset != 0 || binding.descriptor_count != Count::Bounded(1) {
             return Err(Error::unsupported(

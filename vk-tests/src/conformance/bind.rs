@@ -209,6 +209,11 @@ fn reflected(case: &Case, stage: Stage, b: &ShaderBinding, out: &mut Vec<Placeme
         let element = b.array_offset.checked_add(offset).with_context(|| {
             format!("{} is past array element 4294967295", target_of(case, res))
         })?;
+        // A bindless heap row's element adds its table base from the push constants.
+        let element = match case.table.as_ref().map(|t| t.locate(target_of(case, res))) {
+            Some(Some((_, _, e))) if t_is_heap(case, res) => e,
+            _ => element,
+        };
         out.push(reflected_one(case, stage, b, res, element)?);
     }
     Ok(())
@@ -439,4 +444,11 @@ fn implied_layout(
         l.partially_bound = l.count > 1;
     }
     Ok(out)
+}
+
+/// True when the case's table puts `res` in a bindless heap (`push.rs`).
+fn t_is_heap(case: &Case, res: ResRef) -> bool {
+    case.table
+        .as_ref()
+        .is_some_and(|t| t.is_heap(target_of(case, res)))
 }

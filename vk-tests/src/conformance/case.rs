@@ -93,6 +93,9 @@ struct CaseToml {
     linking: Option<std::collections::BTreeMap<String, linking::StageLinkingToml>>,
     workarounds: Option<linking::WorkaroundsToml>,
     descriptors: Option<descriptors::DescriptorsToml>,
+    push_constants: Option<super::push::PushConstantsToml>,
+    #[serde(default)]
+    root_constants: Vec<super::push::RootConstantsToml>,
 }
 
 #[derive(Deserialize)]
@@ -291,6 +294,8 @@ pub struct Case {
     pub linking: linking::CaseLinking,
     /// Descriptor-type choices for the translator (`[descriptors]`).
     pub descriptors: descriptors::CaseDescriptors,
+    /// The words pushed before the work (`[push_constants]`, `push.rs`); empty: none.
+    pub push_constants: Vec<u32>,
 }
 
 /// `driver_bug = { device = "llvmpipe", reason = "...", failure_contains = "..." }`: a bug of
@@ -430,7 +435,12 @@ impl Case {
             samplers.push(sampler_spec(t).with_context(|| format!("sampler {reg}"))?);
         }
         check_resources(&buffers, &textures, &samplers)?;
-        let table = binding_table(raw.binding)?;
+        let push_constants = super::push::push_words(raw.push_constants)?;
+        let table = super::push::add_root_constants(
+            binding_table(raw.binding)?,
+            raw.root_constants,
+            &push_constants,
+        )?;
         if let Some(t) = &table {
             check_table(t, &buffers, &textures, &samplers)?;
         }
@@ -495,6 +505,7 @@ impl Case {
             steps,
             linking,
             descriptors: descriptors::parse(raw.descriptors).context("[descriptors]")?,
+            push_constants,
         })
     }
 

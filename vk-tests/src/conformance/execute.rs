@@ -164,6 +164,7 @@ pub(super) fn execute(
                 let job = ComputeJob {
                     entry_point: &shader.entry_point,
                     layout: Some(&bound.layout),
+                    push_constants: &case.push_constants,
                     ..ComputeJob::new(&shader.spirv, step.dispatch.unwrap_or(*groups))
                 };
                 run_compute_with(gpu, &job, &bindings).with_context(at)?;
@@ -183,6 +184,7 @@ pub(super) fn execute(
                         .iter()
                         .map(|s| (s.id, s.bits))
                         .collect(),
+                    push_constants: case.push_constants.clone(),
                 };
                 let result =
                     draw_case(gpu, draw, &compiled, descriptors, targets, run).with_context(at)?;
@@ -310,6 +312,7 @@ struct DrawRun {
     queries: Vec<u32>,
     /// The case's specialization constants (`[[specialization]]`).
     specializations: Vec<(u32, u32)>,
+    push_constants: Vec<u32>,
 }
 
 /// Builds the [`GraphicsJob`] of a case and runs it.
@@ -453,6 +456,7 @@ fn draw_case<'a, 'g>(
             .collect(),
         xfb_queries: run.queries,
         timeout: DEFAULT_TIMEOUT,
+        push_constants: run.push_constants,
     };
     run_graphics(gpu, &job)
 }

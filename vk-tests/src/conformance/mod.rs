@@ -25,6 +25,7 @@ pub mod draw_state;
 mod execute;
 pub mod expect;
 pub mod pipeline_state;
+pub mod push;
 pub mod records;
 mod resources;
 pub mod run;

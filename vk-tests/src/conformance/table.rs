@@ -40,6 +40,8 @@ pub(super) struct BindingToml {
     array_offset: u32,
     descriptor_count: Option<u32>,
     descriptor: Option<String>,
+    /// A bindless heap row: the push-constant byte of its table base (`push.rs`).
+    heap_base: Option<u32>,
 }
 
 /// One `[[binding]]` row.
@@ -62,6 +64,8 @@ pub struct BindingTable {
     pub rows: Vec<BindingRow>,
     /// The same rows as the translator's binding map.
     pub table: TableBindings,
+    /// The case's push-constant words (bindless heap rows read their table bases there).
+    pub push: Vec<u32>,
 }
 
 /// The row kinds by name, in [`ResourceKind::ALL`] order.
@@ -124,13 +128,14 @@ fn row(b: BindingToml) -> Result<BindingRow> {
             bail!("a {} row cannot hold {d} descriptors", b.kind);
         }
     }
+    let entry = TableEntry::new(
+        RegisterRange::new(kind, b.space, b.first, count),
+        b.set,
+        b.binding,
+        b.array_offset,
+    );
     Ok(BindingRow {
-        entry: TableEntry::new(
-            RegisterRange::new(kind, b.space, b.first, count),
-            b.set,
-            b.binding,
-            b.array_offset,
-        ),
+        entry: super::push::heap_entry(entry, b.heap_base),
         descriptor_count: b.descriptor_count,
         descriptor,
     })
@@ -148,7 +153,11 @@ pub(super) fn binding_table(rows: Vec<BindingToml>) -> Result<Option<BindingTabl
         .collect::<Result<Vec<_>>>()?;
     let table = TableBindings::new(rows.iter().map(|r| r.entry).collect(), Vec::new())
         .map_err(|e| anyhow!("the translator rejects the binding table: {e}"))?;
-    Ok(Some(BindingTable { rows, table }))
+    Ok(Some(BindingTable {
+        rows,
+        table,
+        push: Vec::new(),
+    }))
 }
 
 /// A register from `register` text and an optional `space` key; the two must agree when both
@@ -193,8 +202,19 @@ impl BindingTable {
             .map(&RegisterRange::single(kind, r.space, r.index))
         {
             Ok(VkTarget::Descriptor(b)) => Some((b.set, b.binding, b.array_offset)),
+            Ok(VkTarget::Heap(h)) => super::push::heap_element(&self.push, h),
             _ => None,
         }
+    }
+
+    /// True when the table puts `target` in a bindless heap.
+    pub fn is_heap(&self, target: BindingTarget) -> bool {
+        let (kind, r) = target_kind(target);
+        matches!(
+            self.table
+                .map(&RegisterRange::single(kind, r.space, r.index)),
+            Ok(VkTarget::Heap(_))
+        )
     }
 
     /// The descriptor-set layout: every Vulkan binding of the table that has a descriptor type

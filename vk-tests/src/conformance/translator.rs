@@ -5,7 +5,7 @@
 //! schedule passed through, and the translation's reflection turned into the runner's
 //! [`ShaderBinding`]s (register ranges with their array elements).
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, Context, Result};
 
 use dxbc2spv::back::spirv::DescriptorType;
 use dxbc2spv::bindings::{
@@ -93,12 +93,17 @@ impl DxbcTranslator for Dxbc2Spv {
             .with_context(|| format!("translating {}", input.origin.display()))?;
         let mut bindings = Vec::new();
         for r in &translation.info.resources {
-            let VkTarget::Descriptor(b) = r.target else {
-                bail!(
-                    "{:?} {} is in push constants, which the runner cannot bind",
-                    r.kind,
-                    r.register
-                );
+            let b = match r.target {
+                VkTarget::Descriptor(b) => b,
+                // Root constants: the case's [push_constants] words (push.rs).
+                VkTarget::PushConstants(_) => continue,
+                // A bindless heap: a runtime array; the case's table places the descriptors.
+                VkTarget::Heap(h) => dxbc2spv::bindings::VulkanBinding {
+                    set: h.set,
+                    binding: h.binding,
+                    array_offset: h.array_offset,
+                    descriptor_count: dxbc2spv::bindings::Count::Unbounded,
+                },
             };
             let class = match r.kind {
                 ResourceKind::ConstantBuffer => RegisterClass::Cbv,

@@ -222,6 +222,8 @@ pub struct GraphicsJob<'a, 'g> {
     pub xfb_queries: Vec<u32>,
     /// Fence wait limit.
     pub timeout: Duration,
+    /// Words pushed at byte 0 for every graphics stage before the draw; empty: none.
+    pub push_constants: Vec<u32>,
 }
 
 impl GraphicsJob<'_, '_> {
@@ -518,6 +520,15 @@ fn record(
             vk::PipelineBindPoint::GRAPHICS,
             pipeline.layout,
         );
+        if !job.push_constants.is_empty() {
+            let bytes: Vec<u8> = job
+                .push_constants
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .collect();
+            let stages = vk::ShaderStageFlags::ALL_GRAPHICS;
+            device.cmd_push_constants(cmd, pipeline.layout, stages, 0, &bytes);
+        }
         for vb in &job.vertex_buffers {
             device.cmd_bind_vertex_buffers(cmd, vb.slot, &[vb.buffer.handle()], &[0]);
         }

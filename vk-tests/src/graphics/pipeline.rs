@@ -55,8 +55,13 @@ impl<'g> Pipeline<'g> {
                     .with_context(|| format!("vkCreateShaderModule failed ({:?})", s.stage))?;
                 self.modules.push(module);
             }
-            let info =
-                vk::PipelineLayoutCreateInfo::default().set_layouts(&self.descriptors.layouts);
+            let ranges = crate::compute::push_ranges(
+                &job.push_constants,
+                vk::ShaderStageFlags::ALL_GRAPHICS,
+            );
+            let info = vk::PipelineLayoutCreateInfo::default()
+                .set_layouts(&self.descriptors.layouts)
+                .push_constant_ranges(&ranges);
             self.layout = device
                 .create_pipeline_layout(&info, None)
                 .context("vkCreatePipelineLayout failed")?;

@@ -62,7 +62,7 @@ pub fn run(args: &ReflectArgs, console: &mut Console<'_>) -> io::Result<()> {
             let reflection = Reflection::from_container(&container)?;
             let bound = translate_options
                 .as_ref()
-                .map(|o| dxbc2spv::bound_resources(&bytes, o));
+                .map(|o| dxbc2spv::bound_shader_info(&bytes, o));
             Ok((reflection, bound))
         });
         let (r, bound) = match reflection {
@@ -76,7 +76,14 @@ pub fn run(args: &ReflectArgs, console: &mut Console<'_>) -> io::Result<()> {
         let text = if args.json {
             let mut record = to_json(&path, &r);
             match bound {
-                Some(Ok(bound)) => add_bindings(&mut record, &r, &bound),
+                Some(Ok(info)) => {
+                    add_bindings(&mut record, &r, &info.resources);
+                    record.push_constants = info.push_constants.map(|p| PushConstantsJson {
+                        offset: p.offset,
+                        size: p.size,
+                        stages: vec![stage_name(info.stage)],
+                    });
+                }
                 Some(Err(e)) => record.bindings_error = Some(e.to_string()),
                 None => {}
             }
@@ -322,6 +329,31 @@ struct ReflectJson<'a> {
     /// chosen options.
     #[serde(skip_serializing_if = "Option::is_none")]
     bindings_error: Option<String>,
+    /// The push-constant range the translation declares (with `--json` and a binding map that
+    /// puts something in push constants).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    push_constants: Option<PushConstantsJson>,
+}
+
+/// `push_constants`: the byte range the pipeline layout must give the stages.
+#[derive(Serialize)]
+struct PushConstantsJson {
+    offset: u32,
+    size: u32,
+    stages: Vec<&'static str>,
+}
+
+/// The Vulkan name of a stage's shader-stage flag, without `VK_SHADER_STAGE_` and `_BIT`.
+fn stage_name(stage: dxbc2spv::ir::Stage) -> &'static str {
+    use dxbc2spv::ir::Stage;
+    match stage {
+        Stage::Vertex => "VERTEX",
+        Stage::Hull => "TESSELLATION_CONTROL",
+        Stage::Domain => "TESSELLATION_EVALUATION",
+        Stage::Geometry => "GEOMETRY",
+        Stage::Pixel => "FRAGMENT",
+        Stage::Compute => "COMPUTE",
+    }
 }
 
 #[derive(Serialize)]
@@ -426,6 +458,13 @@ enum VulkanJson {
         push_constant_offset: u32,
         push_constant_size: u32,
     },
+    Heap {
+        set: u32,
+        binding: u32,
+        /// Byte offset in the push constants of the table's base index.
+        heap_base_offset: u32,
+        array_offset: u32,
+    },
 }
 
 impl From<BindingTarget> for VulkanJson {
@@ -440,6 +479,12 @@ impl From<BindingTarget> for VulkanJson {
             BindingTarget::PushConstants(p) => VulkanJson::PushConstants {
                 push_constant_offset: p.offset,
                 push_constant_size: p.size,
+            },
+            BindingTarget::Heap(h) => VulkanJson::Heap {
+                set: h.set,
+                binding: h.binding,
+                heap_base_offset: h.base_offset,
+                array_offset: h.array_offset,
             },
         }
     }
@@ -602,6 +647,7 @@ fn to_json<'a>(path: &'a str, r: &'a Reflection) -> ReflectJson<'a> {
             interfaces: l.interfaces.len(),
         },
         bindings_error: None,
+        push_constants: None,
         signatures: SignaturesJson {
             input: signature_json(&r.signatures.input),
             output: signature_json(&r.signatures.output),

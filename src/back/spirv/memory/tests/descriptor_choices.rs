@@ -11,6 +11,8 @@ fn options(version: Version) -> EmitOptions {
     EmitOptions {
         demote_to_helper: true,
         rov_interlock: crate::back::spirv::RovInterlock::Off,
+        pipeline_state: Default::default(),
+        linking: Default::default(),
         geometry_point_size: true,
         domain_modes: None,
         version,
