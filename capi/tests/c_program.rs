@@ -1,0 +1,217 @@
+//! The C API from a C program (`tests/c/api_test.c`), built here with the system C compiler
+//! against the committed header and the built `libdxbc2spv.so` and `libdxbc2spv.a`: it
+//! translates the sample shaders (several threads, the translator object, a binding callback,
+//! bad input), under valgrind when installed (leaks and invalid accesses fail the test); its
+//! modules pass `spirv-val`; the reflection it prints equals the Rust API's; the header
+//! compiles as C++. Without a C compiler the test says so and passes.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use translator::bindings::ResourceKind;
+
+fn crate_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The folder holding the built `libdxbc2spv.so` and `.a` (`target/<profile>`).
+fn lib_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable");
+    let deps = exe.parent().expect("deps folder");
+    let profile = deps.parent().expect("profile folder");
+    for dir in [profile, deps] {
+        if dir.join("libdxbc2spv.so").exists() {
+            return dir.to_path_buf();
+        }
+    }
+    panic!("libdxbc2spv.so not built next to {}", exe.display());
+}
+
+fn have(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The samples, the one with resources (`ps50_sample_cbuffer`) last (the callback test's).
+fn samples() -> Vec<PathBuf> {
+    let dir = crate_dir().join("../fixtures/samples");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("fixtures/samples")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "dxbc"))
+        .collect();
+    files.sort_by_key(|p| (p.ends_with("ps50_sample_cbuffer.dxbc"), p.clone()));
+    assert!(files.len() >= 5, "samples in {}", dir.display());
+    files
+}
+
+fn run(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed ({}):\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// The `INFO`/`RES` lines the C program prints, from the Rust API.
+fn rust_reflection(path: &Path) -> Vec<String> {
+    let bytes = std::fs::read(path).expect("sample");
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let t = translator::translate(&bytes, &translator::Options::default()).expect("translates");
+    let info = &t.info;
+    let stage = match info.stage {
+        translator::ir::Stage::Pixel => 0,
+        translator::ir::Stage::Vertex => 1,
+        translator::ir::Stage::Geometry => 2,
+        translator::ir::Stage::Hull => 3,
+        translator::ir::Stage::Domain => 4,
+        translator::ir::Stage::Compute => 5,
+    };
+    let tess = info.tessellation.unwrap_or_default();
+    let d3d = |v: Option<u32>| v.unwrap_or(0);
+    let mut lines = vec![format!(
+        "INFO {name} stage={stage} wg={},{},{} resources={} tess={},{},{},{},{} entry={}",
+        info.workgroup_size[0],
+        info.workgroup_size[1],
+        info.workgroup_size[2],
+        info.resources.len(),
+        // D3D11_TESSELLATOR_DOMAIN / _PARTITIONING / _OUTPUT_PRIMITIVE values: the enums'
+        // declaration order, from 1.
+        d3d(tess.domain.map(|d| d as u32 + 1)),
+        d3d(tess.partitioning.map(|p| p as u32 + 1)),
+        d3d(tess.output_primitive.map(|p| p as u32 + 1)),
+        tess.input_control_points,
+        tess.output_control_points,
+        info.entry_point,
+    )];
+    for r in &info.resources {
+        let b = r.target.descriptor().expect("a descriptor");
+        let kind = ResourceKind::ALL
+            .iter()
+            .position(|k| *k == r.kind)
+            .unwrap_or(9);
+        let desc = match r.descriptor {
+            translator::back::spirv::DescriptorType::Sampler => 0,
+            translator::back::spirv::DescriptorType::SampledImage => 2,
+            translator::back::spirv::DescriptorType::StorageImage => 3,
+            translator::back::spirv::DescriptorType::UniformTexelBuffer => 4,
+            translator::back::spirv::DescriptorType::StorageTexelBuffer => 5,
+            translator::back::spirv::DescriptorType::UniformBuffer => 6,
+            translator::back::spirv::DescriptorType::StorageBuffer => 7,
+        };
+        lines.push(format!(
+            "RES {name} kind={kind} space={} first={} count={} set={} binding={} desc={desc}",
+            r.space,
+            r.register,
+            r.count.bounded().unwrap_or(u32::MAX),
+            b.set,
+            b.binding
+        ));
+    }
+    lines
+}
+
+#[test]
+fn c_program_translates_through_the_c_api() {
+    if !have("cc") {
+        eprintln!("skipped: no C compiler (cc)");
+        return;
+    }
+    let lib = lib_dir();
+    let include = crate_dir().join("include");
+    let source = crate_dir().join("tests/c/api_test.c");
+    let work = std::env::temp_dir().join(format!("dxbc2spv-capi-{}", std::process::id()));
+    std::fs::create_dir_all(&work).expect("work folder");
+    let samples = samples();
+
+    // Shared library.
+    let shared = work.join("api_test_shared");
+    run(Command::new("cc")
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-g", "-I"])
+        .arg(&include)
+        .arg(&source)
+        .arg("-L")
+        .arg(&lib)
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .args(["-ldxbc2spv", "-lpthread", "-o"])
+        .arg(&shared));
+    let mut cmd = if have("valgrind") {
+        let mut c = Command::new("valgrind");
+        c.args([
+            "-q",
+            "--leak-check=full",
+            "--errors-for-leak-kinds=definite,indirect",
+            "--error-exitcode=99",
+        ])
+        .arg(&shared);
+        c
+    } else {
+        eprintln!("valgrind not installed: the C program runs without it");
+        Command::new(&shared)
+    };
+    let stdout = run(cmd.arg(&work).args(&samples));
+    println!("{stdout}");
+    assert!(stdout.contains("0 failures"), "{stdout}");
+    assert!(stdout.contains("bad input: at 0x"), "{stdout}");
+
+    // The reflection equals the Rust API's.
+    let printed: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("INFO ") || l.starts_with("RES "))
+        .collect();
+    let expected: Vec<String> = samples.iter().flat_map(|p| rust_reflection(p)).collect();
+    assert_eq!(printed, expected);
+
+    // Every module is valid SPIR-V for Vulkan 1.1 (the default target).
+    if have("spirv-val") {
+        for p in &samples {
+            let name = p.file_name().unwrap_or_default().to_string_lossy();
+            run(Command::new("spirv-val")
+                .args(["--target-env", "vulkan1.1"])
+                .arg(work.join(format!("{name}.spv"))));
+        }
+    } else {
+        eprintln!("spirv-val not installed: modules not validated");
+    }
+
+    // Static library.
+    let static_exe = work.join("api_test_static");
+    run(Command::new("cc")
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-I"])
+        .arg(&include)
+        .arg(&source)
+        .arg(lib.join("libdxbc2spv.a"))
+        .args(["-lpthread", "-ldl", "-lm", "-o"])
+        .arg(&static_exe));
+    let stdout = run(Command::new(&static_exe).arg(&work).args(&samples));
+    assert!(stdout.contains("0 failures"), "{stdout}");
+
+    // The header compiles as C++.
+    if have("c++") {
+        let cpp = work.join("header_check.cpp");
+        std::fs::write(
+            &cpp,
+            "#include \"dxbc2spv.h\"\n\
+             int main() { dxbc2spv_options o; return dxbc2spv_options_init(&o); }\n",
+        )
+        .expect("writes");
+        run(Command::new("c++")
+            .args([
+                "-std=c++11",
+                "-Wall",
+                "-Wextra",
+                "-Werror",
+                "-fsyntax-only",
+                "-I",
+            ])
+            .arg(&include)
+            .arg(&cpp));
+    }
+    let _ = std::fs::remove_dir_all(&work);
+}
