@@ -76,6 +76,7 @@ pub struct dxbc2spv_binding_target {
 /// One row of a binding table: register `range.first + i` is element `array_offset + i` of
 /// (`set`, `binding`).
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct dxbc2spv_table_entry {
     /// The registers.
     pub range: dxbc2spv_register_range,
@@ -389,4 +390,154 @@ pub(crate) fn resolve(bytes: &[u8], converted: &Converted) -> Result<Options, Fa
         .map_err(|e| Failure::invalid_argument(format!("binding callback: {e}")))?;
     options.bindings = Bindings::Table(table);
     Ok(options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::{
+        convert, dxbc2spv_class_linkage, dxbc2spv_options, dxbc2spv_stream_output,
+        dxbc2spv_stream_output_entry, DXBC2SPV_STRUCTURE_TYPE_BINDING_TABLE,
+        DXBC2SPV_STRUCTURE_TYPE_CLASS_LINKAGE, DXBC2SPV_STRUCTURE_TYPE_STREAM_OUTPUT,
+    };
+
+    fn defaults() -> dxbc2spv_options {
+        let mut c = std::mem::MaybeUninit::<dxbc2spv_options>::uninit();
+        // SAFETY: writable.
+        unsafe { crate::dxbc2spv_options_init(c.as_mut_ptr()) };
+        // SAFETY: initialised.
+        unsafe { c.assume_init() }
+    }
+
+    /// A table, stream output and class-linkage block chained together reach the Rust options.
+    #[test]
+    fn chained_blocks_reach_the_rust_options() {
+        let entries = [dxbc2spv_table_entry {
+            range: dxbc2spv_register_range {
+                kind: DXBC2SPV_RESOURCE_SRV,
+                space: 1,
+                first: 10,
+                count: DXBC2SPV_UNBOUNDED,
+            },
+            set: 2,
+            binding: 3,
+            array_offset: 4,
+        }];
+        let roots = [dxbc2spv_root_constants {
+            space: 0,
+            register_: 1,
+            offset: 16,
+            size: 32,
+        }];
+        let so_entries = [dxbc2spv_stream_output_entry {
+            stream: 0,
+            semantic_name: c"SV_Position".as_ptr(),
+            semantic_index: 0,
+            start_component: 0,
+            component_count: 4,
+            output_slot: 1,
+        }];
+        let linkage = dxbc2spv_class_linkage {
+            stype: DXBC2SPV_STRUCTURE_TYPE_CLASS_LINKAGE,
+            next: std::ptr::null(),
+            block: dxbc2spv_binding_target {
+                kind: DXBC2SPV_BINDING_DESCRIPTOR,
+                set: 7,
+                binding: 8,
+                descriptor_count: 1,
+                ..Default::default()
+            },
+        };
+        let so = dxbc2spv_stream_output {
+            stype: DXBC2SPV_STRUCTURE_TYPE_STREAM_OUTPUT,
+            next: std::ptr::from_ref(&linkage).cast(),
+            entries: so_entries.as_ptr(),
+            entry_count: 1,
+            strides: [0, 16, 0, 0],
+            rasterized_stream: -1,
+        };
+        let table = dxbc2spv_binding_table {
+            stype: DXBC2SPV_STRUCTURE_TYPE_BINDING_TABLE,
+            next: std::ptr::from_ref(&so).cast(),
+            entries: entries.as_ptr(),
+            entry_count: 1,
+            root_constants: roots.as_ptr(),
+            root_constant_count: 1,
+        };
+        let mut c = defaults();
+        c.next = std::ptr::from_ref(&table).cast();
+        // SAFETY: a valid chain.
+        let o = unsafe { convert(&c) }
+            .map_err(|f| f.message)
+            .expect("converts")
+            .options;
+        let t = o
+            .bindings
+            .map(&RegisterRange::single(ResourceKind::ShaderResource, 1, 12));
+        let expected = VulkanBinding {
+            set: 2,
+            binding: 3,
+            array_offset: 6,
+            descriptor_count: Count::Unbounded,
+        };
+        assert_eq!(t, Ok(BindingTarget::Descriptor(expected)));
+        let cb = o
+            .bindings
+            .map(&RegisterRange::single(ResourceKind::ConstantBuffer, 0, 1));
+        let push = PushConstants {
+            offset: 16,
+            size: 32,
+        };
+        assert_eq!(cb, Ok(BindingTarget::PushConstants(push)));
+        let so = o.stream_output.expect("stream output");
+        assert_eq!(so.strides, [0, 16, 0, 0]);
+        assert_eq!(so.rasterized_stream, None);
+        assert_eq!(so.entries[0].semantic_name.as_deref(), Some("SV_Position"));
+        assert_eq!(so.entries[0].output_slot, 1);
+        let block = VulkanBinding {
+            set: 7,
+            binding: 8,
+            array_offset: 0,
+            descriptor_count: Count::Bounded(1),
+        };
+        assert_eq!(o.class_linkage.block, BindingTarget::Descriptor(block));
+
+        // Two binding maps exclude each other; an overlapping table is named.
+        let second = dxbc2spv_binding_table {
+            next: std::ptr::null(),
+            stype: DXBC2SPV_STRUCTURE_TYPE_BINDING_TABLE,
+            ..table
+        };
+        let callback = dxbc2spv_binding_callback {
+            stype: crate::options::DXBC2SPV_STRUCTURE_TYPE_BINDING_CALLBACK,
+            next: std::ptr::from_ref(&second).cast(),
+            callback: None,
+            user_data: std::ptr::null_mut(),
+            key: std::ptr::null(),
+            key_size: 0,
+        };
+        c.next = std::ptr::from_ref(&callback).cast();
+        // SAFETY: a valid chain.
+        let e = unsafe { convert(&c) }
+            .err()
+            .map(|f| f.message)
+            .unwrap_or_default();
+        assert_eq!(e, "options: binding_callback.callback is NULL");
+        let overlapping = [entries[0], entries[0]];
+        let bad = dxbc2spv_binding_table {
+            entries: overlapping.as_ptr(),
+            entry_count: 2,
+            ..second
+        };
+        c.next = std::ptr::from_ref(&bad).cast();
+        // SAFETY: a valid chain.
+        let e = unsafe { convert(&c) }
+            .err()
+            .map(|f| f.message)
+            .unwrap_or_default();
+        assert!(
+            e.starts_with("options: binding table: binding table maps t10"),
+            "{e}"
+        );
+    }
 }

@@ -213,5 +213,69 @@ fn c_program_translates_through_the_c_api() {
             .arg(&include)
             .arg(&cpp));
     }
+    // The documentation's complete example compiles.
+    let doc = std::fs::read_to_string(crate_dir().join("../docs/c-api.md")).expect("docs");
+    let example = doc
+        .split("## A complete example")
+        .nth(1)
+        .and_then(|s| s.split("```c\n").nth(1))
+        .and_then(|s| s.split("```").next())
+        .expect("docs/c-api.md has a complete example");
+    let example_c = work.join("doc_example.c");
+    std::fs::write(&example_c, example).expect("writes");
+    run(Command::new("cc")
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-c", "-I"])
+        .arg(&include)
+        .arg(&example_c)
+        .arg("-o")
+        .arg(work.join("doc_example.o")));
+
+    if have("pkg-config") {
+        pkg_config_install_works(&lib, &work);
+    }
     let _ = std::fs::remove_dir_all(&work);
+}
+
+/// The layout `install.sh` makes (lib/, include/, lib/pkgconfig/dxbc2spv.pc from
+/// `dxbc2spv.pc.in`), and a program built with `pkg-config --cflags --libs dxbc2spv`.
+fn pkg_config_install_works(lib: &Path, work: &Path) {
+    let prefix = work.join("prefix");
+    let pkgconfig = prefix.join("lib/pkgconfig");
+    std::fs::create_dir_all(&pkgconfig).expect("prefix");
+    std::fs::create_dir_all(prefix.join("include")).expect("prefix");
+    std::fs::copy(
+        lib.join("libdxbc2spv.so"),
+        prefix.join("lib/libdxbc2spv.so"),
+    )
+    .expect("copy");
+    std::fs::copy(
+        crate_dir().join("include/dxbc2spv.h"),
+        prefix.join("include/dxbc2spv.h"),
+    )
+    .expect("copy");
+    let template = std::fs::read_to_string(crate_dir().join("dxbc2spv.pc.in")).expect("template");
+    let pc = template
+        .replace("@PREFIX@", &prefix.display().to_string())
+        .replace("@VERSION@", env!("CARGO_PKG_VERSION"));
+    std::fs::write(pkgconfig.join("dxbc2spv.pc"), pc).expect("writes");
+    let flags = run(Command::new("pkg-config")
+        .env("PKG_CONFIG_PATH", &pkgconfig)
+        .args(["--cflags", "--libs", "dxbc2spv"]));
+    let source = work.join("pc_check.c");
+    std::fs::write(
+        &source,
+        "#include <dxbc2spv.h>\n#include <stdio.h>\n\
+         int main(void) { printf(\"%s\\n\", dxbc2spv_version()); \
+         return dxbc2spv_revision() == DXBC2SPV_REVISION ? 0 : 1; }\n",
+    )
+    .expect("writes");
+    let exe = work.join("pc_check");
+    run(Command::new("cc")
+        .arg(&source)
+        .args(flags.split_whitespace())
+        .arg(format!("-Wl,-rpath,{}", prefix.join("lib").display()))
+        .arg("-o")
+        .arg(&exe));
+    let version = run(&mut Command::new(&exe));
+    assert_eq!(version.trim(), env!("CARGO_PKG_VERSION"));
 }
