@@ -540,4 +540,33 @@ mod tests {
             "{e}"
         );
     }
+
+    /// A root-signature block needs a container with an `RTS0` chunk; what is wrong is named.
+    #[test]
+    fn root_signature_block_names_what_is_wrong() {
+        let sample = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../fixtures/samples/vs40_passthrough.dxbc"
+        ))
+        .expect("sample");
+        let block = |data: &[u8]| dxbc2spv_root_signature {
+            stype: crate::options::DXBC2SPV_STRUCTURE_TYPE_ROOT_SIGNATURE,
+            next: std::ptr::null(),
+            data: data.as_ptr().cast(),
+            size: data.len(),
+        };
+        // SAFETY: the block's data holds its size.
+        let e = unsafe { root_signature(&block(&sample)) }
+            .err()
+            .map(|f| f.message);
+        assert_eq!(
+            e.as_deref(),
+            Some("options: root_signature: the container has no RTS0 chunk")
+        );
+        // SAFETY: as above.
+        let e = unsafe { root_signature(&block(b"DXBC")) }
+            .err()
+            .map(|f| f.message);
+        assert!(e.is_some_and(|e| e.starts_with("options: root_signature: at 0x")));
+    }
 }
