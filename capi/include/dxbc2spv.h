@@ -389,7 +389,18 @@
 #define DXBC2SPV_USAGE_DEPTH_OUTPUT (1 << 9)
 
 /*
- Set in [`dxbc2spv_resource::usage`] when its other bits are meaningful (not in this version).
+ The resource's Vulkan binding is written (stores, image writes, atomics).
+ */
+#define DXBC2SPV_RESOURCE_USAGE_WRITTEN (1 << 0)
+
+/*
+ The resource's Vulkan binding is used atomically.
+ */
+#define DXBC2SPV_RESOURCE_USAGE_ATOMIC (1 << 1)
+
+/*
+ Set in [`dxbc2spv_resource::usage`] when its other bits are meaningful (always, in this
+ version; a resource bound to push constants is never written).
  */
 #define DXBC2SPV_RESOURCE_USAGE_KNOWN (1 << 31)
 
@@ -664,8 +675,8 @@ typedef struct dxbc2spv_resource {
    */
   struct dxbc2spv_binding_target target;
   /*
-   Reserved for per-resource usage bits; [`DXBC2SPV_RESOURCE_USAGE_KNOWN`] is clear in this
-   version (not yet reported).
+   `DXBC2SPV_RESOURCE_USAGE_*` bits, per Vulkan binding (ranges sharing one binding share
+   them), read back from the module; [`DXBC2SPV_RESOURCE_USAGE_KNOWN`] says they are known.
    */
   uint32_t usage;
 } dxbc2spv_resource;

@@ -3,11 +3,12 @@
 //! Contract: [`Reflection::new`] takes the Rust [`ShaderInfo`] (stage, workgroup size,
 //! tessellation, resources with their Vulkan bindings), the container's signatures, and what
 //! the SPIR-V module itself declares or does, read back from its words: the capabilities and
-//! extensions to enable, and the shader-wide usage flags (`DXBC2SPV_USAGE_*`). Per-resource
-//! usage (written, atomic) is not known yet: [`dxbc2spv_resource::usage`] says so
-//! ([`DXBC2SPV_RESOURCE_USAGE_KNOWN`] clear). Strings and arrays returned stay valid until
+//! extensions to enable, and the shader-wide usage flags (`DXBC2SPV_USAGE_*`), and per Vulkan
+//! binding whether it is written or used atomically (`DXBC2SPV_RESOURCE_USAGE_*`, traced from
+//! each store, image write and atomic back to its variable's `DescriptorSet`/`Binding`). Strings and arrays returned stay valid until
 //! the translator's next translation or its destruction.
 
+use std::collections::HashMap;
 use std::ffi::{c_char, c_int, CString};
 
 use translator::back::spirv::DescriptorType;
@@ -54,7 +55,12 @@ pub const DXBC2SPV_USAGE_STORAGE_WRITES: u32 = 1 << 8;
 /// The module writes the depth.
 pub const DXBC2SPV_USAGE_DEPTH_OUTPUT: u32 = 1 << 9;
 
-/// Set in [`dxbc2spv_resource::usage`] when its other bits are meaningful (not in this version).
+/// The resource's Vulkan binding is written (stores, image writes, atomics).
+pub const DXBC2SPV_RESOURCE_USAGE_WRITTEN: u32 = 1 << 0;
+/// The resource's Vulkan binding is used atomically.
+pub const DXBC2SPV_RESOURCE_USAGE_ATOMIC: u32 = 1 << 1;
+/// Set in [`dxbc2spv_resource::usage`] when its other bits are meaningful (always, in this
+/// version; a resource bound to push constants is never written).
 pub const DXBC2SPV_RESOURCE_USAGE_KNOWN: u32 = 1 << 31;
 
 /// Not an SRV or UAV.
@@ -132,8 +138,8 @@ pub struct dxbc2spv_resource {
     pub descriptor_type: u32,
     /// Where it is bound.
     pub target: dxbc2spv_binding_target,
-    /// Reserved for per-resource usage bits; [`DXBC2SPV_RESOURCE_USAGE_KNOWN`] is clear in this
-    /// version (not yet reported).
+    /// `DXBC2SPV_RESOURCE_USAGE_*` bits, per Vulkan binding (ranges sharing one binding share
+    /// them), read back from the module; [`DXBC2SPV_RESOURCE_USAGE_KNOWN`] says they are known.
     pub usage: u32,
 }
 
@@ -173,6 +179,8 @@ pub(crate) struct Reflection {
     capabilities: Vec<u32>,
     extensions: Vec<CString>,
     usage: u32,
+    /// (set, binding) → `DXBC2SPV_RESOURCE_USAGE_*` bits.
+    binding_usage: HashMap<(u32, u32), u32>,
     signatures: [Vec<Element>; 3],
 }
 
@@ -196,6 +204,7 @@ impl Reflection {
             capabilities: module.capabilities,
             extensions: module.extensions,
             usage,
+            binding_usage: module.binding_usage,
             signatures: signatures(bytes),
         }
     }
@@ -244,6 +253,7 @@ struct ModuleFacts {
     capabilities: Vec<u32>,
     extensions: Vec<CString>,
     usage: u32,
+    binding_usage: HashMap<(u32, u32), u32>,
 }
 
 /// Reads the capabilities, extensions and usage flags back from a module's words (a module
@@ -253,10 +263,15 @@ fn read_module(words: &[u32]) -> ModuleFacts {
     const OUTPUT: u32 = 3;
     let mut facts = ModuleFacts::default();
     let mut builtins = Vec::new(); // (target id, builtin)
-    let mut variables = std::collections::HashMap::new(); // id → storage class
-    let mut pointer_types = std::collections::HashMap::new(); // type id → storage class
-    let mut pointer_of = std::collections::HashMap::new(); // value id → type id
+    let mut variables = HashMap::new(); // id → storage class
+    let mut pointer_types = HashMap::new(); // type id → storage class
+    let mut pointer_of = HashMap::new(); // value id → type id
     let mut stores = Vec::new(); // pointer ids stored through
+    let mut base_of = HashMap::new(); // id → the pointer or image it was derived from
+    let mut sets = HashMap::new(); // variable → DescriptorSet
+    let mut bindings = HashMap::new(); // variable → Binding
+    let mut written = Vec::new(); // pointers or images written
+    let mut atomic = Vec::new(); // pointers used atomically
     let mut rest = words.get(5..).unwrap_or(&[]);
     while let Some(&first) = rest.first() {
         let count = (first >> 16) as usize;
@@ -274,6 +289,16 @@ fn read_module(words: &[u32]) -> ModuleFacts {
             // OpDecorate: BuiltIn (11), Sample (17).
             71 if arg(2) == 11 => builtins.push((arg(1), arg(3))),
             71 if arg(2) == 17 => facts.usage |= DXBC2SPV_USAGE_SAMPLE_RATE,
+            71 if arg(2) == 34 => {
+                sets.insert(arg(1), arg(3));
+            }
+            71 if arg(2) == 33 => {
+                bindings.insert(arg(1), arg(3));
+            }
+            // OpImageTexelPointer, OpLoad, OpCopyObject, OpSampledImage: derived from operand 3.
+            60 | 61 | 83 | 86 => {
+                base_of.insert(arg(2), arg(3));
+            }
             32 => {
                 pointer_types.insert(arg(1), arg(2));
             }
@@ -283,14 +308,29 @@ fn read_module(words: &[u32]) -> ModuleFacts {
             }
             65 | 66 => {
                 pointer_of.insert(arg(2), arg(1));
+                base_of.insert(arg(2), arg(3));
             }
-            62 => stores.push(arg(1)),
-            99 => facts.usage |= DXBC2SPV_USAGE_STORAGE_WRITES,
+            62 => {
+                stores.push(arg(1));
+                written.push(arg(1));
+            }
+            99 => {
+                facts.usage |= DXBC2SPV_USAGE_STORAGE_WRITES;
+                written.push(arg(1));
+            }
+            // OpAtomicStore: pointer first.
+            228 => {
+                facts.usage |= DXBC2SPV_USAGE_ATOMICS;
+                atomic.push(arg(1));
+            }
             252 | 4416 | 5380 => facts.usage |= DXBC2SPV_USAGE_DISCARD,
             207..=215 | 87 | 89 | 91 | 93 | 105 | 305 | 307 | 309 | 311 => {
                 facts.usage |= DXBC2SPV_USAGE_DERIVATIVES;
             }
-            227..=242 | 6035 => facts.usage |= DXBC2SPV_USAGE_ATOMICS,
+            227..=242 | 6035 => {
+                facts.usage |= DXBC2SPV_USAGE_ATOMICS;
+                atomic.push(arg(3));
+            }
             _ => {}
         }
     }
@@ -317,6 +357,30 @@ fn read_module(words: &[u32]) -> ModuleFacts {
     if storage {
         facts.usage |= DXBC2SPV_USAGE_STORAGE_WRITES;
     }
+    // The variable a pointer or image comes from (a bounded walk: ids never form loops in a
+    // valid module, the bound keeps a malformed one harmless).
+    let root = |mut id: u32| {
+        for _ in 0..64 {
+            match base_of.get(&id) {
+                Some(&base) => id = base,
+                None => break,
+            }
+        }
+        id
+    };
+    let mut mark = |ids: &[u32], bit: u32| {
+        for &id in ids {
+            let var = root(id);
+            if let (Some(&set), Some(&binding)) = (sets.get(&var), bindings.get(&var)) {
+                *facts.binding_usage.entry((set, binding)).or_insert(0) |= bit;
+            }
+        }
+    };
+    mark(&written, DXBC2SPV_RESOURCE_USAGE_WRITTEN);
+    mark(
+        &atomic,
+        DXBC2SPV_RESOURCE_USAGE_ATOMIC | DXBC2SPV_RESOURCE_USAGE_WRITTEN,
+    );
     facts
 }
 
@@ -489,7 +553,13 @@ pub unsafe extern "C" fn dxbc2spv_translator_resource(
             stride,
             descriptor_type: descriptor_code(b.descriptor),
             target: target_code(&b.target),
-            usage: 0,
+            usage: DXBC2SPV_RESOURCE_USAGE_KNOWN
+                | b.target.descriptor().map_or(0, |d| {
+                    r.binding_usage
+                        .get(&(d.set, d.binding))
+                        .copied()
+                        .unwrap_or(0)
+                }),
         };
         DXBC2SPV_OK
     })
@@ -645,5 +715,75 @@ mod tests {
         // A truncated instruction ends the walk without a panic.
         assert!(read_module(&module[..10]).extensions.is_empty());
         assert!(read_module(&[1, 2]).capabilities.is_empty());
+    }
+
+    /// A store through an access chain into a variable marks its (set, binding) written; an
+    /// atomic through an image texel pointer marks another atomic (and written); a load does
+    /// not mark.
+    #[test]
+    fn binding_usage_follows_pointers_to_their_variables() {
+        let word = |count: u32, op: u32| count << 16 | op;
+        let module = [
+            0x0723_0203,
+            0x0001_0300,
+            0,
+            100,
+            0,
+            word(4, 71),
+            10,
+            34,
+            2, // %10 DescriptorSet 2
+            word(4, 71),
+            10,
+            33,
+            7, // %10 Binding 7
+            word(4, 71),
+            20,
+            34,
+            0, // %20 DescriptorSet 0
+            word(4, 71),
+            20,
+            33,
+            3, // %20 Binding 3
+            word(4, 71),
+            30,
+            34,
+            0,
+            word(4, 71),
+            30,
+            33,
+            4, // %30 at (0, 4): only loaded
+            word(5, 65),
+            1,
+            11,
+            10,
+            5, // %11 = OpAccessChain %10 %5
+            word(3, 62),
+            11,
+            6, // OpStore %11 %6
+            word(6, 60),
+            1,
+            21,
+            20,
+            5,
+            6, // %21 = OpImageTexelPointer %20 ...
+            word(7, 234),
+            1,
+            22,
+            21,
+            1,
+            0,
+            5, // %22 = OpAtomicIAdd %21 ...
+            word(4, 61),
+            1,
+            31,
+            30, // %31 = OpLoad %30
+        ];
+        let facts = read_module(&module);
+        let written = DXBC2SPV_RESOURCE_USAGE_WRITTEN;
+        let atomic = written | DXBC2SPV_RESOURCE_USAGE_ATOMIC;
+        assert_eq!(facts.binding_usage.get(&(2, 7)), Some(&written));
+        assert_eq!(facts.binding_usage.get(&(0, 3)), Some(&atomic));
+        assert_eq!(facts.binding_usage.get(&(0, 4)), None);
     }
 }

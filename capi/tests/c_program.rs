@@ -14,17 +14,30 @@ fn crate_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The folder holding the built `libdxbc2spv.so` and `.a` (`target/<profile>`).
+/// The folder holding a fresh `libdxbc2spv.so` and `.a` (`target/<profile>`): cargo does not
+/// build a cdylib/staticlib-only library for its integration tests, so the test builds it
+/// (with the cargo that runs the test, into the same target folder, with the test's profile).
 fn lib_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("test executable");
     let deps = exe.parent().expect("deps folder");
-    let profile = deps.parent().expect("profile folder");
-    for dir in [profile, deps] {
-        if dir.join("libdxbc2spv.so").exists() {
-            return dir.to_path_buf();
-        }
-    }
-    panic!("libdxbc2spv.so not built next to {}", exe.display());
+    let profile_dir = deps.parent().expect("profile folder");
+    let target = profile_dir.parent().expect("target folder");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let release = profile_dir.ends_with("release");
+    let mut cmd = Command::new(cargo);
+    cmd.args(["build", "--quiet", "-p", "dxbc2spv-capi", "--lib"])
+        .arg("--target-dir")
+        .arg(target)
+        .current_dir(crate_dir());
+    // The test profile's own settings, so the translator built for the test is reused.
+    cmd.args(["--profile", if release { "release" } else { "test" }]);
+    run(&mut cmd);
+    assert!(
+        profile_dir.join("libdxbc2spv.so").exists() && profile_dir.join("libdxbc2spv.a").exists(),
+        "libdxbc2spv.so and .a in {}",
+        profile_dir.display()
+    );
+    profile_dir.to_path_buf()
 }
 
 fn have(tool: &str) -> bool {
@@ -167,6 +180,17 @@ fn c_program_translates_through_the_c_api() {
         .collect();
     let expected: Vec<String> = samples.iter().flat_map(|p| rust_reflection(p)).collect();
     assert_eq!(printed, expected);
+    // Per-resource usage, from D3D's rules for the samples' instructions: the compute sample
+    // writes its UAV u0 (`store_structured u0`) without atomics (KNOWN | WRITTEN); the pixel
+    // sample's constant buffer, texture and sampler are never written (KNOWN).
+    for line in [
+        "RUSAGE cs50_structured_tgsm.dxbc 0 0x80000001",
+        "RUSAGE ps50_sample_cbuffer.dxbc 0 0x80000000",
+        "RUSAGE ps50_sample_cbuffer.dxbc 1 0x80000000",
+        "RUSAGE ps50_sample_cbuffer.dxbc 2 0x80000000",
+    ] {
+        assert!(stdout.lines().any(|l| l == line), "{line} in\n{stdout}");
+    }
 
     // Every module is valid SPIR-V for Vulkan 1.1 (the default target).
     if have("spirv-val") {

@@ -164,6 +164,7 @@ static void print_reflection(const char *name, const dxbc2spv_translator *t) {
         printf("RES %s kind=%u space=%u first=%u count=%u set=%u binding=%u desc=%u\n", name,
                r.range.kind, r.range.space, r.range.first, r.range.count, r.target.set,
                r.target.binding, r.descriptor_type);
+        printf("RUSAGE %s %u %#x\n", name, i, r.usage);
     }
     dxbc2spv_resource past;
     CHECK(dxbc2spv_translator_resource(t, info.resource_count, &past) ==
