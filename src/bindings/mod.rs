@@ -22,9 +22,10 @@
 //! SM4/SM5.0 runtimes (the space-0 part of the default); and [`TableBindings`], the table form
 //! for D3D12-style runtimes (hand-written, from a parsed root signature with
 //! [`TableBindings::from_root_signature`], or one binding per range with
-//! [`TableBindings::one_binding_per_range`]). [`Bindings`] holds one of them, or the choice the
+//! [`TableBindings::one_binding_per_range`]). [`Bindings`] holds one of them, the choice the
 //! pipeline makes per shader ([`Bindings::Auto`]: the embedded root signature, else the default
-//! layout). The vocabulary they share with the IR (register
+//! layout), or the runtime's own map ([`Bindings::Custom`], a shared trait object; a closure
+//! becomes one with [`Bindings::from_fn`]). The vocabulary they share with the IR (register
 //! ranges, targets, [`BindingMap`], [`BindingError`]) is defined in [`crate::ir::binding`] and
 //! re-exported here. This module knows nothing of DXBC tokens or SPIR-V; only the
 //! root-signature conversion reads the front end's parsed [`RootSignature`].
@@ -41,11 +42,14 @@
 //! [`SpacesBindings`]: crate::bindings::SpacesBindings
 //! [`Bindings`]: crate::bindings::Bindings
 //! [`Bindings::Auto`]: crate::bindings::Bindings::Auto
+//! [`Bindings::Custom`]: crate::bindings::Bindings::Custom
+//! [`Bindings::from_fn`]: crate::bindings::Bindings::from_fn
 //! [`TableBindings`]: crate::bindings::TableBindings
 //! [`TableBindings::from_root_signature`]: crate::bindings::TableBindings::from_root_signature
 //! [`TableBindings::one_binding_per_range`]: crate::bindings::TableBindings::one_binding_per_range
 
 mod class_linkage;
+mod custom;
 mod d3d11;
 #[cfg(feature = "dxbc")]
 mod root_signature;
@@ -54,12 +58,14 @@ mod table;
 
 #[cfg(feature = "dxbc")]
 use std::borrow::Cow;
+use std::fmt;
 
 #[cfg(feature = "dxbc")]
 use crate::front::dxbc::rts0::RootSignature;
 #[cfg(feature = "dxbc")]
 use crate::ir::Stage;
 pub use class_linkage::ClassLinkage;
+pub use custom::{FnBindings, SharedBindingMap};
 pub use d3d11::D3d11Bindings;
 #[cfg(feature = "dxbc")]
 pub use root_signature::{RootConstantsAs, RootSignatureOptions, TableSets};
@@ -75,8 +81,9 @@ pub use crate::ir::binding::{
 ///
 /// [`Bindings::Auto`] (the default) and [`Bindings::RootSignature`] depend on the shader: the
 /// pipeline resolves them once per translation ([`Bindings::resolve`]) into one of the other
-/// forms before any range is looked up.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// forms before any range is looked up. [`Bindings::Custom`] holds the runtime's own map
+/// (built with [`Bindings::custom`] or, from a closure, [`Bindings::from_fn`]).
+#[derive(Clone, Default)]
 pub enum Bindings {
     /// As a D3D12 runtime binds a shader with no other information: by the root signature the
     /// container embeds (its `RTS0` chunk, laid out as [`TableBindings::from_root_signature`]
@@ -94,6 +101,40 @@ pub enum Bindings {
     /// [`RootSignatureOptions`] (looked up without being resolved: for every stage).
     #[cfg(feature = "dxbc")]
     RootSignature(Box<RootSignature>),
+    /// The runtime's own map, asked about every range as the built-in ones are; equal to
+    /// another `Custom` only when both hold the same map object.
+    Custom(SharedBindingMap),
+}
+
+impl fmt::Debug for Bindings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Auto => f.write_str("Auto"),
+            Self::D3d11(m) => f.debug_tuple("D3d11").field(m).finish(),
+            Self::Spaces(m) => f.debug_tuple("Spaces").field(m).finish(),
+            Self::Table(m) => f.debug_tuple("Table").field(m).finish(),
+            #[cfg(feature = "dxbc")]
+            Self::RootSignature(rs) => f.debug_tuple("RootSignature").field(rs).finish(),
+            Self::Custom(m) => write!(f, "Custom({:p})", custom::map_address(m)),
+        }
+    }
+}
+
+impl PartialEq for Bindings {
+    fn eq(&self, other: &Bindings) -> bool {
+        match (self, other) {
+            (Self::Auto, Self::Auto) => true,
+            (Self::D3d11(a), Self::D3d11(b)) => a == b,
+            (Self::Spaces(a), Self::Spaces(b)) => a == b,
+            (Self::Table(a), Self::Table(b)) => a == b,
+            #[cfg(feature = "dxbc")]
+            (Self::RootSignature(a), Self::RootSignature(b)) => a == b,
+            (Self::Custom(a), Self::Custom(b)) => {
+                custom::map_address(a) == custom::map_address(b)
+            }
+            _ => false,
+        }
+    }
 }
 
 impl Bindings {
@@ -133,6 +174,7 @@ impl BindingMap for Bindings {
             Self::RootSignature(rs) => {
                 TableBindings::from_root_signature(rs, &RootSignatureOptions::default())?.map(range)
             }
+            Self::Custom(m) => m.map(range),
         }
     }
 }
@@ -141,5 +183,7 @@ impl BindingMap for Bindings {
 mod tests;
 #[cfg(test)]
 mod tests_rts0;
+#[cfg(test)]
+mod tests_custom;
 #[cfg(test)]
 mod tests_spaces;
