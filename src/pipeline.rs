@@ -602,7 +602,11 @@ fn lower_and_check<'a, F: FrontEnd<'a>>(
     options: &Options,
     arena: Vec<ir::Inst>,
 ) -> Result<ir::Module, Error> {
-    let mut module = front.lower(options.stream_output.as_ref(), arena)?;
+    let mut module = front.lower(
+        options.stream_output.as_ref(),
+        &options.class_linkage,
+        arena,
+    )?;
     let bindings = front.bindings(&options.bindings, module.stage)?;
     passes::run(
         &mut module,
@@ -875,6 +879,7 @@ mod tests {
         fn lower(
             &self,
             _stream_output: Option<&ir::StreamOutputRequest>,
+            _class_linkage: &ClassLinkage,
             _arena: Vec<ir::Inst>,
         ) -> Result<ir::Module, Error> {
             Err(Error::unsupported(self.0.len() as u32 - 1, "everything"))

@@ -64,7 +64,7 @@ use std::fmt;
 use crate::front::dxbc::rts0::RootSignature;
 #[cfg(feature = "dxbc")]
 use crate::ir::Stage;
-pub use class_linkage::ClassLinkage;
+pub use class_linkage::{ClassInstance, ClassLinkage};
 pub use custom::{FnBindings, SharedBindingMap};
 pub use d3d11::D3d11Bindings;
 #[cfg(feature = "dxbc")]
@@ -129,9 +129,7 @@ impl PartialEq for Bindings {
             (Self::Table(a), Self::Table(b)) => a == b,
             #[cfg(feature = "dxbc")]
             (Self::RootSignature(a), Self::RootSignature(b)) => a == b,
-            (Self::Custom(a), Self::Custom(b)) => {
-                custom::map_address(a) == custom::map_address(b)
-            }
+            (Self::Custom(a), Self::Custom(b)) => custom::map_address(a) == custom::map_address(b),
             _ => false,
         }
     }
@@ -182,8 +180,8 @@ impl BindingMap for Bindings {
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
-mod tests_rts0;
-#[cfg(test)]
 mod tests_custom;
+#[cfg(test)]
+mod tests_rts0;
 #[cfg(test)]
 mod tests_spaces;

@@ -114,8 +114,9 @@ fn a_callback_error_keeps_its_range_and_the_declarations_location() {
     assert_eq!(located.what, BindingError::Unmapped { range: refused });
     assert_eq!(e.instruction(), Some("dcl_resource_raw"));
     assert!(
-        e.to_string()
-            .ends_with("(dcl_resource_raw): binding: t3 space0 is not mapped to any Vulkan binding"),
+        e.to_string().ends_with(
+            "(dcl_resource_raw): binding: t3 space0 is not mapped to any Vulkan binding"
+        ),
         "{e}"
     );
     // The offset is the declaration's, as a built-in table that leaves t3 out reports it.

@@ -12,7 +12,7 @@ pub mod dxbc;
 
 use std::borrow::Cow;
 
-use crate::bindings::Bindings;
+use crate::bindings::{Bindings, ClassLinkage};
 use crate::error::Error;
 use crate::ir;
 
@@ -31,10 +31,13 @@ pub trait FrontEnd<'a>: Sized {
 
     /// Lowers the decoded shader into an IR module whose instructions are built in `arena`
     /// (emptied first, its allocation reused), and resolves the caller's stream-output
-    /// request against the shader's outputs. Passes have not run on the result.
+    /// request against the shader's outputs. `class_linkage` says how SM5 interfaces are
+    /// dispatched (bound instances are resolved while lowering). Passes have not run on the
+    /// result.
     fn lower(
         &self,
         stream_output: Option<&ir::StreamOutputRequest>,
+        class_linkage: &ClassLinkage,
         arena: Vec<ir::Inst>,
     ) -> Result<ir::Module, Error>;
 

@@ -14,7 +14,7 @@
 
 use std::borrow::Cow;
 
-use crate::bindings::Bindings;
+use crate::bindings::{Bindings, ClassLinkage};
 use crate::error::Error;
 use crate::front::dxbc::container::{Container, FourCc, ParseOptions};
 use crate::front::dxbc::error::{DecodeError, DecodeErrorKind};
@@ -80,6 +80,7 @@ impl<'a> FrontEnd<'a> for Dxbc<'a> {
     fn lower(
         &self,
         stream_output: Option<&ir::StreamOutputRequest>,
+        class_linkage: &ClassLinkage,
         arena: Vec<ir::Inst>,
     ) -> Result<ir::Module, Error> {
         let signatures = lower::Signatures {
@@ -87,7 +88,7 @@ impl<'a> FrontEnd<'a> for Dxbc<'a> {
             output: self.output.as_ref(),
             patch_constant: self.patch_constant.as_ref(),
         };
-        let mut module = lower::lower_reusing(&self.program, signatures, arena)?;
+        let mut module = lower::lower_reusing(&self.program, signatures, class_linkage, arena)?;
         if let Some(so) = stream_output {
             if !matches!(
                 module.stage,

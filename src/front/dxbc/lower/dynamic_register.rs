@@ -10,13 +10,22 @@
 //!   `t#` with the instruction's resource dimension and return type (its extended opcode
 //!   tokens), `s#` as a default sampler, `cb#` with the largest D3D11 size, 4096 vectors. A
 //!   declared `t#` of another dimension is left out of the switch.
-//! - More than one dynamic register operand in one instruction, a `t#` without a resource
-//!   dimension token, a register part that is not `r#` or `v#`, or a dynamic `u#` is
-//!   [`Error::Unsupported`] naming the feature. SM5.1 operands never reach here (their ranges
-//!   are indexed by the element, not the register).
+//! - With class instances bound at translation time, the lowering knows, within straight-line
+//!   code, the temp components a plain `mov` last set from `this[s]` (constant then) or an
+//!   immediate; control flow, labels, calls and any other write forget them. An instruction
+//!   whose every dynamic operand is indexed by such a known component uses the registers
+//!   directly (declared as above), no switch; a register outside the API's slots, or declared
+//!   in another shape, runs nothing. Any other dynamic operand keeps the switch.
+//! - More than one dynamic register operand in one instruction (unless all are resolved as
+//!   above), a `t#` without a resource dimension token, a register part that is not `r#` or
+//!   `v#`, or a dynamic `u#` is [`Error::Unsupported`] naming the feature. SM5.1 operands never
+//!   reach here (their ranges are indexed by the element, not the register).
+
+use std::collections::BTreeMap;
 
 use super::{Error, Lowerer};
-use crate::front::dxbc::operand::{Operand, RegisterType, RelativeRegister};
+use crate::front::dxbc::opcodes::{Class, Opcode};
+use crate::front::dxbc::operand::{Components, Modifier, Operand, RegisterType, RelativeRegister};
 use crate::front::dxbc::reflect::{ResourceDimension, ReturnType};
 use crate::front::dxbc::token::ext_opcode;
 use crate::front::dxbc::Instruction;
@@ -31,6 +40,40 @@ const SRV_SLOTS: u32 = 128;
 const SAMPLER_SLOTS: u32 = 16;
 /// The largest constant buffer, in vectors (D3D11).
 const MAX_CB_VECTORS: u32 = 4096;
+
+/// The register each kind of dynamic operand stands for while one instruction is lowered with
+/// fixed registers (one case of a switch, or registers resolved from bound class instances).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct RegisterOverride {
+    cb: Option<u32>,
+    t: Option<u32>,
+    s: Option<u32>,
+}
+
+impl RegisterOverride {
+    /// The register a dynamic operand of type `ty` stands for now.
+    #[inline]
+    pub(super) fn get(&self, ty: RegisterType) -> Option<u32> {
+        match ty {
+            RegisterType::ConstantBuffer => self.cb,
+            RegisterType::Resource => self.t,
+            RegisterType::Sampler => self.s,
+            _ => None,
+        }
+    }
+
+    fn set(&mut self, ty: RegisterType, register: Option<u32>) {
+        match ty {
+            RegisterType::ConstantBuffer => self.cb = register,
+            RegisterType::Resource => self.t = register,
+            RegisterType::Sampler => self.s = register,
+            _ => {}
+        }
+    }
+}
+
+/// Temp components with a value known at translation time: `(r#, component)` → bits.
+pub(super) type KnownConstants = BTreeMap<(u32, u8), u32>;
 
 /// The dynamic register operand of `inst`, if it has one (SM5.0 `t`, `s`, `cb`, `u`).
 #[inline]
@@ -47,6 +90,9 @@ impl Lowerer {
         operand: &Operand,
     ) -> Result<(), Error> {
         let at = inst.offset;
+        if self.class_linkage.bound.is_some() && self.resolve_statically(inst)? {
+            return Ok(());
+        }
         let dynamic = inst
             .operands()
             .iter()
@@ -68,17 +114,7 @@ impl Lowerer {
             .map_err(|_| Error::invalid(at, "register index over 32 bits"))?;
         let selector = selector(rel, at)?;
         let mut registers = Vec::new();
-        let slots = match operand.ty {
-            RegisterType::ConstantBuffer => CB_SLOTS,
-            RegisterType::Sampler => SAMPLER_SLOTS,
-            RegisterType::Resource => SRV_SLOTS,
-            _ => {
-                return Err(Error::unsupported(
-                    at,
-                    format!("dynamically indexed {}# registers", operand.ty.prefix()),
-                ))
-            }
-        };
+        let slots = api_slots(operand.ty, at)?;
         for register in 0..slots {
             if self.declare_implicit(inst, operand.ty, register)? {
                 registers.push(register);
@@ -99,14 +135,131 @@ impl Lowerer {
                 [register.wrapping_sub(base); 4],
             )));
             self.module.insts.push(case);
-            self.register_override = Some(register);
+            self.register_override.set(operand.ty, Some(register));
             let lowered = self.executable_op(inst);
-            self.register_override = None;
+            self.register_override = RegisterOverride::default();
             lowered?;
             self.module.insts.push(ir::Inst::new(Op::Break, at));
         }
         self.module.insts.push(ir::Inst::new(Op::EndSwitch, at));
         self.track_nesting(Op::EndSwitch, at)
+    }
+
+    /// Bound class instances: lowers `inst` with its registers fixed when every dynamic operand
+    /// is indexed by a temp component of known value; false (nothing done) otherwise.
+    fn resolve_statically(&mut self, inst: &Instruction<'_>) -> Result<bool, Error> {
+        let at = inst.offset;
+        let mut fixed = RegisterOverride::default();
+        let mut runs = true;
+        for op in inst.operands().iter().filter(|op| dynamic_operand_of(op)) {
+            let Some(index) = op.indices().first() else {
+                return Ok(false);
+            };
+            let Some(rel) = &index.rel else {
+                return Ok(false);
+            };
+            if rel.ty != RegisterType::Temp || rel.index_count != 1 {
+                return Ok(false);
+            }
+            let Some(&value) = self
+                .class_linkage
+                .constants
+                .get(&(rel.indices[0], rel.component & 3))
+            else {
+                return Ok(false);
+            };
+            let base = u32::try_from(index.imm)
+                .map_err(|_| Error::invalid(at, "register index over 32 bits"))?;
+            let register = base.wrapping_add(value);
+            // A register the API does not have, or one declared in another shape: no access.
+            runs &=
+                register < api_slots(op.ty, at)? && self.declare_implicit(inst, op.ty, register)?;
+            fixed.set(op.ty, Some(register));
+        }
+        if runs {
+            self.register_override = fixed;
+            let lowered = self.executable_op(inst);
+            self.register_override = RegisterOverride::default();
+            lowered?;
+        }
+        Ok(true)
+    }
+
+    /// Bound class instances: updates the known temp components after `inst` (`mov` of a
+    /// constant sets them; any other write, control flow or declaration forgets them).
+    pub(super) fn track_constants(&mut self, inst: &Instruction<'_>) {
+        if self.class_linkage.bound.is_none() {
+            return;
+        }
+        if matches!(
+            inst.opcode.class(),
+            Class::ControlFlow | Class::Declaration | Class::CustomData
+        ) {
+            self.class_linkage.constants.clear();
+            return;
+        }
+        if inst.opcode == Opcode::Mov && !inst.token.saturate() {
+            if let [dst, src] = inst.operands() {
+                if let (RegisterType::Temp, Components::Mask(mask), [index]) =
+                    (dst.ty, dst.components, dst.indices())
+                {
+                    if index.rel.is_none() {
+                        let register = u32::try_from(index.imm).unwrap_or(u32::MAX);
+                        let values = self.constant_source(src);
+                        for c in 0..4u8 {
+                            if mask & (1 << c) == 0 {
+                                continue;
+                            }
+                            let value = values.map(|v| v[c as usize]);
+                            let known = &mut self.class_linkage.constants;
+                            match value {
+                                Some(v) => known.insert((register, c), v),
+                                None => known.remove(&(register, c)),
+                            };
+                        }
+                        return;
+                    }
+                }
+            }
+        }
+        for op in inst.operands() {
+            if let (RegisterType::Temp, Components::Mask(mask)) = (op.ty, op.components) {
+                let register = op
+                    .indices()
+                    .first()
+                    .and_then(|i| u32::try_from(i.imm).ok())
+                    .unwrap_or(u32::MAX);
+                for c in (0..4u8).filter(|c| mask & (1 << c) != 0) {
+                    self.class_linkage.constants.remove(&(register, c));
+                }
+            }
+        }
+    }
+
+    /// The value of each destination component a `mov` from `src` writes, when `src` is an
+    /// immediate or `this[s]` of a bound instance, without modifier.
+    fn constant_source(&self, src: &Operand) -> Option<[u32; 4]> {
+        if src.modifier != Modifier::None {
+            return None;
+        }
+        let vector = match src.ty {
+            RegisterType::Immediate32 => match src.components {
+                Components::One => [src.imm[0]; 4],
+                _ => src.imm,
+            },
+            RegisterType::ThisPointer => {
+                let [index] = src.indices() else { return None };
+                if index.rel.is_some() {
+                    return None;
+                }
+                let slot = u32::try_from(index.imm).ok()?;
+                self.bound_instance(slot)
+                    .map(|i| i.this_data())
+                    .unwrap_or_default()
+            }
+            _ => return None,
+        };
+        Some(super::class_linkage::read_order(src, vector))
     }
 
     /// Declares `register` of `ty` as `inst` uses it, unless it is declared; false when it is
@@ -190,8 +343,21 @@ fn dynamic_operand_of(op: &Operand) -> bool {
     ) && op.indices().first().is_some_and(|i| i.rel.is_some())
 }
 
+/// The registers of `ty` the D3D11 API can bind.
+fn api_slots(ty: RegisterType, at: u32) -> Result<u32, Error> {
+    match ty {
+        RegisterType::ConstantBuffer => Ok(CB_SLOTS),
+        RegisterType::Sampler => Ok(SAMPLER_SLOTS),
+        RegisterType::Resource => Ok(SRV_SLOTS),
+        _ => Err(Error::unsupported(
+            at,
+            format!("dynamically indexed {}# registers", ty.prefix()),
+        )),
+    }
+}
+
 /// The switch selector: the register part of the index, one component.
-fn selector(rel: &RelativeRegister, at: u32) -> Result<ir::Src, Error> {
+pub(super) fn selector(rel: &RelativeRegister, at: u32) -> Result<ir::Src, Error> {
     let reg = match (rel.ty, rel.index_count) {
         (RegisterType::Temp, 1) => ir::Reg::Temp(rel.indices[0]),
         (RegisterType::Input, 1) => ir::Reg::Input(ir::Index::imm(rel.indices[0])),

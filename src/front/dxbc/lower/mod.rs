@@ -28,6 +28,8 @@
 
 mod class_linkage;
 #[cfg(test)]
+mod class_linkage_bound_tests;
+#[cfg(test)]
 mod class_linkage_tests;
 pub use class_linkage::{CLASS_LINKAGE_REGISTER, MAX_INTERFACE_SLOTS};
 mod control_flow;
@@ -44,6 +46,7 @@ pub mod stream_output;
 
 use std::collections::BTreeMap;
 
+use crate::bindings::ClassLinkage;
 use crate::front::dxbc::opcodes::Opcode;
 use crate::front::dxbc::program::{ShaderVersion, Stage as DxbcStage};
 use crate::front::dxbc::signature::Signature;
@@ -89,7 +92,7 @@ pub fn lower_with_signatures(
     program: &Program<'_>,
     signatures: Signatures<'_, '_>,
 ) -> Result<ir::Module, Error> {
-    lower_reusing(program, signatures, Vec::new())
+    lower_reusing(program, signatures, &ClassLinkage::default(), Vec::new())
 }
 
 /// The IR stage of a DXBC program type; `None` for shader libraries, which have no stage.
@@ -107,9 +110,11 @@ pub fn ir_stage(stage: DxbcStage) -> Option<ir::Stage> {
 
 /// [`lower_with_signatures`], building the module's instructions in `insts` (emptied first):
 /// the arena of an earlier module, so that translating many shaders reuses one allocation.
+/// `class_linkage` with bound instances resolves interface calls and `this[]` while lowering.
 pub fn lower_reusing(
     program: &Program<'_>,
     signatures: Signatures<'_, '_>,
+    class_linkage: &ClassLinkage,
     mut insts: Vec<ir::Inst>,
 ) -> Result<ir::Module, Error> {
     let at = program.body_offset();
@@ -129,6 +134,7 @@ pub fn lower_reusing(
     }
     let mut lowerer = Lowerer::new(program.version, stage, at);
     lowerer.module.insts = insts;
+    lowerer.bind_class_instances(class_linkage);
     if let Some(sig) = signatures.input {
         lowerer.module.input_signature = io::signature(sig);
     }
@@ -191,7 +197,7 @@ struct Lowerer {
     class_linkage: class_linkage::ClassLinkageState,
     /// The register a dynamic SM5.0 register number stands for while one case of its switch
     /// is lowered (`dynamic_register.rs`).
-    register_override: Option<u32>,
+    register_override: dynamic_register::RegisterOverride,
     call_fixups: Vec<CallFixup>,
     indexable_elements: u64,
     tgsm_bytes: u64,
@@ -233,7 +239,7 @@ impl Lowerer {
             lookup_label: BTreeMap::new(),
             lookup_body: BTreeMap::new(),
             class_linkage: Default::default(),
-            register_override: None,
+            register_override: Default::default(),
             call_fixups: Vec::new(),
             indexable_elements: 0,
             tgsm_bytes: 0,
@@ -247,17 +253,20 @@ impl Lowerer {
 
     /// Lowers one instruction of any kind.
     fn instruction(&mut self, inst: &Instruction<'_>) -> Result<(), Error> {
-        match inst.opcode {
+        let lowered = match inst.opcode {
             Opcode::CustomData => self.custom_data(inst),
             Opcode::Nop => Ok(()),
             Opcode::Label => self.label(inst),
             _ if decl::is_declaration(inst.opcode) => self.declare(inst),
             _ => self.executable(inst),
-        }
+        };
+        self.track_constants(inst);
+        lowered
     }
 
     /// Closes the last function, resolves call targets and checks what needs the whole program.
     fn finish(mut self) -> Result<ir::Module, Error> {
+        self.check_class_instances()?;
         let end = insts_len(&self.module)?;
         if let Some(last) = self.module.functions.last_mut() {
             last.body.end = end;

@@ -301,7 +301,9 @@ impl Lowerer {
                     format!("{} operand outside a declaration or fcall", op.ty.prefix()),
                 ))
             }
-            R::ThisPointer => self.this_pointer(self.index(&indices(op, 1, at)?[0], at)?, at)?,
+            R::ThisPointer => {
+                self.this_pointer(op, self.index(&indices(op, 1, at)?[0], at)?, at)?
+            }
             other => {
                 return Err(Error::unsupported(
                     at,
@@ -398,7 +400,7 @@ impl Lowerer {
             .first()
             .ok_or_else(|| Error::invalid(at, format!("{letter} operand without an index")))?;
         // A dynamic SM5.0 register number is lowered once per register (`dynamic_register.rs`).
-        let id = match (first_index.rel.is_some(), self.register_override) {
+        let id = match (first_index.rel.is_some(), self.register_override.get(op.ty)) {
             (true, Some(register)) => register,
             _ => immediate(first_index, at)?,
         };
