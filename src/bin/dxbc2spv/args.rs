@@ -159,6 +159,18 @@ pub struct TranslateArgs {
     pub pipeline_state: crate::state_args::PipelineStateArgs,
     #[command(flatten)]
     pub linking: LinkingArgs,
+    // -- Class linkage (SM5 interfaces) --
+    /// Bind a class instance to an SM5 interface slot (repeat per slot):
+    /// `SLOT=TABLE[,CB,OFFSET,TEXTURE,SAMPLER]`, the instance's function table (`ft#`) and its
+    /// `this` data (constant buffer, offset in vectors, first texture, first sampler; 0 when
+    /// left out), or `SLOT=none`. Calls then go straight to the bound bodies; without any,
+    /// interfaces dispatch at run time through the class-linkage block (set 0, binding 14).
+    #[arg(
+        long = "class-instance",
+        value_name = "SLOT=TABLE[,CB,OFFSET,TEXTURE,SAMPLER]",
+        value_parser = crate::class_instance::parse
+    )]
+    pub class_instances: Vec<(u32, Option<dxbc2spv::bindings::ClassInstance>)>,
     /// Batch runs (a directory or several files): files translated at once, one per thread.
     /// Default: one per core (or `RAYON_NUM_THREADS`); 1 translates in input order.
     #[arg(short = 'j', long, value_name = "N")]

@@ -7,6 +7,7 @@
 mod alloc;
 mod args;
 mod binding_file;
+mod class_instance;
 mod commands;
 mod inputs;
 mod state_args;

@@ -840,4 +840,69 @@ fn translate_links_to_the_previous_stage() {
         translate("flat", &["--flat-location", "1", "--invariant-position"]),
         plain
     );
+/// `--class-instance SLOT=TABLE[,CB,OFFSET,TEXTURE,SAMPLER]` binds class instances: the call
+/// goes to the bound table's body and `this[0].z` (the base texture) picks the texture
+/// statically, so only that texture is declared; a table the interface does not list fails
+/// naming the option; a malformed value is a usage error.
+#[test]
+fn translate_binds_class_instances() {
+    let text = "ps_5_0\n\
+        dcl_function_body fb0\ndcl_function_body fb1\n\
+        dcl_function_table ft0 = {fb0}\ndcl_function_table ft1 = {fb1}\n\
+        dcl_interface fp0[1][1] = {ft0, ft1}\n\
+        dcl_output o0.xyzw\ndcl_temps 1\nfcall fp0[0][0]\nret\n\
+        label fb0\nmov o0.xyzw, l(0,0,0,0)\nret\n\
+        label fb1\nmov r0.x, this[0].z\n\
+        ld_indexable(texture2d)(float,float,float,float) o0.xyzw, l(0,0,0,0), t[r0.x + 0].xyzw\n\
+        ret\n";
+    let bytes = dxbc2spv::text::dxbc::asm::assemble(text).expect("assembles");
+    let tmp = TempDir::new("translate-class-instance");
+    let input = tmp.file("ci.dxbc", &bytes);
+    let out = tmp.path("ci.spv");
+    let r = run(&[
+        "translate",
+        &input,
+        "-o",
+        &path_str(&out),
+        "--validate",
+        "--spirv-asm",
+        "--class-instance",
+        "0=1,0,0,9,0",
+    ]);
+    assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+    let asm = fs::read_to_string(tmp.path("ci.spvasm")).expect("the text was written");
+    // t9 of the D3D11 layout inside set 0: binding 32 + 9; no class-linkage block at 14.
+    assert!(asm.contains("Binding 41"), "{asm}");
+    assert!(!asm.contains("Binding 14"), "{asm}");
+    assert!(!asm.contains("OpSwitch"), "{asm}");
+    let r = run(&[
+        "translate",
+        &input,
+        "-o",
+        &path_str(&out),
+        "--class-instance",
+        "0=2",
+    ]);
+    assert_eq!(r.status, Status::InputsFailed);
+    assert!(
+        r.stderr.contains("(Options::class_linkage)") && r.stderr.contains("ft2"),
+        "{}",
+        r.stderr
+    );
+    for bad in ["0", "x=1", "0=1,2", "0=1,2,3,4,y"] {
+        let argv = ["dxbc2spv", "translate", "x.dxbc", "--class-instance", bad];
+        assert!(Cli::try_parse_from(argv).is_err(), "{bad} is a usage error");
+    }
+    let r = run(&[
+        "translate",
+        &input,
+        "-o",
+        &path_str(&out),
+        "--class-instance",
+        "0=1",
+        "--class-instance",
+        "0=none",
+    ]);
+    assert_eq!(r.status, Status::InputsFailed, "a slot given twice");
+    assert!(r.stderr.contains("given twice"), "{}", r.stderr);
 }

@@ -120,11 +120,16 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
         },
     };
     let (linking, workarounds) = args.linking.options(previous);
+    let class_linkage = match crate::class_instance::linkage(&args.class_instances) {
+        Ok(c) => c,
+        Err(e) => return console.failed(Path::new("--class-instance"), &e),
+    };
     let options = Options::default()
         .with_pipeline_state(pipeline_state)
         .with_linking(linking)
         .with_workarounds(workarounds)
         .with_bindings(bindings)
+        .with_class_linkage(class_linkage)
         .with_target(target)
         .with_flag(OptionFlags::VERIFY_CHECKSUM, !args.no_checksum)
         .with_flag(OptionFlags::DEBUG_NAMES, args.debug_names)
