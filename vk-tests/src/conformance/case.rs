@@ -19,6 +19,7 @@ use super::draw::{
     ViewportToml,
 };
 use super::expect::{expectation, ExpectToml, Expectation, Targets};
+use super::linkage::{linkage, ClassInstanceToml, CustomMapToml, Linkage};
 use super::shader::{
     BindingTarget, Register, RegisterClass, RequestedBinding, ShaderSource, Stage,
 };
@@ -96,6 +97,9 @@ struct CaseToml {
     push_constants: Option<super::push::PushConstantsToml>,
     #[serde(default)]
     root_constants: Vec<super::push::RootConstantsToml>,
+    #[serde(default)]
+    class_instance: Vec<ClassInstanceToml>,
+    custom_map: Option<CustomMapToml>,
 }
 
 #[derive(Deserialize)]
@@ -296,6 +300,8 @@ pub struct Case {
     pub descriptors: descriptors::CaseDescriptors,
     /// The words pushed before the work (`[push_constants]`, `push.rs`); empty: none.
     pub push_constants: Vec<u32>,
+    /// Bound class instances and a custom binding map (`[[class_instance]]`, `[custom_map]`).
+    pub linkage: Linkage,
 }
 
 /// `driver_bug = { device = "llvmpipe", reason = "...", failure_contains = "..." }`: a bug of
@@ -506,6 +512,7 @@ impl Case {
             linking,
             descriptors: descriptors::parse(raw.descriptors).context("[descriptors]")?,
             push_constants,
+            linkage: linkage(raw.class_instance, raw.custom_map)?,
         })
     }
 

@@ -79,6 +79,7 @@ pub(super) fn execute(
             pipeline_state: case.pipeline_state.as_ref(),
             linking: Some((&linking, case.linking.workarounds)),
             descriptors: Some(&case.descriptors),
+            linkage: Some(&case.linkage),
         };
         let shader = compile(&s.source, s.entry_point.as_deref(), translator, &options)
             .with_context(|| format!("{} shader", s.stage))?;

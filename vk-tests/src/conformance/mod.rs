@@ -26,6 +26,7 @@ mod execute;
 pub mod expect;
 pub mod pipeline_state;
 pub mod push;
+pub mod linkage;
 pub mod records;
 mod resources;
 pub mod run;

@@ -317,6 +317,8 @@ pub struct DxbcInput<'a> {
     pub linking: Option<(&'a dxbc2spv::StageLinking, dxbc2spv::Workarounds)>,
     /// The case's descriptor-type choices (`[descriptors]`), if any.
     pub descriptors: Option<&'a super::case::descriptors::CaseDescriptors>,
+    /// Bound class instances and a custom binding map, when the case asks for them.
+    pub linkage: Option<&'a super::linkage::Linkage>,
 }
 
 /// DXBC → SPIR-V, as the conformance runner sees it.
@@ -410,6 +412,8 @@ pub struct CompileOptions<'a> {
     pub linking: Option<(&'a dxbc2spv::StageLinking, dxbc2spv::Workarounds)>,
     /// The case's descriptor-type choices (`[descriptors]`), if any.
     pub descriptors: Option<&'a super::case::descriptors::CaseDescriptors>,
+    /// The case's linkage options.
+    pub linkage: Option<&'a super::linkage::Linkage>,
 }
 
 impl<'a> CompileOptions<'a> {
@@ -427,6 +431,7 @@ impl<'a> CompileOptions<'a> {
             pipeline_state: None,
             linking: None,
             descriptors: None,
+            linkage: None,
         }
     }
 }
@@ -490,6 +495,7 @@ pub fn compile(
         pipeline_state: options.pipeline_state,
         linking: options.linking,
         descriptors: options.descriptors,
+        linkage: options.linkage,
     })
 }
 
@@ -594,6 +600,7 @@ mod tests {
             pipeline_state: None,
             linking: None,
             descriptors: None,
+            linkage: None,
         };
         let e = format!("{:#}", NotImplemented.translate(&input).unwrap_err());
         assert!(e.starts_with("translation not implemented yet"), "{e}");

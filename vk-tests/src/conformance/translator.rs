@@ -88,6 +88,16 @@ impl DxbcTranslator for Dxbc2Spv {
             Some(d) => d.apply(options, input.set),
             None => options,
         };
+        // A case's bound class instances and custom map (`linkage.rs`).
+        let linkage = input.linkage.cloned().unwrap_or_default();
+        let options = match linkage.class_linkage() {
+            Some(c) => options.with_class_linkage(c),
+            None => options,
+        };
+        let options = match linkage.bindings(input.set) {
+            Some(b) => options.with_bindings(b),
+            None => options,
+        };
         let translation = dxbc2spv::translate(input.dxbc, &options)
             .map_err(|e| anyhow!("dxbc2spv: {e}"))
             .with_context(|| format!("translating {}", input.origin.display()))?;
