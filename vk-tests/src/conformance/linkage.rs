@@ -110,3 +110,67 @@ impl Linkage {
         }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dxbc2spv::bindings::{BindingMap, RegisterRange, ResourceKind};
+
+    fn rows(text: &str) -> Linkage {
+        #[derive(Deserialize)]
+        struct Rows {
+            #[serde(default)]
+            class_instance: Vec<ClassInstanceToml>,
+            custom_map: Option<CustomMapToml>,
+        }
+        let rows: Rows = toml::from_str(text).expect("parses");
+        linkage(rows.class_instance, rows.custom_map).expect("checks")
+    }
+
+    /// Slots by number, a row without `table` leaving its slot empty; a slot twice fails.
+    #[test]
+    fn class_instance_rows_become_bound_instances_by_slot() {
+        let l = rows(
+            "[[class_instance]]\nslot = 2\ntable = 1\ncb = 3\noffset = 4\ntexture = 5\n\
+             sampler = 6\n[[class_instance]]\nslot = 0\n",
+        );
+        let expected = ClassInstance {
+            table: 1,
+            constant_buffer: 3,
+            constant_offset: 4,
+            base_texture: 5,
+            base_sampler: 6,
+        };
+        assert_eq!(l.instances, Some(vec![None, None, Some(expected)]));
+        assert_eq!(rows("").class_linkage(), None);
+        let dup = vec![
+            ClassInstanceToml {
+                slot: 1,
+                table: Some(0),
+                cb: 0,
+                offset: 0,
+                texture: 0,
+                sampler: 0,
+            };
+            2
+        ];
+        assert!(linkage(dup, None).is_err());
+    }
+
+    /// The custom map: binding base + 5 × register + kind in the stage's set.
+    #[test]
+    fn the_custom_map_interleaves_kinds_by_register() {
+        let map = rows("[custom_map]\nbase = 3\n").bindings(2).expect("a map");
+        let at = |kind, register| {
+            map.map(&RegisterRange::single(kind, 0, register))
+                .ok()
+                .and_then(|t| t.descriptor())
+                .map(|b| (b.set, b.binding))
+        };
+        assert_eq!(at(ResourceKind::ConstantBuffer, 1), Some((2, 8)));
+        assert_eq!(at(ResourceKind::ShaderResource, 2), Some((2, 14)));
+        assert_eq!(at(ResourceKind::UnorderedAccess, 0), Some((2, 5)));
+        assert_eq!(at(ResourceKind::UavCounter, 0), Some((2, 7)));
+        assert!(rows("").bindings(0).is_none());
+    }
+}
