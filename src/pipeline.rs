@@ -148,8 +148,10 @@ pub struct Options {
     /// domain shader too (Vulkan accepts them in either tessellation stage; the hull shader
     /// always declares them). Default `None`.
     pub domain_modes: Option<DomainModes>,
-    /// SM5 class linkage (interfaces): where the block of function-table indices and `this`
-    /// data is bound (default set 0, binding 14; `docs/runtime.md`, "Class linkage").
+    /// SM5 class linkage (interfaces): by default run-time dispatch through a block of
+    /// function-table indices and `this` data bound at set 0, binding 14; or the instances
+    /// bound at `*SetShader` time ([`ClassLinkage::bound`]), called directly
+    /// (`docs/runtime.md`, "Class linkage").
     pub class_linkage: ClassLinkage,
     /// Pixel shaders with rasterizer-ordered views: the fragment-shader interlock the device
     /// supports (`VK_EXT_fragment_shader_interlock`). Default [`RovInterlock::Off`]: such a
@@ -252,7 +254,7 @@ impl Options {
         self
     }
 
-    /// These options with the class-linkage block at `class_linkage`.
+    /// These options with `class_linkage` (the block's binding, or the bound instances).
     #[must_use]
     pub fn with_class_linkage(mut self, class_linkage: ClassLinkage) -> Options {
         self.class_linkage = class_linkage;
