@@ -187,10 +187,15 @@ impl Lowerer {
 
     /// Bound class instances: updates the known temp components after `inst` (`mov` of a
     /// constant sets them; any other write, control flow or declaration forgets them).
+    #[inline]
     pub(super) fn track_constants(&mut self, inst: &Instruction<'_>) {
-        if self.class_linkage.bound.is_none() {
-            return;
+        if self.class_linkage.bound.is_some() {
+            self.track_bound_constants(inst);
         }
+    }
+
+    /// [`Lowerer::track_constants`] once instances are bound.
+    fn track_bound_constants(&mut self, inst: &Instruction<'_>) {
         if matches!(
             inst.opcode.class(),
             Class::ControlFlow | Class::Declaration | Class::CustomData
