@@ -45,7 +45,7 @@ pub fn with_default_command(
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Translate DXBC containers to SPIR-V (the default when the first argument is a file).
-    Translate(TranslateArgs),
+    Translate(Box<TranslateArgs>),
     /// Disassemble DXBC containers into fxc-syntax listings.
     Disasm(DisasmArgs),
     /// Describe DXBC containers: checksum, chunks, program, signatures, reflection, features.

@@ -840,6 +840,8 @@ fn translate_links_to_the_previous_stage() {
         translate("flat", &["--flat-location", "1", "--invariant-position"]),
         plain
     );
+}
+
 /// `--class-instance SLOT=TABLE[,CB,OFFSET,TEXTURE,SAMPLER]` binds class instances: the call
 /// goes to the bound table's body and `this[0].z` (the base texture) picks the texture
 /// statically, so only that texture is declared; a table the interface does not list fails

@@ -916,8 +916,8 @@ fn check_resources(
     Ok(())
 }
 
-pub mod linking;
 pub mod descriptors;
+pub mod linking;
 
 #[cfg(test)]
 mod tests;

@@ -27,6 +27,7 @@ pub mod expect;
 pub mod pipeline_state;
 pub mod push;
 pub mod linkage;
+pub mod pipeline_state;
 pub mod records;
 mod resources;
 pub mod run;
