@@ -20,8 +20,7 @@ pub use crate::back::spirv::{
 };
 pub use crate::back::spirv::{
     DomainModes, FloatControls, ForcedBarriers, RovInterlock, StorageBufferAlignment,
-    TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat, WorkgroupZeroInit,
-    ENTRY_POINT,
+    TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat, WorkgroupZeroInit, ENTRY_POINT,
 };
 use crate::bindings::{BindingTarget, Bindings, ClassLinkage, Count, RegisterRange, ResourceKind};
 use crate::error::Error;

@@ -8,10 +8,10 @@
 //! `dxbc2spv::ENTRY_POINT`) and builds an
 //! [`EmitOptions`] from its own `Options`. Nothing here depends on a front end.
 
-pub use super::state::PipelineState;
 pub use super::buffer_options::{
     StorageBufferAlignment, TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat,
 };
+pub use super::state::PipelineState;
 use crate::ir;
 use crate::spv::Version;
 
