@@ -58,10 +58,10 @@ pub use options::{
     StorageBufferAlignment, TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat,
     WorkgroupZeroInit, ENTRY_POINT,
 };
+pub use push_constants::{push_constant_range, PushConstantRange};
 pub use state::{
     parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE,
 };
-pub use push_constants::{push_constant_range, PushConstantRange};
 
 /// The entry point's function (the shader's main function; a hull shader's declarations).
 const ENTRY: ir::FunctionId = ir::FunctionId::new(0);

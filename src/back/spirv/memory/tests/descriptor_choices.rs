@@ -22,8 +22,6 @@ fn options(version: Version) -> EmitOptions {
         texel_raw_buffers: TexelRawBuffers::default(),
         storage_buffer_alignment: None,
         typed_uav_formats: Default::default(),
-        pipeline_state: Default::default(),
-        linking: Default::default(),
     }
 }
 
