@@ -2,6 +2,7 @@
 # Ensures the tools the test suite needs are installed on a Debian bookworm machine:
 #   - Mesa lavapipe (software Vulkan driver, Mesa >= 23) from bookworm-backports, plus libvulkan1
 #   - spirv-tools (spirv-val, spirv-dis) and vulkan-tools (vulkaninfo) from the normal suite
+#   - a C and C++ compiler, pkg-config and valgrind, for the C API's test program
 # Idempotent and non-interactive; run as root (or with passwordless sudo).
 set -euo pipefail
 
@@ -36,6 +37,9 @@ lavapipe_icd() {
 is_ready() {
     local major
     command -v spirv-val >/dev/null 2>&1 || return 1
+    for tool in cc c++ pkg-config valgrind; do
+        command -v "$tool" >/dev/null 2>&1 || return 1
+    done
     lavapipe_icd || return 1
     major="$(mesa_major)"
     [ -n "$major" ] && [ "$major" -ge "$MIN_MESA_MAJOR" ]
@@ -99,8 +103,15 @@ log "installing spirv-tools vulkan-tools"
 $SUDO apt-get install -y -q --no-install-recommends spirv-tools vulkan-tools \
     || die "could not install spirv-tools/vulkan-tools"
 
+log "installing gcc g++ pkg-config valgrind (the C API's test program)"
+$SUDO apt-get install -y -q --no-install-recommends gcc g++ libc6-dev pkg-config valgrind \
+    || die "could not install gcc/g++/pkg-config/valgrind"
+
 # --- 3. verify --------------------------------------------------------------------------------
 command -v spirv-val >/dev/null 2>&1 || die "spirv-val still missing after installing spirv-tools"
+for tool in cc c++ pkg-config valgrind; do
+    command -v "$tool" >/dev/null 2>&1 || die "$tool still missing after installing gcc g++ pkg-config valgrind"
+done
 lavapipe_icd || die "lavapipe ICD (/usr/share/vulkan/icd.d/lvp_icd*.json) still missing after installing mesa-vulkan-drivers"
 major="$(mesa_major)"
 { [ -n "$major" ] && [ "$major" -ge "$MIN_MESA_MAJOR" ]; } \
