@@ -91,6 +91,10 @@ pub(super) fn execute(
         case.linking
             .check_module(s.stage, &shader.spirv)
             .with_context(|| format!("{} shader", s.stage))?;
+        if s.stage == Stage::Pixel {
+            super::pipeline_state::check_module(case.pipeline_state.as_ref(), &shader.spirv)
+                .with_context(|| format!("{} shader", s.stage))?;
+        }
         if let Some(missing) = lacking(gpu, facts.required_features()) {
             return Ok(Executed::Unsupported(format!(
                 "{device} lacks {missing} (the {} shader's SPIR-V capabilities or dynamically \

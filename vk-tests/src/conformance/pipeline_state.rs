@@ -130,6 +130,56 @@ pub(super) fn specializations(rows: Vec<SpecializationToml>) -> Result<Vec<Speci
     Ok(out)
 }
 
+/// Checks what a pixel shader's module must declare for the case's pipeline state, where a
+/// driver cannot tell (lavapipe ignores an output without an attachment and blends location 1
+/// as source 1 without dual-source blending): with `dual_source_blending`, an output at
+/// `Location 0` decorated `Index 1`; for each dropped target, no output at its location.
+pub fn check_module(state: Option<&PipelineState>, words: &[u32]) -> Result<()> {
+    let Some(state) = state else { return Ok(()) };
+    if !state.dual_source_blending && state.dropped_targets == 0 {
+        return Ok(());
+    }
+    const OP_VARIABLE: u32 = 59;
+    const OP_DECORATE: u32 = 71;
+    const OUTPUT: u32 = 3;
+    const LOCATION: u32 = 30;
+    const INDEX: u32 = 32;
+    let mut outputs = Vec::new();
+    let mut locations = Vec::new();
+    let mut indices = Vec::new();
+    let mut at = 5;
+    while let Some(&first) = words.get(at) {
+        let count = ((first >> 16) as usize).max(1);
+        let operands = words.get(at + 1..at + count).unwrap_or(&[]);
+        match (first & 0xffff, operands) {
+            (OP_VARIABLE, [_, id, OUTPUT, ..]) => outputs.push(*id),
+            (OP_DECORATE, [id, LOCATION, n, ..]) => locations.push((*id, *n)),
+            (OP_DECORATE, [id, INDEX, n, ..]) => indices.push((*id, *n)),
+            _ => {}
+        }
+        at += count;
+    }
+    let output_locations: Vec<(u32, u32)> = locations
+        .into_iter()
+        .filter(|(id, _)| outputs.contains(id))
+        .collect();
+    if state.dual_source_blending
+        && !output_locations
+            .iter()
+            .any(|&(id, n)| n == 0 && indices.contains(&(id, 1)))
+    {
+        bail!("dual_source: no output at Location 0 is decorated Index 1");
+    }
+    for target in 0..8u32 {
+        if state.dropped_targets & (1 << target) != 0
+            && output_locations.iter().any(|&(_, n)| n == target)
+        {
+            bail!("dropped_targets: target {target} still has an output variable");
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,5 +236,33 @@ mod tests {
         )
         .expect("toml");
         assert!(specializations(t.specialization).is_err());
+    }
+
+    #[test]
+    fn dual_source_and_dropped_targets_are_checked_in_the_module() {
+        // Header; %5 = OpVariable %2 Output, %6 = OpVariable %2 Output; %5 Location 0, %6
+        // Location 1 (the plain two-target interface).
+        let header = [0x0723_0203, 0x0001_0000, 0, 8, 0];
+        let vars = [(4 << 16) | 59, 2, 5, 3, (4 << 16) | 59, 2, 6, 3];
+        let loc0 = [(4 << 16) | 71, 5, 30, 0];
+        let loc1 = [(4 << 16) | 71, 6, 30, 1];
+        let plain: Vec<u32> = [&header[..], &vars, &loc0, &loc1].concat();
+        let dual = PipelineState {
+            dual_source_blending: true,
+            ..PipelineState::default()
+        };
+        assert!(check_module(Some(&dual), &plain).is_err());
+        assert!(check_module(None, &plain).is_ok());
+        // The dual-source interface: %6 at Location 0 Index 1.
+        let loc0_index1 = [(4 << 16) | 71, 6, 30, 0, (4 << 16) | 71, 6, 32, 1];
+        let with: Vec<u32> = [&header[..], &vars, &loc0, &loc0_index1].concat();
+        assert!(check_module(Some(&dual), &with).is_ok());
+        let dropped = PipelineState {
+            dropped_targets: 2,
+            ..PipelineState::default()
+        };
+        assert!(check_module(Some(&dropped), &plain).is_err());
+        let one: Vec<u32> = [&header[..], &vars[..4], &loc0].concat();
+        assert!(check_module(Some(&dropped), &one).is_ok());
     }
 }
