@@ -20,11 +20,17 @@
 //!   per kind in set `first_set + 1`, indexed from the table's base index, a 32-bit push
 //!   constant packed with the root constants in parameter order.
 //!
+//! - with [`RootDescriptorsAs::DeviceAddresses`] root CBVs, SRVs and UAVs take no binding:
+//!   each is a 64-bit buffer device address in the push constants
+//!   ([`crate::bindings::BindingTarget::DeviceAddress`]), placed after every root constant and
+//!   table base (the end of those rounded up to 8 bytes), 8 bytes each in parameter order; the
+//!   static samplers are then numbered from 0 in the root set.
+//!
 //! Numbering counts every parameter whatever its visibility; [`RootSignatureOptions::stage`]
 //! only drops what the stage does not see, so per-stage tables (D3D12 allows the same register
 //! in two parameters visible to different stages) share one layout.
 
-use super::table::{RootConstantsEntry, TableBindings, TableEntry};
+use super::table::{RootConstantsEntry, RootDescriptorEntry, TableBindings, TableEntry};
 use super::{BindingError, Count, PushConstants, RegisterRange, ResourceKind};
 use crate::front::dxbc::rts0::{
     DescriptorRange, DescriptorTable, ParameterKind, RangeType, RootSignature, ShaderVisibility,
@@ -44,6 +50,20 @@ pub struct RootSignatureOptions {
     pub tables: TableSets,
     /// What root constants become.
     pub root_constants: RootConstantsAs,
+    /// What root CBVs, SRVs and UAVs become.
+    pub root_descriptors: RootDescriptorsAs,
+}
+
+/// What [`TableBindings::from_root_signature`] makes of root CBVs, SRVs and UAVs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RootDescriptorsAs {
+    /// A descriptor each in the root set, numbered in parameter order (the default).
+    #[default]
+    Descriptors,
+    /// A 64-bit buffer device address each in the push constants, after the root constants
+    /// and table bases (rounded up to 8 bytes), 8 bytes each in parameter order
+    /// ([`crate::bindings::BindingTarget::DeviceAddress`]; vkd3d-proton's root descriptors).
+    DeviceAddresses,
 }
 
 /// What [`TableBindings::from_root_signature`] makes of root constants.
@@ -116,6 +136,9 @@ impl TableBindings {
         let root_set = options.first_set;
         let mut entries = Vec::new();
         let mut root_constants = Vec::new();
+        // Root descriptors read through device addresses: (range, visible, parameter offset), in
+        // parameter order.
+        let mut addressed = Vec::new();
         let (mut root_binding, mut push_offset, mut tables) = (0u32, 0u32, 0u32);
         for p in &root_signature.parameters {
             let visible = options.visible(p.visibility);
@@ -191,6 +214,14 @@ impl TableBindings {
                 ParameterKind::Uav(d) => (ResourceKind::UnorderedAccess, d),
             };
             let (kind, d) = descriptor;
+            if options.root_descriptors == RootDescriptorsAs::DeviceAddresses {
+                addressed.push((
+                    RegisterRange::single(kind, d.space, d.register),
+                    visible,
+                    p.offset,
+                ));
+                continue;
+            }
             if visible {
                 let range = RegisterRange::single(kind, d.space, d.register);
                 entries.push(TableEntry::new(range, root_set, root_binding, 0));
@@ -204,7 +235,18 @@ impl TableBindings {
             }
             root_binding = next(root_binding, s.offset, "root binding")?;
         }
-        Self::new(entries, root_constants)
+        let mut root_descriptors = Vec::new();
+        let mut address = push_offset.div_ceil(8).checked_mul(8);
+        for (range, visible, at) in addressed {
+            let Some(offset) = address.filter(|a| a.checked_add(8).is_some()) else {
+                return Err(rts0_error(at, "push constants past 4 GiB".into()));
+            };
+            if visible {
+                root_descriptors.push(RootDescriptorEntry { range, offset });
+            }
+            address = offset.checked_add(8);
+        }
+        Self::with_root_descriptors(entries, root_constants, root_descriptors)
     }
 }
 
