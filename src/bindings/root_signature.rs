@@ -419,4 +419,69 @@ mod heap_tests {
             .iter()
             .all(|b| b.set == 1 && b.descriptor_count == Count::Unbounded));
     }
+    /// Root constants (3 values, bytes 0..11), root CBV b0, a table (heap base word at byte
+    /// 12), root SRV t1, root UAV u2 with `RootDescriptorsAs::DeviceAddresses`: the push
+    /// words end at byte 16, so the addresses are at 16 (b0), 24 (t1) and 32 (u2), in
+    /// parameter order; they take no binding, and a pixel-only root UAV keeps its offset
+    /// but is dropped for a compute stage.
+    #[test]
+    fn root_descriptors_as_device_addresses_follow_the_push_words() {
+        use crate::bindings::DeviceAddress;
+        use crate::front::dxbc::rts0::RootDescriptor;
+        let param = |visibility, kind| RootParameter {
+            offset: 0,
+            visibility,
+            kind,
+        };
+        let root = |register| RootDescriptor {
+            offset: 0,
+            register,
+            space: 0,
+            flags: None,
+        };
+        let table = ParameterKind::DescriptorTable(DescriptorTable {
+            offset: 0,
+            ranges: vec![range(RangeType::Srv, 1, 0, 0)],
+        });
+        let rs = RootSignature {
+            version: Version::V1_0,
+            flags: RootSignatureFlags(0),
+            parameters: vec![
+                param(
+                    ShaderVisibility::All,
+                    ParameterKind::Constants(RootConstants {
+                        offset: 0,
+                        register: 1,
+                        space: 0,
+                        count: 3,
+                    }),
+                ),
+                param(ShaderVisibility::All, ParameterKind::Cbv(root(0))),
+                param(ShaderVisibility::All, table),
+                param(ShaderVisibility::All, ParameterKind::Srv(root(1))),
+                param(ShaderVisibility::Pixel, ParameterKind::Uav(root(2))),
+            ],
+            static_samplers: Vec::new(),
+        };
+        let options = RootSignatureOptions {
+            tables: TableSets::Heap,
+            root_descriptors: RootDescriptorsAs::DeviceAddresses,
+            ..RootSignatureOptions::default()
+        };
+        let t = TableBindings::from_root_signature(&rs, &options).expect("lays out");
+        let one = |kind, register| RegisterRange::single(kind, 0, register);
+        let at = |offset| Ok(BindingTarget::DeviceAddress(DeviceAddress { offset }));
+        assert_eq!(t.map(&one(ResourceKind::ConstantBuffer, 0)), at(16));
+        assert_eq!(t.map(&one(ResourceKind::ShaderResource, 1)), at(24));
+        assert_eq!(t.map(&one(ResourceKind::UnorderedAccess, 2)), at(32));
+        assert_eq!(t.push_constants_size(), 40);
+        assert!(t.layout().iter().all(|b| b.set == 1));
+        let compute = RootSignatureOptions {
+            stage: Some(ShaderVisibility::All),
+            ..options
+        };
+        let t = TableBindings::from_root_signature(&rs, &compute).expect("lays out");
+        assert_eq!(t.map(&one(ResourceKind::ShaderResource, 1)), at(24));
+        assert!(t.map(&one(ResourceKind::UnorderedAccess, 2)).is_err());
+    }
 }
