@@ -68,9 +68,7 @@ pub use class_linkage::{ClassInstance, ClassLinkage};
 pub use custom::{FnBindings, SharedBindingMap};
 pub use d3d11::D3d11Bindings;
 #[cfg(feature = "dxbc")]
-pub use root_signature::{
-    RootConstantsAs, RootDescriptorsAs, RootSignatureOptions, TableSets,
-};
+pub use root_signature::{RootConstantsAs, RootDescriptorsAs, RootSignatureOptions, TableSets};
 pub use spaces::SpacesBindings;
 pub use table::{
     LayoutBinding, RootConstantsEntry, RootDescriptorEntry, TableBindings, TableEntry,

@@ -265,7 +265,11 @@ impl TableBindings {
                     .offset
                     .saturating_add(r.push_constants.size)
             })
-            .chain(self.root_descriptors.iter().map(|d| d.offset.saturating_add(8)))
+            .chain(
+                self.root_descriptors
+                    .iter()
+                    .map(|d| d.offset.saturating_add(8)),
+            )
             .max()
             .unwrap_or(0)
     }

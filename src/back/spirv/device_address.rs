@@ -19,9 +19,9 @@
 //!   with `Aligned 4` (constant buffers: `Aligned 16`). Raw and structured buffers are
 //!   `{ uint data[]; }` (`ArrayStride` 4; SRVs `NonWritable`), constant buffers
 //!   `{ uvec4 data[]; }` (`ArrayStride` 16).
-//! - Bounds: D3D12 root descriptors have no size ("Using Descriptors Directly in the Root
-//!   Signature": no out-of-bounds checking is done for them), so nothing is checked against a
-//!   size: `cb#[i]` reads vector `i` of the buffer whatever `i` is, and raw/structured accesses
+//! - Bounds: a D3D12 root descriptor is set by its GPU virtual address alone
+//!   (`SetComputeRootShaderResourceView(index, BufferLocation)`), so it has no size and
+//!   nothing is checked against one: `cb#[i]` reads vector `i` of the buffer whatever `i` is, and raw/structured accesses
 //!   read and write the addressed words. What D3D defines without a size is kept: a
 //!   structured access with `byte offset >= stride` reads 0 and writes nothing. `bufinfo`
 //!   on a root descriptor has no size to return and is refused ([`Error::Unsupported`]).
@@ -96,7 +96,10 @@ pub(super) fn enable(m: &mut Module) {
     if m.version() < Version::V1_5 {
         m.extension("SPV_KHR_physical_storage_buffer");
     }
-    m.memory_model(AddressingModel::PhysicalStorageBuffer64, MemoryModel::GLSL450);
+    m.memory_model(
+        AddressingModel::PhysicalStorageBuffer64,
+        MemoryModel::GLSL450,
+    );
 }
 
 impl Emitter<'_> {
@@ -126,12 +129,19 @@ impl Emitter<'_> {
 
     /// A `PhysicalStorageBuffer` pointer to `block` from the address at push-constant byte
     /// `offset`.
-    pub(super) fn address_pointer(&mut self, span: u32, offset: u32, block: Id) -> Result<Id, Error> {
+    pub(super) fn address_pointer(
+        &mut self,
+        span: u32,
+        offset: u32,
+        block: Id,
+    ) -> Result<Id, Error> {
         let lo = self.push_word(span, offset)?;
         let hi = self.push_word(span, offset + 4)?;
         let uvec2 = self.ty(Scalar::U32, 2);
         let pair = self.m.composite_construct(uvec2, &[lo, hi]);
-        let ptr_ty = self.m.type_pointer(StorageClass::PhysicalStorageBuffer, block);
+        let ptr_ty = self
+            .m
+            .type_pointer(StorageClass::PhysicalStorageBuffer, block);
         if self.m.version() >= Version::V1_5 {
             return Ok(self.m.emit(Op::Bitcast, ptr_ty, &[pair]));
         }
@@ -176,13 +186,18 @@ impl Emitter<'_> {
         if element.constant().is_some_and(|e| e != 0) {
             return Err(Error::invalid(
                 span,
-                format!("descriptor index {} of a single constant buffer", element.imm),
+                format!(
+                    "descriptor index {} of a single constant buffer",
+                    element.imm
+                ),
             ));
         }
         let base = self.address_pointer(span, offset, block)?;
         let uvec4 = self.ty(Scalar::U32, 4);
         let idx = self.index_value(span, slot)?;
-        let ptr_ty = self.m.type_pointer(StorageClass::PhysicalStorageBuffer, uvec4);
+        let ptr_ty = self
+            .m
+            .type_pointer(StorageClass::PhysicalStorageBuffer, uvec4);
         let zero = self.u32_const(0);
         let ptr = self.m.access_chain(ptr_ty, base, &[zero, idx]);
         Ok(self.load_aligned(uvec4, ptr, 16))

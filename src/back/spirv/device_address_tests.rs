@@ -4,8 +4,8 @@
 //! cannot be a root descriptor is refused with a typed error naming the register.
 
 use crate::bindings::{
-    Bindings, PushConstants, RegisterRange, ResourceKind, RootConstantsEntry,
-    RootDescriptorEntry, TableBindings, TableEntry,
+    Bindings, PushConstants, RegisterRange, ResourceKind, RootConstantsEntry, RootDescriptorEntry,
+    TableBindings, TableEntry,
 };
 use crate::spv::tests::tools;
 use crate::{translate, Error, Options, Target};
@@ -206,9 +206,15 @@ ret
 #[test]
 fn root_descriptor_entries_are_checked() {
     let bad = [
-        (RegisterRange::single(ResourceKind::UnorderedAccess, 0, 0), 4),
+        (
+            RegisterRange::single(ResourceKind::UnorderedAccess, 0, 0),
+            4,
+        ),
         (RegisterRange::single(ResourceKind::Sampler, 0, 0), 8),
-        (RegisterRange::bounded(ResourceKind::ShaderResource, 0, 0, 2), 8),
+        (
+            RegisterRange::bounded(ResourceKind::ShaderResource, 0, 0, 2),
+            8,
+        ),
         (RegisterRange::single(ResourceKind::UavCounter, 0, 0), 8),
     ];
     for (range, offset) in bad {

@@ -16,6 +16,7 @@ mod context;
 mod control_flow;
 mod declare;
 mod descriptors;
+mod device_address;
 mod error;
 mod hull;
 #[cfg(test)]
@@ -23,7 +24,6 @@ mod interlock_tests;
 mod io;
 mod memory;
 mod options;
-mod device_address;
 mod push_constants;
 mod resources;
 mod stage;

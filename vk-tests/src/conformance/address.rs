@@ -71,7 +71,10 @@ pub(super) fn add_root_descriptors(
             );
         }
         let Some(index) = buffers.iter().position(|b| b.register == register) else {
-            bail!("[[root_descriptor]] {}: the case has no such buffer", r.register);
+            bail!(
+                "[[root_descriptor]] {}: the case has no such buffer",
+                r.register
+            );
         };
         entries.push(RootDescriptorEntry {
             range: RegisterRange::single(kind, register.space, register.index),
