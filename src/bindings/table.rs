@@ -108,7 +108,6 @@ pub struct LayoutBinding {
 pub struct TableBindings {
     entries: Vec<TableEntry>,
     root_constants: Vec<RootConstantsEntry>,
-    root_descriptors: Vec<RootDescriptorEntry>,
     layout: Vec<LayoutBinding>,
     /// Entries and root constants, sorted by (kind, space, first register).
     slots: Vec<Slot>,
@@ -216,7 +215,6 @@ impl TableBindings {
         Ok(Self {
             entries,
             root_constants,
-            root_descriptors,
             layout,
             slots,
         })
@@ -245,9 +243,15 @@ impl TableBindings {
         &self.root_constants
     }
 
-    /// The root descriptors read through device addresses, in the order given.
-    pub fn root_descriptors(&self) -> &[RootDescriptorEntry] {
-        &self.root_descriptors
+    /// The root descriptors read through device addresses, by (kind, space, register).
+    pub fn root_descriptors(&self) -> impl Iterator<Item = RootDescriptorEntry> + '_ {
+        self.slots.iter().filter_map(|s| match s.target {
+            SlotTarget::Address(a) => Some(RootDescriptorEntry {
+                range: s.range,
+                offset: a.offset,
+            }),
+            SlotTarget::Descriptor { .. } | SlotTarget::Push(_) => None,
+        })
     }
 
     /// Every Vulkan binding the entries use, sorted by (set, binding).
@@ -265,11 +269,7 @@ impl TableBindings {
                     .offset
                     .saturating_add(r.push_constants.size)
             })
-            .chain(
-                self.root_descriptors
-                    .iter()
-                    .map(|d| d.offset.saturating_add(8)),
-            )
+            .chain(self.root_descriptors().map(|d| d.offset.saturating_add(8)))
             .max()
             .unwrap_or(0)
     }
