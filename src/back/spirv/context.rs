@@ -120,8 +120,7 @@ pub(crate) struct ResourceVars {
     /// A storage buffer with a fix-up entry: the fix-up block's variable and the entry's index
     /// (`EmitOptions::storage_buffer_alignment`).
     pub fixup: Option<(Id, u32)>,
-    /// A root descriptor: the push-constant byte of its device address (`block` is the
-    /// `PhysicalStorageBuffer` block type; `device_address.rs`).
+    /// A root descriptor: its address's push-constant byte (`block`: `device_address.rs`).
     pub address: Option<u32>,
 }
 
@@ -136,8 +135,7 @@ pub(crate) struct CbufferVar {
     pub array: Option<super::descriptors::DescriptorArray>,
     /// In the push-constant block (`var` is the block): where (`push_constants.rs`).
     pub push: Option<super::push_constants::PushSlot>,
-    /// A root descriptor: the push-constant byte of its device address (`block` is the
-    /// `PhysicalStorageBuffer` block type; `device_address.rs`).
+    /// A root descriptor: its address's push-constant byte (`block`: `device_address.rs`).
     pub address: Option<u32>,
 }
 

@@ -318,22 +318,19 @@ impl Emitter<'_> {
         let scaled = self.m.i_mul(u, first, per_c);
         let word = self.m.shift_right_logical(u, offset, two);
         let base = self.m.i_add(u, scaled, word);
+        let count = match *target {
+            Target::Buffer { .. } | Target::Texels { .. } => Some(self.m.u_div(u, len, per_c)),
+            Target::Shared { words, .. } => Some(self.u32_const(words / per)),
+            // No size: only `byte offset < stride` is checked.
+            Target::Address { .. } => None,
+        };
+        let index_ok = count.map(|count| self.m.u_less_than(b, first, count));
         let stride_c = self.u32_const(stride);
         let offset_ok = self.m.u_less_than(b, offset, stride_c);
-        let count = match *target {
-            Target::Buffer { .. } | Target::Texels { .. } => self.m.u_div(u, len, per_c),
-            Target::Shared { words, .. } => self.u32_const(words / per),
-            // No size: only `byte offset < stride` is checked.
-            Target::Address { .. } => {
-                return Ok(Loc {
-                    base,
-                    elem_ok: Some(offset_ok),
-                    len,
-                })
-            }
+        let elem_ok = match index_ok {
+            Some(index_ok) => self.m.logical_and(b, index_ok, offset_ok),
+            None => offset_ok,
         };
-        let index_ok = self.m.u_less_than(b, first, count);
-        let elem_ok = self.m.logical_and(b, index_ok, offset_ok);
         Ok(Loc {
             base,
             elem_ok: Some(elem_ok),
