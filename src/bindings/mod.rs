@@ -68,13 +68,15 @@ pub use class_linkage::{ClassInstance, ClassLinkage};
 pub use custom::{FnBindings, SharedBindingMap};
 pub use d3d11::D3d11Bindings;
 #[cfg(feature = "dxbc")]
-pub use root_signature::{RootConstantsAs, RootSignatureOptions, TableSets};
+pub use root_signature::{RootConstantsAs, RootDescriptorsAs, RootSignatureOptions, TableSets};
 pub use spaces::SpacesBindings;
-pub use table::{LayoutBinding, RootConstantsEntry, TableBindings, TableEntry};
+pub use table::{
+    LayoutBinding, RootConstantsEntry, RootDescriptorEntry, TableBindings, TableEntry,
+};
 
 pub use crate::ir::binding::{
-    BindingError, BindingMap, BindingTarget, Count, HeapBinding, PushConstants, RegisterRange,
-    ResourceKind, VulkanBinding,
+    BindingError, BindingMap, BindingTarget, Count, DeviceAddress, HeapBinding, PushConstants,
+    RegisterRange, ResourceKind, VulkanBinding,
 };
 
 /// The binding maps this crate provides, as one value an `Options` struct can hold.

@@ -20,11 +20,17 @@
 //!   per kind in set `first_set + 1`, indexed from the table's base index, a 32-bit push
 //!   constant packed with the root constants in parameter order.
 //!
+//! - with [`RootDescriptorsAs::DeviceAddresses`] root CBVs, SRVs and UAVs take no binding:
+//!   each is a 64-bit buffer device address in the push constants
+//!   ([`crate::bindings::BindingTarget::DeviceAddress`]), placed after every root constant and
+//!   table base (the end of those rounded up to 8 bytes), 8 bytes each in parameter order; the
+//!   static samplers are then numbered from 0 in the root set.
+//!
 //! Numbering counts every parameter whatever its visibility; [`RootSignatureOptions::stage`]
 //! only drops what the stage does not see, so per-stage tables (D3D12 allows the same register
 //! in two parameters visible to different stages) share one layout.
 
-use super::table::{RootConstantsEntry, TableBindings, TableEntry};
+use super::table::{RootConstantsEntry, RootDescriptorEntry, TableBindings, TableEntry};
 use super::{BindingError, Count, PushConstants, RegisterRange, ResourceKind};
 use crate::front::dxbc::rts0::{
     DescriptorRange, DescriptorTable, ParameterKind, RangeType, RootSignature, ShaderVisibility,
@@ -44,6 +50,20 @@ pub struct RootSignatureOptions {
     pub tables: TableSets,
     /// What root constants become.
     pub root_constants: RootConstantsAs,
+    /// What root CBVs, SRVs and UAVs become.
+    pub root_descriptors: RootDescriptorsAs,
+}
+
+/// What [`TableBindings::from_root_signature`] makes of root CBVs, SRVs and UAVs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RootDescriptorsAs {
+    /// A descriptor each in the root set, numbered in parameter order (the default).
+    #[default]
+    Descriptors,
+    /// A 64-bit buffer device address each in the push constants, after the root constants
+    /// and table bases (rounded up to 8 bytes), 8 bytes each in parameter order
+    /// ([`crate::bindings::BindingTarget::DeviceAddress`]; vkd3d-proton's root descriptors).
+    DeviceAddresses,
 }
 
 /// What [`TableBindings::from_root_signature`] makes of root constants.
@@ -116,6 +136,9 @@ impl TableBindings {
         let root_set = options.first_set;
         let mut entries = Vec::new();
         let mut root_constants = Vec::new();
+        // Root descriptors read through device addresses: (range, visible, parameter offset), in
+        // parameter order.
+        let mut addressed = Vec::new();
         let (mut root_binding, mut push_offset, mut tables) = (0u32, 0u32, 0u32);
         for p in &root_signature.parameters {
             let visible = options.visible(p.visibility);
@@ -191,6 +214,14 @@ impl TableBindings {
                 ParameterKind::Uav(d) => (ResourceKind::UnorderedAccess, d),
             };
             let (kind, d) = descriptor;
+            if options.root_descriptors == RootDescriptorsAs::DeviceAddresses {
+                addressed.push((
+                    RegisterRange::single(kind, d.space, d.register),
+                    visible,
+                    p.offset,
+                ));
+                continue;
+            }
             if visible {
                 let range = RegisterRange::single(kind, d.space, d.register);
                 entries.push(TableEntry::new(range, root_set, root_binding, 0));
@@ -204,7 +235,18 @@ impl TableBindings {
             }
             root_binding = next(root_binding, s.offset, "root binding")?;
         }
-        Self::new(entries, root_constants)
+        let mut root_descriptors = Vec::new();
+        let mut address = push_offset.div_ceil(8).checked_mul(8);
+        for (range, visible, at) in addressed {
+            let Some(offset) = address.filter(|a| a.checked_add(8).is_some()) else {
+                return Err(rts0_error(at, "push constants past 4 GiB".into()));
+            };
+            if visible {
+                root_descriptors.push(RootDescriptorEntry { range, offset });
+            }
+            address = offset.checked_add(8);
+        }
+        Self::with_root_descriptors(entries, root_constants, root_descriptors)
     }
 }
 
@@ -376,5 +418,70 @@ mod heap_tests {
             .layout()
             .iter()
             .all(|b| b.set == 1 && b.descriptor_count == Count::Unbounded));
+    }
+    /// Root constants (3 values, bytes 0..11), root CBV b0, a table (heap base word at byte
+    /// 12), root SRV t1, root UAV u2 with `RootDescriptorsAs::DeviceAddresses`: the push
+    /// words end at byte 16, so the addresses are at 16 (b0), 24 (t1) and 32 (u2), in
+    /// parameter order; they take no binding, and a pixel-only root UAV keeps its offset
+    /// but is dropped for a compute stage.
+    #[test]
+    fn root_descriptors_as_device_addresses_follow_the_push_words() {
+        use crate::bindings::DeviceAddress;
+        use crate::front::dxbc::rts0::RootDescriptor;
+        let param = |visibility, kind| RootParameter {
+            offset: 0,
+            visibility,
+            kind,
+        };
+        let root = |register| RootDescriptor {
+            offset: 0,
+            register,
+            space: 0,
+            flags: None,
+        };
+        let table = ParameterKind::DescriptorTable(DescriptorTable {
+            offset: 0,
+            ranges: vec![range(RangeType::Srv, 1, 0, 0)],
+        });
+        let rs = RootSignature {
+            version: Version::V1_0,
+            flags: RootSignatureFlags(0),
+            parameters: vec![
+                param(
+                    ShaderVisibility::All,
+                    ParameterKind::Constants(RootConstants {
+                        offset: 0,
+                        register: 1,
+                        space: 0,
+                        count: 3,
+                    }),
+                ),
+                param(ShaderVisibility::All, ParameterKind::Cbv(root(0))),
+                param(ShaderVisibility::All, table),
+                param(ShaderVisibility::All, ParameterKind::Srv(root(1))),
+                param(ShaderVisibility::Pixel, ParameterKind::Uav(root(2))),
+            ],
+            static_samplers: Vec::new(),
+        };
+        let options = RootSignatureOptions {
+            tables: TableSets::Heap,
+            root_descriptors: RootDescriptorsAs::DeviceAddresses,
+            ..RootSignatureOptions::default()
+        };
+        let t = TableBindings::from_root_signature(&rs, &options).expect("lays out");
+        let one = |kind, register| RegisterRange::single(kind, 0, register);
+        let at = |offset| Ok(BindingTarget::DeviceAddress(DeviceAddress { offset }));
+        assert_eq!(t.map(&one(ResourceKind::ConstantBuffer, 0)), at(16));
+        assert_eq!(t.map(&one(ResourceKind::ShaderResource, 1)), at(24));
+        assert_eq!(t.map(&one(ResourceKind::UnorderedAccess, 2)), at(32));
+        assert_eq!(t.push_constants_size(), 40);
+        assert!(t.layout().iter().all(|b| b.set == 1));
+        let compute = RootSignatureOptions {
+            stage: Some(ShaderVisibility::All),
+            ..options
+        };
+        let t = TableBindings::from_root_signature(&rs, &compute).expect("lays out");
+        assert_eq!(t.map(&one(ResourceKind::ShaderResource, 1)), at(24));
+        assert!(t.map(&one(ResourceKind::UnorderedAccess, 2)).is_err());
     }
 }

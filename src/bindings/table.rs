@@ -2,8 +2,8 @@
 //! each mapped to (set, binding, array offset), plus constant buffers mapped to push constants.
 
 use super::{
-    BindingError, BindingMap, BindingTarget, Count, HeapBinding, PushConstants, RegisterRange,
-    ResourceKind, VulkanBinding,
+    BindingError, BindingMap, BindingTarget, Count, DeviceAddress, HeapBinding, PushConstants,
+    RegisterRange, ResourceKind, VulkanBinding,
 };
 
 /// One row of a binding table: register `range.first + i` is element `array_offset + i` of the
@@ -71,6 +71,17 @@ impl RootConstantsEntry {
     }
 }
 
+/// A root descriptor read through a buffer device address (a D3D12 root CBV, SRV or UAV):
+/// register `range` (a single register) is the buffer whose 64-bit address is the push constant
+/// at byte `offset` ([`BindingTarget::DeviceAddress`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RootDescriptorEntry {
+    /// The single `b`, `t` or `u` register.
+    pub range: RegisterRange,
+    /// Byte offset of the address in the push constants (a multiple of 8).
+    pub offset: u32,
+}
+
 /// One Vulkan binding a table uses, for building descriptor-set layouts.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct LayoutBinding {
@@ -117,6 +128,7 @@ enum SlotTarget {
         heap_base: Option<u32>,
     },
     Push(PushConstants),
+    Address(DeviceAddress),
 }
 
 impl TableBindings {
@@ -127,6 +139,39 @@ impl TableBindings {
         entries: Vec<TableEntry>,
         root_constants: Vec<RootConstantsEntry>,
     ) -> Result<Self, BindingError> {
+        Self::with_root_descriptors(entries, root_constants, Vec::new())
+    }
+
+    /// A table of `entries`, `root_constants` and `root_descriptors` (buffer device addresses
+    /// in push constants). Errors as [`TableBindings::new`], and [`BindingError::Invalid`] for
+    /// a root descriptor that is not one `b`, `t` or `u` register or whose address is not at a
+    /// multiple of 8 bytes.
+    pub fn with_root_descriptors(
+        entries: Vec<TableEntry>,
+        root_constants: Vec<RootConstantsEntry>,
+        root_descriptors: Vec<RootDescriptorEntry>,
+    ) -> Result<Self, BindingError> {
+        for d in &root_descriptors {
+            d.range.check()?;
+            let reason = if d.range.count != Count::Bounded(1) {
+                "a root descriptor is a single register"
+            } else if !matches!(
+                d.range.kind,
+                ResourceKind::ConstantBuffer
+                    | ResourceKind::ShaderResource
+                    | ResourceKind::UnorderedAccess
+            ) {
+                "root descriptors are constant buffers, SRVs and UAVs"
+            } else if d.offset % 8 != 0 || d.offset > u32::MAX - 8 {
+                "a device address is 8-byte aligned in push constants"
+            } else {
+                continue;
+            };
+            return Err(BindingError::Invalid {
+                range: d.range,
+                reason,
+            });
+        }
         for e in &entries {
             e.range.check()?;
             if e.array_end().is_some_and(|end| end > u64::from(u32::MAX)) {
@@ -150,6 +195,10 @@ impl TableBindings {
             .chain(root_constants.iter().map(|r| Slot {
                 range: r.range(),
                 target: SlotTarget::Push(r.push_constants),
+            }))
+            .chain(root_descriptors.iter().map(|d| Slot {
+                range: d.range,
+                target: SlotTarget::Address(DeviceAddress { offset: d.offset }),
             }))
             .collect();
         slots.sort_by_key(|s| (s.range.kind, s.range.space, s.range.first));
@@ -194,12 +243,24 @@ impl TableBindings {
         &self.root_constants
     }
 
+    /// The root descriptors read through device addresses, by (kind, space, register).
+    pub fn root_descriptors(&self) -> impl Iterator<Item = RootDescriptorEntry> + '_ {
+        self.slots.iter().filter_map(|s| match s.target {
+            SlotTarget::Address(a) => Some(RootDescriptorEntry {
+                range: s.range,
+                offset: a.offset,
+            }),
+            SlotTarget::Descriptor { .. } | SlotTarget::Push(_) => None,
+        })
+    }
+
     /// Every Vulkan binding the entries use, sorted by (set, binding).
     pub fn layout(&self) -> &[LayoutBinding] {
         &self.layout
     }
 
-    /// Bytes of push constants the root constants need (0 when there are none).
+    /// Bytes of push constants the root constants and device addresses need (0 when there are
+    /// none).
     pub fn push_constants_size(&self) -> u32 {
         self.root_constants
             .iter()
@@ -208,6 +269,7 @@ impl TableBindings {
                     .offset
                     .saturating_add(r.push_constants.size)
             })
+            .chain(self.root_descriptors().map(|d| d.offset.saturating_add(8)))
             .max()
             .unwrap_or(0)
     }
@@ -349,6 +411,7 @@ impl BindingMap for TableBindings {
                     })
                 }
                 SlotTarget::Push(p) => Ok(BindingTarget::PushConstants(p)),
+                SlotTarget::Address(a) => Ok(BindingTarget::DeviceAddress(a)),
             };
         }
         let mapped_end = match (end, range.end()) {

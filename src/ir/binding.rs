@@ -8,7 +8,9 @@
 //! - [`BindingMap::map`] answers one range with one [`BindingTarget`]: a descriptor (set,
 //!   binding, array offset of the range's first register, size of the whole Vulkan binding),
 //!   for constant buffers only a push-constant block, or an element of a bindless heap whose
-//!   table base index is a push constant ([`HeapBinding`]); otherwise a [`BindingError`] that
+//!   table base index is a push constant ([`HeapBinding`]), or for single constant buffers
+//!   and raw/structured buffers a buffer device address in push constants
+//!   ([`DeviceAddress`], D3D12 root descriptors); otherwise a [`BindingError`] that
 //!   says which part, if any, is mapped.
 //!
 //! The IR's declarations carry these values; the maps themselves (the D3D11 default layout,
@@ -248,6 +250,17 @@ pub struct HeapBinding {
     pub array_offset: u32,
 }
 
+/// A D3D12 root descriptor (root CBV, SRV or UAV) read through a buffer device address: the
+/// 64-bit address of the buffer is a push constant at byte `offset` (a multiple of 8, the
+/// low word first), and the shader accesses the buffer through a `PhysicalStorageBuffer`
+/// pointer made from it. Only for a single constant buffer or raw/structured buffer: D3D12
+/// root SRVs and UAVs are raw or structured buffers, and have no size (no bounds checks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DeviceAddress {
+    /// Byte offset of the `u64` address in the push constants (a multiple of 8).
+    pub offset: u32,
+}
+
 /// What a register range is mapped to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BindingTarget {
@@ -257,6 +270,9 @@ pub enum BindingTarget {
     PushConstants(PushConstants),
     /// Elements of a bindless heap indexed from a push-constant table base.
     Heap(HeapBinding),
+    /// A buffer device address in push constants (a root descriptor); only ever returned for
+    /// a single constant buffer or raw/structured buffer register.
+    DeviceAddress(DeviceAddress),
 }
 
 impl BindingTarget {
@@ -264,7 +280,7 @@ impl BindingTarget {
     pub fn descriptor(self) -> Option<VulkanBinding> {
         match self {
             Self::Descriptor(b) => Some(b),
-            Self::PushConstants(_) | Self::Heap(_) => None,
+            Self::PushConstants(_) | Self::Heap(_) | Self::DeviceAddress(_) => None,
         }
     }
 }

@@ -44,6 +44,12 @@ impl<'g> Buffer<'g> {
             bail!("buffer {name:?}: Vulkan buffers cannot be empty (size 0)");
         }
         let device = gpu.device();
+        // Every buffer has a device address where the device can (root-descriptor cases).
+        let extra = if gpu.enabled_features().any(|f| f == "bufferDeviceAddress") {
+            extra | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS
+        } else {
+            extra
+        };
         let info = vk::BufferCreateInfo::default()
             .size(size)
             .usage(
@@ -121,6 +127,22 @@ impl<'g> Buffer<'g> {
     /// The Vulkan buffer handle.
     pub fn handle(&self) -> vk::Buffer {
         self.buffer
+    }
+
+    /// The buffer's device address (`vkGetBufferDeviceAddress`); the device must have
+    /// `bufferDeviceAddress` enabled.
+    pub fn device_address(&self) -> Result<u64> {
+        if !self
+            .gpu
+            .enabled_features()
+            .any(|f| f == "bufferDeviceAddress")
+        {
+            bail!("the device has no bufferDeviceAddress: buffers have no device address");
+        }
+        let info = vk::BufferDeviceAddressInfo::default().buffer(self.buffer);
+        // SAFETY: the buffer lives on this device, was created with SHADER_DEVICE_ADDRESS
+        // usage and is bound to memory allocated with the device-address flag.
+        Ok(unsafe { self.gpu.device().get_buffer_device_address(&info) })
     }
 
     /// Size in bytes, as requested at creation.

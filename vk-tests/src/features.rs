@@ -181,6 +181,8 @@ feature_table! {
     Enabled v12.shader_output_viewport_index = "shaderOutputViewportIndex";
     Enabled v12.shader_output_layer = "shaderOutputLayer";
     Enabled v12.subgroup_broadcast_dynamic_id = "subgroupBroadcastDynamicId";
+    // Root descriptors as device addresses (dxbc2spv's BindingTarget::DeviceAddress).
+    Enabled v12.buffer_device_address = "bufferDeviceAddress";
     // Vulkan 1.3 (VkPhysicalDeviceVulkan13Features).
     OptIn v13.robust_image_access = "robustImageAccess";
     Enabled v13.shader_demote_to_helper_invocation = "shaderDemoteToHelperInvocation";

@@ -299,7 +299,8 @@ impl Gpu {
             device: device.clone(),
             physical_device: chosen.handle,
             debug_settings: AllocatorDebugSettings::default(),
-            buffer_device_address: false,
+            // Buffers get device addresses when the device can (root-descriptor cases).
+            buffer_device_address: enabled.contains("bufferDeviceAddress"),
             allocation_sizes: AllocationSizes::new(MEMBLOCK_SIZE, MEMBLOCK_SIZE),
         });
         match allocator {

@@ -322,7 +322,8 @@ pub fn fixup_entries(resources: &[ir::ResourceDecl], options: &super::EmitOption
                 ResourceShape::Structured { stride } => stride,
                 ResourceShape::Typed { .. } => return false,
             };
-            !options.texel_raw_buffers.applies(uav) && alignment.needs_fixup(stride)
+            let addressed = matches!(d.binding, Some(BindingTarget::DeviceAddress(_)));
+            !addressed && !options.texel_raw_buffers.applies(uav) && alignment.needs_fixup(stride)
         })
         .map(|(i, _)| i)
         .collect()

@@ -120,6 +120,8 @@ pub(crate) struct ResourceVars {
     /// A storage buffer with a fix-up entry: the fix-up block's variable and the entry's index
     /// (`EmitOptions::storage_buffer_alignment`).
     pub fixup: Option<(Id, u32)>,
+    /// A root descriptor: its address's push-constant byte (`block`: `device_address.rs`).
+    pub address: Option<u32>,
 }
 
 /// A constant buffer's variable.
@@ -133,6 +135,8 @@ pub(crate) struct CbufferVar {
     pub array: Option<super::descriptors::DescriptorArray>,
     /// In the push-constant block (`var` is the block): where (`push_constants.rs`).
     pub push: Option<super::push_constants::PushSlot>,
+    /// A root descriptor: its address's push-constant byte (`block`: `device_address.rs`).
+    pub address: Option<u32>,
 }
 
 /// The variables of the declared buffers and memory (written by `declare.rs` and
@@ -648,6 +652,12 @@ impl<'a> Emitter<'a> {
                 let (Some(cb), Some(var)) = (cb, var) else {
                     return Err(Error::internal(span, "undeclared constant buffer"));
                 };
+                if let Some(offset) = var.address {
+                    return Ok((
+                        self.read_address_cbuffer(span, offset, var.block, &element, &slot)?,
+                        4,
+                    ));
+                }
                 if let Some(p) = var.push {
                     return Ok((
                         self.read_push_cbuffer(span, var.var, p, &element, &slot)?,

@@ -136,6 +136,7 @@ impl Emitter<'_> {
                     block: var,
                     array: None,
                     push: Some(p),
+                    address: None,
                 });
                 continue;
             }
@@ -155,6 +156,18 @@ impl Emitter<'_> {
                     block: zero,
                     array: None,
                     push: Some(p),
+                    address: None,
+                });
+                continue;
+            }
+            if let Some(crate::ir::binding::BindingTarget::DeviceAddress(a)) = cb.binding {
+                let block = self.address_block(true, false, false);
+                self.objects.cbuffers.push(CbufferVar {
+                    var: block,
+                    block,
+                    array: None,
+                    push: None,
+                    address: Some(a.offset),
                 });
                 continue;
             }
@@ -174,6 +187,7 @@ impl Emitter<'_> {
                 block,
                 array: binding.array,
                 push: None,
+                address: None,
             });
         }
         self.objects.push = push_var.map(|var| (var, push));

@@ -138,6 +138,13 @@ pub(crate) fn binding_of(
             span,
             format!("{what} mapped to push constants"),
         )),
+        Some(BindingTarget::DeviceAddress(_)) => Err(Error::unsupported(
+            span,
+            format!(
+                "{what} {range} mapped to a buffer device address (root descriptors are \
+                 constant buffers and raw or structured buffers only)"
+            ),
+        )),
         None => Err(Error::internal(span, format!("{what} without a binding"))),
     }
 }

@@ -79,6 +79,15 @@ pub(super) enum Target {
         /// The descriptor is non-uniform.
         nonuniform: bool,
     },
+    /// A root descriptor read through a buffer device address (`device_address.rs`): no size.
+    Address {
+        /// `PhysicalStorageBuffer` pointer to the `{ uint data[]; }` block.
+        ptr: Id,
+        /// Structure stride in bytes; 0 for raw buffers.
+        stride: u32,
+        /// A UAV (writable).
+        uav: bool,
+    },
     /// Shared memory `g#`.
     Shared {
         /// The Workgroup `uint[words]` variable.
@@ -207,6 +216,16 @@ impl Emitter<'_> {
                 };
                 let vars = self.resource_vars(span, decl)?;
                 let uav = matches!(reg, Reg::Uav { .. });
+                if let (Some(offset), Some(block)) = (vars.address, vars.block) {
+                    if element.constant().is_some_and(|e| e != 0) {
+                        return Err(Error::invalid(
+                            span,
+                            format!("descriptor index {} of a root descriptor", element.imm),
+                        ));
+                    }
+                    let ptr = self.address_pointer(span, offset, block)?;
+                    return Ok(Target::Address { ptr, stride, uav });
+                }
                 if vars.texel_words {
                     return self.texel_words_target(span, vars, &element, stride, uav);
                 }
@@ -277,6 +296,7 @@ impl Emitter<'_> {
         let stride = match *target {
             Target::Buffer { stride, .. }
             | Target::Texels { stride, .. }
+            | Target::Address { stride, .. }
             | Target::Shared { stride, .. } => stride,
         };
         let Some(offset) = second else {
@@ -299,13 +319,18 @@ impl Emitter<'_> {
         let word = self.m.shift_right_logical(u, offset, two);
         let base = self.m.i_add(u, scaled, word);
         let count = match *target {
-            Target::Buffer { .. } | Target::Texels { .. } => self.m.u_div(u, len, per_c),
-            Target::Shared { words, .. } => self.u32_const(words / per),
+            Target::Buffer { .. } | Target::Texels { .. } => Some(self.m.u_div(u, len, per_c)),
+            Target::Shared { words, .. } => Some(self.u32_const(words / per)),
+            // No size: only `byte offset < stride` is checked.
+            Target::Address { .. } => None,
         };
-        let index_ok = self.m.u_less_than(b, first, count);
+        let index_ok = count.map(|count| self.m.u_less_than(b, first, count));
         let stride_c = self.u32_const(stride);
         let offset_ok = self.m.u_less_than(b, offset, stride_c);
-        let elem_ok = self.m.logical_and(b, index_ok, offset_ok);
+        let elem_ok = match index_ok {
+            Some(index_ok) => self.m.logical_and(b, index_ok, offset_ok),
+            None => offset_ok,
+        };
         Ok(Loc {
             base,
             elem_ok: Some(elem_ok),
@@ -372,6 +397,11 @@ impl Emitter<'_> {
             Target::Shared { var, .. } => {
                 let ptr_ty = self.m.type_pointer(StorageClass::Workgroup, u);
                 self.m.access_chain(ptr_ty, var, &[addr])
+            }
+            Target::Address { ptr, .. } => {
+                let ptr_ty = self.m.type_pointer(StorageClass::PhysicalStorageBuffer, u);
+                let zero = self.u32_const(0);
+                self.m.access_chain(ptr_ty, ptr, &[zero, addr])
             }
         }
     }

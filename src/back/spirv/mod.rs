@@ -16,6 +16,7 @@ mod context;
 mod control_flow;
 mod declare;
 mod descriptors;
+mod device_address;
 mod error;
 mod hull;
 #[cfg(test)]
@@ -190,6 +191,9 @@ pub fn emit_reusing(
     m.set_emit_names(options.debug_names);
     m.capability(Capability::Shader);
     m.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
+    if device_address::uses_device_addresses(module) {
+        device_address::enable(&mut m);
+    }
     let mut e = Emitter::new(module, m, options, scratch);
     let spirv = e.module(stage).and_then(|()| {
         let mut out = Vec::new();

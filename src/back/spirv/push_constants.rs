@@ -130,6 +130,10 @@ impl PushLayout {
             }
             ranges.push((h.base_offset, 4, usize::MAX));
         }
+        // Root descriptors as device addresses: two words each.
+        for offset in super::device_address::address_ranges(module)? {
+            ranges.push((offset, 8, usize::MAX));
+        }
         let mut layout = PushLayout {
             members: Vec::new(),
             cbuffers: vec![None; module.cbuffers.len()],

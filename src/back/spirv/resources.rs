@@ -210,6 +210,13 @@ impl Emitter<'_> {
                             ));
                         }
                     }
+                    if let Some(BindingTarget::DeviceAddress(a)) = decl.binding {
+                        let coherent = decl.coherent || decl.rasterizer_ordered;
+                        vars.block = Some(self.address_block(false, uav, coherent));
+                        vars.address = Some(a.offset);
+                        self.finish_resource(decl, vars)?;
+                        continue;
+                    }
                     let binding = binding_of(decl.binding, &decl.range, decl.span, "buffer")?;
                     if self.options.texel_raw_buffers.applies(uav) {
                         vars = self.texel_words_buffer(decl, binding, uav);
@@ -429,6 +436,12 @@ impl Emitter<'_> {
                 return Err(Error::unsupported(
                     span,
                     "storage-buffer fix-up block mapped into a bindless heap",
+                ))
+            }
+            BindingTarget::DeviceAddress(_) => {
+                return Err(Error::unsupported(
+                    span,
+                    "storage-buffer fix-up block mapped to a buffer device address",
                 ))
             }
         };

@@ -100,6 +100,8 @@ struct CaseToml {
     #[serde(default)]
     class_instance: Vec<ClassInstanceToml>,
     custom_map: Option<CustomMapToml>,
+    #[serde(default)]
+    root_descriptor: Vec<super::address::RootDescriptorToml>,
 }
 
 #[derive(Deserialize)]
@@ -302,6 +304,8 @@ pub struct Case {
     pub push_constants: Vec<u32>,
     /// Bound class instances and a custom binding map (`[[class_instance]]`, `[custom_map]`).
     pub linkage: Linkage,
+    /// Root descriptors as device addresses (`[[root_descriptor]]`, `address.rs`).
+    pub root_descriptors: super::address::Addresses,
 }
 
 /// `driver_bug = { device = "llvmpipe", reason = "...", failure_contains = "..." }`: a bug of
@@ -447,6 +451,12 @@ impl Case {
             raw.root_constants,
             &push_constants,
         )?;
+        let (table, root_descriptors) = super::address::add_root_descriptors(
+            table,
+            raw.root_descriptor,
+            &push_constants,
+            &buffers,
+        )?;
         if let Some(t) = &table {
             check_table(t, &buffers, &textures, &samplers)?;
         }
@@ -513,6 +523,7 @@ impl Case {
             descriptors: descriptors::parse(raw.descriptors).context("[descriptors]")?,
             push_constants,
             linkage: linkage(raw.class_instance, raw.custom_map)?,
+            root_descriptors,
         })
     }
 

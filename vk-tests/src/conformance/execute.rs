@@ -127,6 +127,11 @@ pub(super) fn execute(
     }
 
     let mut made = Made::new(gpu, case)?;
+    let push_constants = super::address::push_with_addresses(
+        &case.push_constants,
+        &case.root_descriptors,
+        &made.buffers,
+    )?;
     let once = [Step {
         dispatch: None,
         draw: DrawChange::default(),
@@ -169,7 +174,7 @@ pub(super) fn execute(
                 let job = ComputeJob {
                     entry_point: &shader.entry_point,
                     layout: Some(&bound.layout),
-                    push_constants: &case.push_constants,
+                    push_constants: &push_constants,
                     ..ComputeJob::new(&shader.spirv, step.dispatch.unwrap_or(*groups))
                 };
                 run_compute_with(gpu, &job, &bindings).with_context(at)?;
@@ -189,7 +194,7 @@ pub(super) fn execute(
                         .iter()
                         .map(|s| (s.id, s.bits))
                         .collect(),
-                    push_constants: case.push_constants.clone(),
+                    push_constants: push_constants.clone(),
                 };
                 let result =
                     draw_case(gpu, draw, &compiled, descriptors, targets, run).with_context(at)?;

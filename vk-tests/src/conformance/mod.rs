@@ -18,6 +18,7 @@
 //! - `execute`/`resources`: running one case.
 //! - [`run`]: discovery, the [`Runner`], per-case reports and the summary line.
 
+pub mod address;
 pub mod bind;
 pub mod case;
 pub mod draw;

@@ -326,6 +326,9 @@ pub(super) fn check_table(
     }
     let mut seen: Vec<((u32, u32, u32), &str)> = Vec::new();
     for (name, target, placed) in &all {
+        if table.is_address(*target) {
+            continue;
+        }
         if *placed {
             bail!("{name} gives set/binding, but the case's [[binding]] rows place every resource");
         }

@@ -107,6 +107,8 @@ impl DxbcTranslator for Dxbc2Spv {
                 VkTarget::Descriptor(b) => b,
                 // Root constants: the case's [push_constants] words (push.rs).
                 VkTarget::PushConstants(_) => continue,
+                // A root descriptor: its device address is a push constant (address.rs).
+                VkTarget::DeviceAddress(_) => continue,
                 // A bindless heap: a runtime array; the case's table places the descriptors.
                 VkTarget::Heap(h) => dxbc2spv::bindings::VulkanBinding {
                     set: h.set,

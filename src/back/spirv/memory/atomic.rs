@@ -159,7 +159,9 @@ impl Emitter<'_> {
     ) -> Result<(Place, Id), Error> {
         let target = self.target(inst.span, resource)?;
         let stride = match target {
-            Target::Buffer { stride, uav, .. } | Target::Texels { stride, uav, .. } => {
+            Target::Buffer { stride, uav, .. }
+            | Target::Texels { stride, uav, .. }
+            | Target::Address { stride, uav, .. } => {
                 if !uav {
                     return Err(Error::invalid(
                         inst.span,

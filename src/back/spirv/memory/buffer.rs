@@ -118,7 +118,10 @@ impl Emitter<'_> {
             .first()
             .ok_or_else(|| Error::internal(inst.span, "missing destination operand"))?;
         let target = self.target(inst.span, &dst.reg)?;
-        if let Target::Buffer { uav: false, .. } | Target::Texels { uav: false, .. } = target {
+        if let Target::Buffer { uav: false, .. }
+        | Target::Texels { uav: false, .. }
+        | Target::Address { uav: false, .. } = target
+        {
             return Err(Error::invalid(inst.span, "store to a shader resource view"));
         }
         let mask = dst.mask & 0xf;
@@ -171,6 +174,16 @@ impl Emitter<'_> {
                     Target::Buffer { stride, .. } | Target::Texels { stride, .. } => stride,
                     Target::Shared { .. } => {
                         return Err(Error::invalid(inst.span, "bufinfo of shared memory"))
+                    }
+                    Target::Address { .. } => {
+                        return Err(Error::unsupported(
+                            inst.span,
+                            format!(
+                                "`bufinfo` of {}, a root descriptor read through a buffer \
+                                 device address (root descriptors have no size)",
+                                crate::ir::register_name(&res.reg)
+                            ),
+                        ))
                     }
                 };
                 let len = self.target_len(&target);

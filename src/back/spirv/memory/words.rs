@@ -96,6 +96,8 @@ impl Emitter<'_> {
                 self.m.image_query_size(u, image)
             }
             Target::Shared { words, .. } => self.u32_const(words),
+            // A root descriptor has no size: every word a 32-bit address reaches is inside.
+            Target::Address { .. } => self.u32_const(u32::MAX),
         }
     }
 
@@ -127,6 +129,10 @@ impl Emitter<'_> {
                 let ptr = self.word_ptr(target, addr);
                 self.m.load(u, ptr)
             }
+            Target::Address { .. } => {
+                let ptr = self.word_ptr(target, addr);
+                self.load_aligned(u, ptr, 4)
+            }
         }
     }
 
@@ -140,6 +146,10 @@ impl Emitter<'_> {
             Target::Buffer { .. } | Target::Shared { .. } => {
                 let ptr = self.word_ptr(target, addr);
                 self.m.store(ptr, value);
+            }
+            Target::Address { .. } => {
+                let ptr = self.word_ptr(target, addr);
+                self.store_aligned(ptr, value);
             }
         }
     }

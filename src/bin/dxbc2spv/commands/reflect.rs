@@ -465,6 +465,10 @@ enum VulkanJson {
         heap_base_offset: u32,
         array_offset: u32,
     },
+    DeviceAddress {
+        /// Byte offset in the push constants of the buffer's 64-bit device address.
+        device_address_offset: u32,
+    },
 }
 
 impl From<BindingTarget> for VulkanJson {
@@ -485,6 +489,9 @@ impl From<BindingTarget> for VulkanJson {
                 binding: h.binding,
                 heap_base_offset: h.base_offset,
                 array_offset: h.array_offset,
+            },
+            BindingTarget::DeviceAddress(a) => VulkanJson::DeviceAddress {
+                device_address_offset: a.offset,
             },
         }
     }
