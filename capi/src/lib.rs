@@ -220,9 +220,9 @@ unsafe fn translate_impl(
     write_output(out, result)
 }
 
-/// Translates with the per-thread buffers (the callback seam of `bindings` included).
+/// Translates with the per-thread buffers (a binding callback as the map).
 fn run_shared(bytes: &[u8], converted: &options::Converted) -> Result<Translation, Failure> {
-    let options = bindings::resolve(bytes, converted)?;
+    let options = bindings::resolve(converted);
     translator::translate(bytes, &options).map_err(|e| Failure::from_error(&e))
 }
 
@@ -232,7 +232,7 @@ fn run_own(
     bytes: &[u8],
     converted: &options::Converted,
 ) -> Result<Translation, Failure> {
-    let options: Options = bindings::resolve(bytes, converted)?;
+    let options: Options = bindings::resolve(converted);
     inner
         .translate(bytes, &options)
         .map_err(|e| Failure::from_error(&e))
