@@ -25,6 +25,7 @@ mod bindings;
 mod fingerprint;
 mod options;
 mod reflection;
+mod state;
 
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -36,6 +37,7 @@ pub use bindings::*;
 pub use fingerprint::*;
 pub use options::*;
 pub use reflection::*;
+pub use state::*;
 
 /// Success.
 pub const DXBC2SPV_OK: c_int = 0;
