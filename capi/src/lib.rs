@@ -22,6 +22,7 @@
 #![warn(clippy::unwrap_used, clippy::panic, clippy::print_stdout)]
 
 mod bindings;
+mod buffers;
 mod fingerprint;
 mod options;
 mod reflection;
@@ -34,6 +35,7 @@ use std::ptr;
 use translator::{Error, ErrorKind, Options, Translation, Translator};
 
 pub use bindings::*;
+pub use buffers::*;
 pub use fingerprint::*;
 pub use options::*;
 pub use reflection::*;

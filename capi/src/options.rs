@@ -472,6 +472,11 @@ unsafe fn convert_chain(mut next: *const c_void, converted: &mut Converted) -> R
                 let block = unsafe { &*next.cast::<crate::state::dxbc2spv_class_instances>() };
                 unsafe { crate::state::class_instances(block, &mut o.class_linkage) }?;
             }
+            crate::buffers::DXBC2SPV_STRUCTURE_TYPE_BUFFER_DESCRIPTORS => {
+                let block =
+                    unsafe { &*next.cast::<crate::buffers::dxbc2spv_buffer_descriptors>() };
+                unsafe { crate::buffers::apply(block, o) }?;
+            }
             DXBC2SPV_STRUCTURE_TYPE_MESSAGE_CALLBACK => {
                 let block = unsafe { &*next.cast::<dxbc2spv_message_callback>() };
                 converted.messages = block.callback.map(|callback| MessageSink {
@@ -484,7 +489,7 @@ unsafe fn convert_chain(mut next: *const c_void, converted: &mut Converted) -> R
                     "options: block {position} of the next chain has unknown stype {other} \
                      (this library knows 1..={}; \
                      API version {})",
-                    crate::state::DXBC2SPV_STRUCTURE_TYPE_CLASS_INSTANCES,
+                    crate::buffers::DXBC2SPV_STRUCTURE_TYPE_BUFFER_DESCRIPTORS,
                     crate::DXBC2SPV_API_VERSION
                 )))
             }
@@ -626,6 +631,9 @@ mod tests {
             ),
             ("rov_interlock", "rov_interlock"),
             ("pipeline_state", "dxbc2spv_pipeline_state"),
+            ("texel_raw_buffers", "dxbc2spv_buffer_descriptors"),
+            ("storage_buffer_alignment", "dxbc2spv_buffer_descriptors"),
+            ("typed_uav_formats", "dxbc2spv_buffer_descriptors"),
         ];
         let known: Vec<&str> = reachable.iter().map(|(f, _)| *f).collect();
         assert_eq!(
