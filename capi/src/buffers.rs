@@ -9,8 +9,7 @@
 use std::ffi::{c_char, c_int, c_void, CStr};
 
 use translator::{
-    Options, StorageBufferAlignment, TexelRawBuffers, TypedUavFormats, UavFormat,
-    UnlistedUavFormat,
+    Options, StorageBufferAlignment, TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat,
 };
 
 use crate::bindings::{dxbc2spv_binding_target, target, target_code};
@@ -78,7 +77,10 @@ fn flag(field: &str, v: u32) -> Result<bool, Failure> {
 ///
 /// # Safety
 /// `b.uav_formats` holds `b.uav_format_count` entries with nul-terminated strings.
-pub(crate) unsafe fn apply(b: &dxbc2spv_buffer_descriptors, o: &mut Options) -> Result<(), Failure> {
+pub(crate) unsafe fn apply(
+    b: &dxbc2spv_buffer_descriptors,
+    o: &mut Options,
+) -> Result<(), Failure> {
     o.texel_raw_buffers = TexelRawBuffers {
         srv: flag("buffer_descriptors.texel_raw_srv", b.texel_raw_srv)?,
         uav: flag("buffer_descriptors.texel_raw_uav", b.texel_raw_uav)?,
@@ -186,7 +188,10 @@ mod tests {
     fn defaults() -> dxbc2spv_buffer_descriptors {
         let mut b = std::mem::MaybeUninit::<dxbc2spv_buffer_descriptors>::uninit();
         // SAFETY: writable.
-        assert_eq!(unsafe { dxbc2spv_buffer_descriptors_init(b.as_mut_ptr()) }, 0);
+        assert_eq!(
+            unsafe { dxbc2spv_buffer_descriptors_init(b.as_mut_ptr()) },
+            0
+        );
         // SAFETY: initialised.
         unsafe { b.assume_init() }
     }
@@ -218,7 +223,10 @@ mod tests {
             .map_err(|f| f.message)
             .expect("converts");
         assert!(o.texel_raw_buffers.uav && !o.texel_raw_buffers.srv);
-        assert_eq!(o.storage_buffer_alignment, Some(StorageBufferAlignment::new(64)));
+        assert_eq!(
+            o.storage_buffer_alignment,
+            Some(StorageBufferAlignment::new(64))
+        );
         assert_eq!(o.typed_uav_formats.listed(0, 2), Some(UavFormat::Rgba8));
         let bad = dxbc2spv_buffer_descriptors {
             storage_buffer_alignment: 48,
@@ -227,8 +235,9 @@ mod tests {
         // SAFETY: no arrays.
         let e = unsafe { apply(&bad, &mut o) }.err().map(|f| f.message);
         assert!(
-            e.as_deref().is_some_and(|e| e
-                .starts_with("options: buffer_descriptors.storage_buffer_alignment = 48")),
+            e.as_deref().is_some_and(
+                |e| e.starts_with("options: buffer_descriptors.storage_buffer_alignment = 48")
+            ),
             "{e:?}"
         );
     }

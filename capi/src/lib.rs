@@ -24,6 +24,7 @@
 mod bindings;
 mod buffers;
 mod fingerprint;
+mod linking;
 mod options;
 mod reflection;
 mod state;
@@ -37,6 +38,7 @@ use translator::{Error, ErrorKind, Options, Translation, Translator};
 pub use bindings::*;
 pub use buffers::*;
 pub use fingerprint::*;
+pub use linking::*;
 pub use options::*;
 pub use reflection::*;
 pub use state::*;

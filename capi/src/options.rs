@@ -473,9 +473,12 @@ unsafe fn convert_chain(mut next: *const c_void, converted: &mut Converted) -> R
                 unsafe { crate::state::class_instances(block, &mut o.class_linkage) }?;
             }
             crate::buffers::DXBC2SPV_STRUCTURE_TYPE_BUFFER_DESCRIPTORS => {
-                let block =
-                    unsafe { &*next.cast::<crate::buffers::dxbc2spv_buffer_descriptors>() };
+                let block = unsafe { &*next.cast::<crate::buffers::dxbc2spv_buffer_descriptors>() };
                 unsafe { crate::buffers::apply(block, o) }?;
+            }
+            crate::linking::DXBC2SPV_STRUCTURE_TYPE_STAGE_LINKING => {
+                let block = unsafe { &*next.cast::<crate::linking::dxbc2spv_stage_linking>() };
+                unsafe { crate::linking::apply(block, o) }?;
             }
             DXBC2SPV_STRUCTURE_TYPE_MESSAGE_CALLBACK => {
                 let block = unsafe { &*next.cast::<dxbc2spv_message_callback>() };
@@ -489,7 +492,7 @@ unsafe fn convert_chain(mut next: *const c_void, converted: &mut Converted) -> R
                     "options: block {position} of the next chain has unknown stype {other} \
                      (this library knows 1..={}; \
                      API version {})",
-                    crate::buffers::DXBC2SPV_STRUCTURE_TYPE_BUFFER_DESCRIPTORS,
+                    crate::linking::DXBC2SPV_STRUCTURE_TYPE_STAGE_LINKING,
                     crate::DXBC2SPV_API_VERSION
                 )))
             }
@@ -631,6 +634,8 @@ mod tests {
             ),
             ("rov_interlock", "rov_interlock"),
             ("pipeline_state", "dxbc2spv_pipeline_state"),
+            ("linking", "dxbc2spv_stage_linking"),
+            ("workarounds", "dxbc2spv_stage_linking"),
             ("texel_raw_buffers", "dxbc2spv_buffer_descriptors"),
             ("storage_buffer_alignment", "dxbc2spv_buffer_descriptors"),
             ("typed_uav_formats", "dxbc2spv_buffer_descriptors"),

@@ -226,7 +226,10 @@ pub(crate) unsafe fn class_instances(
     };
     let mut out = Vec::with_capacity(entries.len());
     for (i, e) in entries.iter().enumerate() {
-        let present = flag(&format!("class_instances.instances[{i}].present"), e.present)?;
+        let present = flag(
+            &format!("class_instances.instances[{i}].present"),
+            e.present,
+        )?;
         out.push(present.then_some(ClassInstance {
             table: e.table,
             constant_buffer: e.constant_buffer,
@@ -286,7 +289,10 @@ pub unsafe extern "C" fn dxbc2spv_pipeline_state_init(
         sample_count: spec_u32(d.sample_count),
         force_sample_rate: u32::from(d.force_sample_rate),
         // Truncation intended: the low and high 64 bits.
-        single_sampled_srvs: [d.single_sampled_srvs as u64, (d.single_sampled_srvs >> 64) as u64],
+        single_sampled_srvs: [
+            d.single_sampled_srvs as u64,
+            (d.single_sampled_srvs >> 64) as u64,
+        ],
         has_max_tess_factor: u32::from(d.max_tess_factor.is_some()),
         max_tess_factor: max,
     };
