@@ -63,7 +63,7 @@ pub const DXBC2SPV_ERROR_NOT_AVAILABLE: c_int = -7;
 
 /// The version of this C API (bumped when a function or structure is added); compare with
 /// [`dxbc2spv_api_version`] to know what the loaded library has.
-pub const DXBC2SPV_API_VERSION: u32 = 1;
+pub const DXBC2SPV_API_VERSION: u32 = 2;
 
 /// The result of a translation.
 ///
