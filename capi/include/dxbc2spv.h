@@ -1227,6 +1227,162 @@ typedef struct dxbc2spv_class_linkage {
 } dxbc2spv_class_linkage;
 
 /*
+ The instance bound to one interface slot.
+ */
+typedef struct dxbc2spv_class_instance {
+  /*
+   0: no instance is bound to this slot; 1: the fields below hold it.
+   */
+  uint32_t present;
+  /*
+   The function table (`ft#`) of the instance's class.
+   */
+  uint32_t table;
+  /*
+   The constant buffer (`cb#`) with the instance's data.
+   */
+  uint32_t constant_buffer;
+  /*
+   Where the data starts in that buffer, in 16-byte vectors (`BaseConstantBufferOffset`).
+   */
+  uint32_t constant_offset;
+  /*
+   The first texture register (`BaseTexture`).
+   */
+  uint32_t base_texture;
+  /*
+   The first sampler register (`BaseSampler`).
+   */
+  uint32_t base_sampler;
+} dxbc2spv_class_instance;
+
+/*
+ The class instances bound at `*SetShader` time, one per interface slot: calls go straight
+ to each instance's bodies (no class-linkage block). Without this block: run-time dispatch.
+ */
+typedef struct dxbc2spv_class_instances {
+  /*
+   [`DXBC2SPV_STRUCTURE_TYPE_CLASS_INSTANCES`].
+   */
+  uint32_t stype;
+  /*
+   The next block, or NULL.
+   */
+  const void *next;
+  /*
+   Entry `s` for interface slot `s` (may be NULL when the count is 0).
+   */
+  const struct dxbc2spv_class_instance *instances;
+  /*
+   Entries in `instances`.
+   */
+  size_t instance_count;
+} dxbc2spv_class_instances;
+
+/*
+ One output of the previous stage (or a vertex-input element).
+ */
+typedef struct dxbc2spv_semantic {
+  /*
+   The semantic name (nul-terminated UTF-8).
+   */
+  const char *name;
+  /*
+   The semantic index.
+   */
+  uint32_t index;
+  /*
+   The register (the Vulkan location; a vertex attribute's location).
+   */
+  uint32_t register_;
+  /*
+   Components written (bit 0 = x).
+   */
+  uint32_t mask;
+  /*
+   Geometry-shader output stream.
+   */
+  uint32_t stream;
+} dxbc2spv_semantic;
+
+/*
+ An input location declared with another component type.
+ */
+typedef struct dxbc2spv_input_type {
+  /*
+   The location.
+   */
+  uint32_t location;
+  /*
+   `DXBC2SPV_COMPONENT_TYPE_*`.
+   */
+  uint32_t component_type;
+} dxbc2spv_input_type;
+
+/*
+ How a shader's inputs link to the previous stage, and the workaround switches
+ (`docs/runtime.md`, "Stage linking and workarounds"). All zero: the Rust defaults.
+ */
+typedef struct dxbc2spv_stage_linking {
+  /*
+   [`DXBC2SPV_STRUCTURE_TYPE_STAGE_LINKING`].
+   */
+  uint32_t stype;
+  /*
+   The next block, or NULL.
+   */
+  const void *next;
+  /*
+   1: `previous_outputs` lists what the previous stage writes (inputs it does not write
+   read 0); 0: every input at its register's location (the array is ignored).
+   */
+  uint32_t has_previous_outputs;
+  /*
+   The previous stage's outputs (may be NULL when the count is 0).
+   */
+  const struct dxbc2spv_semantic *previous_outputs;
+  /*
+   Entries in `previous_outputs`.
+   */
+  size_t previous_output_count;
+  /*
+   1: inputs read the location of the previous output with their semantic.
+   */
+  uint32_t remap_by_semantic;
+  /*
+   Pixel-shader input locations (bit n = location n) declared `Flat`.
+   */
+  uint32_t flat_locations;
+  /*
+   Input locations declared with another component type (may be NULL when the count is 0).
+   */
+  const struct dxbc2spv_input_type *input_types;
+  /*
+   Entries in `input_types`.
+   */
+  size_t input_type_count;
+  /*
+   Geometry shaders: the draw's primitive when it differs from `dcl_inputprimitive`:
+   0 = as declared, else D3D's `D3D10_SB_PRIMITIVE` value (1 point, 2 line, 3 triangle,
+   6 line with adjacency, 7 triangle with adjacency).
+   */
+  uint32_t geometry_input;
+  /*
+   Zero-initialise `g#`: 0 off, 1 by initializer, 2 by stores.
+   */
+  uint32_t workgroup_zero_init;
+  /*
+   Forced barriers in compute shaders: 0 off, 1 after `g#` writes, 2 after `g#` and UAV
+   writes.
+   */
+  uint32_t forced_barriers;
+  /*
+   1: the `Position` output is `Invariant`.
+   */
+  uint32_t invariant_position;
+} dxbc2spv_stage_linking;
+
+/*
  One diagnostic.
  */
 typedef struct dxbc2spv_message {
