@@ -534,6 +534,43 @@ mod tests {
         );
     }
 
+    /// Every target kind survives C → Rust → C; a heap target keeps its table base offset and
+    /// reads as an unbounded runtime array; an unknown kind is named.
+    #[test]
+    fn target_kinds_round_trip() {
+        let heap = dxbc2spv_binding_target {
+            kind: DXBC2SPV_BINDING_HEAP,
+            set: 1,
+            binding: 2,
+            array_offset: 5,
+            heap_base_offset: 8,
+            ..Default::default()
+        };
+        let rust = target(&heap, "t").map_err(|f| f.message).expect("converts");
+        let expected = HeapBinding {
+            set: 1,
+            binding: 2,
+            base_offset: 8,
+            array_offset: 5,
+        };
+        assert_eq!(rust, BindingTarget::Heap(expected));
+        let back = target_code(&rust);
+        assert_eq!(
+            back,
+            dxbc2spv_binding_target {
+                descriptor_count: DXBC2SPV_UNBOUNDED,
+                ..heap
+            }
+        );
+        let e = target(&dxbc2spv_binding_target { kind: 9, ..heap }, "x")
+            .err()
+            .map(|f| f.message);
+        assert_eq!(
+            e.as_deref(),
+            Some("options: x.kind = 9 is not a known value")
+        );
+    }
+
     /// A root-signature block needs a container with an `RTS0` chunk; what is wrong is named.
     #[test]
     fn root_signature_block_names_what_is_wrong() {
