@@ -54,7 +54,7 @@
  The version of this C API (bumped when a function or structure is added); compare with
  [`dxbc2spv_api_version`] to know what the loaded library has.
  */
-#define DXBC2SPV_API_VERSION 1
+#define DXBC2SPV_API_VERSION 2
 
 /*
  A count with no upper bound (`t10[10:*]`, a runtime array).
@@ -97,9 +97,51 @@
 #define DXBC2SPV_BINDING_PUSH_CONSTANTS 1
 
 /*
+ Elements of a bindless heap (a runtime array at `set`, `binding`): the descriptor index of
+ register `first + i` is the push-constant `u32` at byte `heap_base_offset`, plus
+ `array_offset + i`.
+ */
+#define DXBC2SPV_BINDING_HEAP 2
+
+/*
+ `stype` of [`dxbc2spv_buffer_descriptors`].
+ */
+#define DXBC2SPV_STRUCTURE_TYPE_BUFFER_DESCRIPTORS 11
+
+/*
+ Unlisted read UAVs keep format `Unknown` (`shaderStorageImageReadWithoutFormat`).
+ */
+#define DXBC2SPV_UNLISTED_UAV_UNKNOWN 0
+
+/*
+ Unlisted read UAVs are declared with the 32-bit one-channel format of their return type.
+ */
+#define DXBC2SPV_UNLISTED_UAV_R32_OF_RETURN_TYPE 1
+
+/*
  The output revision: changes whenever the output for the same input and options can change.
  */
 #define DXBC2SPV_REVISION 1
+
+/*
+ `stype` of [`dxbc2spv_stage_linking`].
+ */
+#define DXBC2SPV_STRUCTURE_TYPE_STAGE_LINKING 12
+
+/*
+ `float`.
+ */
+#define DXBC2SPV_COMPONENT_TYPE_FLOAT 0
+
+/*
+ `uint`.
+ */
+#define DXBC2SPV_COMPONENT_TYPE_UINT 1
+
+/*
+ `int`.
+ */
+#define DXBC2SPV_COMPONENT_TYPE_SINT 2
 
 /*
  `stype` of [`dxbc2spv_options`].
@@ -440,6 +482,46 @@
 #define DXBC2SPV_SIGNATURE_PATCH_CONSTANT 2
 
 /*
+ `stype` of [`dxbc2spv_pipeline_state`].
+ */
+#define DXBC2SPV_STRUCTURE_TYPE_PIPELINE_STATE 9
+
+/*
+ `stype` of [`dxbc2spv_class_instances`].
+ */
+#define DXBC2SPV_STRUCTURE_TYPE_CLASS_INSTANCES 10
+
+/*
+ Render-target swizzle component: the shader's `x` (red).
+ */
+#define DXBC2SPV_COMPONENT_X 0
+
+/*
+ Render-target swizzle component: the shader's `y` (green).
+ */
+#define DXBC2SPV_COMPONENT_Y 1
+
+/*
+ Render-target swizzle component: the shader's `z` (blue).
+ */
+#define DXBC2SPV_COMPONENT_Z 2
+
+/*
+ Render-target swizzle component: the shader's `w` (alpha).
+ */
+#define DXBC2SPV_COMPONENT_W 3
+
+/*
+ Render-target swizzle component: constant 0.
+ */
+#define DXBC2SPV_COMPONENT_ZERO 4
+
+/*
+ Render-target swizzle component: constant 1.
+ */
+#define DXBC2SPV_COMPONENT_ONE 5
+
+/*
  A translator: translates shaders one after another, reusing its buffers, and keeps the
  reflection of its last successful translation for the `dxbc2spv_translator_*` queries.
  Create with [`dxbc2spv_translator_create`], release with [`dxbc2spv_translator_destroy`].
@@ -512,6 +594,113 @@ typedef struct dxbc2spv_output {
    */
   char *error;
 } dxbc2spv_output;
+
+/*
+ Where a register range lives in Vulkan.
+ */
+typedef struct dxbc2spv_binding_target {
+  /*
+   `DXBC2SPV_BINDING_*`.
+   */
+  uint32_t kind;
+  /*
+   Descriptor, heap: the set.
+   */
+  uint32_t set;
+  /*
+   Descriptor, heap: the binding.
+   */
+  uint32_t binding;
+  /*
+   Descriptor: the array element of the range's first register; heap: elements from the
+   table base to the range's first register.
+   */
+  uint32_t array_offset;
+  /*
+   Descriptor: the size of the whole binding; [`DXBC2SPV_UNBOUNDED`] for a runtime array.
+   */
+  uint32_t descriptor_count;
+  /*
+   Push constants: byte offset of the buffer's first value.
+   */
+  uint32_t push_offset;
+  /*
+   Push constants: size in bytes.
+   */
+  uint32_t push_size;
+  /*
+   Heap: byte offset in the push constants of the `u32` table base index (a multiple of 4).
+   */
+  uint32_t heap_base_offset;
+} dxbc2spv_binding_target;
+
+/*
+ The format the runtime binds at one UAV range.
+ */
+typedef struct dxbc2spv_uav_format {
+  /*
+   The register space.
+   */
+  uint32_t space;
+  /*
+   The range's first `u` register.
+   */
+  uint32_t register_;
+  /*
+   The format's name, as the SPIR-V image format in lower case (`"rgba8"`, `"r32f"`,
+   `"r11fg11fb10f"`; the names the Rust `UavFormat::name` gives).
+   */
+  const char *format;
+} dxbc2spv_uav_format;
+
+/*
+ How raw, structured and typed buffer views are declared (`docs/runtime.md`, "Buffer
+ descriptor types and alignment"). Set it up with [`dxbc2spv_buffer_descriptors_init`].
+ */
+typedef struct dxbc2spv_buffer_descriptors {
+  /*
+   [`DXBC2SPV_STRUCTURE_TYPE_BUFFER_DESCRIPTORS`].
+   */
+  uint32_t stype;
+  /*
+   The next block, or NULL.
+   */
+  const void *next;
+  /*
+   1: raw and structured SRVs are uniform texel buffers (`R32_UINT` views); 0: storage
+   buffers.
+   */
+  uint32_t texel_raw_srv;
+  /*
+   1: raw and structured UAVs are storage texel buffers; 0: storage buffers.
+   */
+  uint32_t texel_raw_uav;
+  /*
+   `minStorageBufferOffsetAlignment` (a power of two, at most 256), or 0: views are bound
+   at their own offsets (no fix-up block).
+   */
+  uint32_t storage_buffer_alignment;
+  /*
+   Where the fix-up block (a uniform buffer) is bound, when the alignment is not 0.
+   */
+  struct dxbc2spv_binding_target fixup_block;
+  /*
+   Formats of UAV ranges (may be NULL when the count is 0).
+   */
+  const struct dxbc2spv_uav_format *uav_formats;
+  /*
+   Entries in `uav_formats`.
+   */
+  size_t uav_format_count;
+  /*
+   Read UAVs not listed: `DXBC2SPV_UNLISTED_UAV_*`.
+   */
+  uint32_t unlisted_uav_format;
+  /*
+   1: also declare the format of UAVs that are only written.
+   */
+  uint32_t uav_formats_written_only;
+} dxbc2spv_buffer_descriptors;
 
 /*
  What a shader is and needs. The caller sets `size` to `sizeof(dxbc2spv_shader_info)`; the
@@ -587,6 +776,15 @@ typedef struct dxbc2spv_shader_info {
    Elements of the patch-constant signature.
    */
   uint32_t patch_constant_count;
+  /*
+   The push-constant range the module declares (constant buffers as root constants, heap
+   table bases): byte offset of its first byte (API version 2).
+   */
+  uint32_t push_constant_offset;
+  /*
+   Bytes of the push-constant range; 0 when the module declares none (API version 2).
+   */
+  uint32_t push_constant_size;
 } dxbc2spv_shader_info;
 
 /*
@@ -610,40 +808,6 @@ typedef struct dxbc2spv_register_range {
    */
   uint32_t count;
 } dxbc2spv_register_range;
-
-/*
- Where a register range lives in Vulkan.
- */
-typedef struct dxbc2spv_binding_target {
-  /*
-   `DXBC2SPV_BINDING_*`.
-   */
-  uint32_t kind;
-  /*
-   Descriptor: the set.
-   */
-  uint32_t set;
-  /*
-   Descriptor: the binding.
-   */
-  uint32_t binding;
-  /*
-   Descriptor: the array element of the range's first register.
-   */
-  uint32_t array_offset;
-  /*
-   Descriptor: the size of the whole binding; [`DXBC2SPV_UNBOUNDED`] for a runtime array.
-   */
-  uint32_t descriptor_count;
-  /*
-   Push constants: byte offset of the buffer's first value.
-   */
-  uint32_t push_offset;
-  /*
-   Push constants: size in bytes.
-   */
-  uint32_t push_size;
-} dxbc2spv_binding_target;
 
 /*
  One resource range the shader declares, and where it is bound.
@@ -722,6 +886,92 @@ typedef struct dxbc2spv_signature_element {
    */
   uint32_t min_precision;
 } dxbc2spv_signature_element;
+
+/*
+ A value fixed at translation time, or a specialization constant.
+ */
+typedef struct dxbc2spv_spec_u32 {
+  /*
+   0: `value` is fixed (`OpConstant`); 1: an `OpSpecConstant` with `SpecId spec_id` and
+   default `value`.
+   */
+  uint32_t is_spec;
+  /*
+   The `SpecId` when `is_spec` is 1.
+   */
+  uint32_t spec_id;
+  /*
+   The value (or the specialization constant's default).
+   */
+  uint32_t value;
+} dxbc2spv_spec_u32;
+
+/*
+ A float fixed at translation time, or a specialization constant.
+ */
+typedef struct dxbc2spv_spec_f32 {
+  /*
+   0: `value` is fixed; 1: a specialization constant with `SpecId spec_id`.
+   */
+  uint32_t is_spec;
+  /*
+   The `SpecId` when `is_spec` is 1.
+   */
+  uint32_t spec_id;
+  /*
+   The value (or the specialization constant's default).
+   */
+  float value;
+} dxbc2spv_spec_f32;
+
+/*
+ The pipeline state a translation depends on (`docs/runtime.md`, "Pipeline-state keys").
+ Set it up with [`dxbc2spv_pipeline_state_init`] (the defaults change nothing).
+ */
+typedef struct dxbc2spv_pipeline_state {
+  /*
+   [`DXBC2SPV_STRUCTURE_TYPE_PIPELINE_STATE`].
+   */
+  uint32_t stype;
+  /*
+   The next block, or NULL.
+   */
+  const void *next;
+  /*
+   Pixel shaders: per `SV_Target` index, component `c` written to the target is component
+   `target_swizzles[n][c]` (`DXBC2SPV_COMPONENT_*`) of what the shader wrote.
+   */
+  uint8_t target_swizzles[8][4];
+  /*
+   Pixel shaders: bit `n`: `SV_Target<n>` is not written (no view bound). Bits 0–7.
+   */
+  uint32_t dropped_targets;
+  /*
+   Pixel shaders: 1: dual-source blending (`o0`, `o1` as sources 0 and 1); 0: off.
+   */
+  uint32_t dual_source_blending;
+  /*
+   The rasterizer's sample count (`sampleinfo`/`samplepos` on `rasterizer`).
+   */
+  struct dxbc2spv_spec_u32 sample_count;
+  /*
+   Pixel shaders: 1: run at sample frequency, every interpolated input per sample.
+   */
+  uint32_t force_sample_rate;
+  /*
+   Bit `n` (of `t0`–`t127`, space 0): a single-sampled view is bound where the shader
+   declares a multisampled texture. Word 0 holds bits 0–63, word 1 bits 64–127.
+   */
+  uint64_t single_sampled_srvs[2];
+  /*
+   Hull shaders: 1: `max_tess_factor` further limits the tessellation factors.
+   */
+  uint32_t has_max_tess_factor;
+  /*
+   The limit, when `has_max_tess_factor` is 1.
+   */
+  struct dxbc2spv_spec_f32 max_tess_factor;
+} dxbc2spv_pipeline_state;
 
 /*
  The two fields every chained block starts with; walk or build chains through it.
@@ -977,6 +1227,162 @@ typedef struct dxbc2spv_class_linkage {
 } dxbc2spv_class_linkage;
 
 /*
+ The instance bound to one interface slot.
+ */
+typedef struct dxbc2spv_class_instance {
+  /*
+   0: no instance is bound to this slot; 1: the fields below hold it.
+   */
+  uint32_t present;
+  /*
+   The function table (`ft#`) of the instance's class.
+   */
+  uint32_t table;
+  /*
+   The constant buffer (`cb#`) with the instance's data.
+   */
+  uint32_t constant_buffer;
+  /*
+   Where the data starts in that buffer, in 16-byte vectors (`BaseConstantBufferOffset`).
+   */
+  uint32_t constant_offset;
+  /*
+   The first texture register (`BaseTexture`).
+   */
+  uint32_t base_texture;
+  /*
+   The first sampler register (`BaseSampler`).
+   */
+  uint32_t base_sampler;
+} dxbc2spv_class_instance;
+
+/*
+ The class instances bound at `*SetShader` time, one per interface slot: calls go straight
+ to each instance's bodies (no class-linkage block). Without this block: run-time dispatch.
+ */
+typedef struct dxbc2spv_class_instances {
+  /*
+   [`DXBC2SPV_STRUCTURE_TYPE_CLASS_INSTANCES`].
+   */
+  uint32_t stype;
+  /*
+   The next block, or NULL.
+   */
+  const void *next;
+  /*
+   Entry `s` for interface slot `s` (may be NULL when the count is 0).
+   */
+  const struct dxbc2spv_class_instance *instances;
+  /*
+   Entries in `instances`.
+   */
+  size_t instance_count;
+} dxbc2spv_class_instances;
+
+/*
+ One output of the previous stage (or a vertex-input element).
+ */
+typedef struct dxbc2spv_semantic {
+  /*
+   The semantic name (nul-terminated UTF-8).
+   */
+  const char *name;
+  /*
+   The semantic index.
+   */
+  uint32_t index;
+  /*
+   The register (the Vulkan location; a vertex attribute's location).
+   */
+  uint32_t register_;
+  /*
+   Components written (bit 0 = x).
+   */
+  uint32_t mask;
+  /*
+   Geometry-shader output stream.
+   */
+  uint32_t stream;
+} dxbc2spv_semantic;
+
+/*
+ An input location declared with another component type.
+ */
+typedef struct dxbc2spv_input_type {
+  /*
+   The location.
+   */
+  uint32_t location;
+  /*
+   `DXBC2SPV_COMPONENT_TYPE_*`.
+   */
+  uint32_t component_type;
+} dxbc2spv_input_type;
+
+/*
+ How a shader's inputs link to the previous stage, and the workaround switches
+ (`docs/runtime.md`, "Stage linking and workarounds"). All zero: the Rust defaults.
+ */
+typedef struct dxbc2spv_stage_linking {
+  /*
+   [`DXBC2SPV_STRUCTURE_TYPE_STAGE_LINKING`].
+   */
+  uint32_t stype;
+  /*
+   The next block, or NULL.
+   */
+  const void *next;
+  /*
+   1: `previous_outputs` lists what the previous stage writes (inputs it does not write
+   read 0); 0: every input at its register's location (the array is ignored).
+   */
+  uint32_t has_previous_outputs;
+  /*
+   The previous stage's outputs (may be NULL when the count is 0).
+   */
+  const struct dxbc2spv_semantic *previous_outputs;
+  /*
+   Entries in `previous_outputs`.
+   */
+  size_t previous_output_count;
+  /*
+   1: inputs read the location of the previous output with their semantic.
+   */
+  uint32_t remap_by_semantic;
+  /*
+   Pixel-shader input locations (bit n = location n) declared `Flat`.
+   */
+  uint32_t flat_locations;
+  /*
+   Input locations declared with another component type (may be NULL when the count is 0).
+   */
+  const struct dxbc2spv_input_type *input_types;
+  /*
+   Entries in `input_types`.
+   */
+  size_t input_type_count;
+  /*
+   Geometry shaders: the draw's primitive when it differs from `dcl_inputprimitive`:
+   0 = as declared, else D3D's `D3D10_SB_PRIMITIVE` value (1 point, 2 line, 3 triangle,
+   6 line with adjacency, 7 triangle with adjacency).
+   */
+  uint32_t geometry_input;
+  /*
+   Zero-initialise `g#`: 0 off, 1 by initializer, 2 by stores.
+   */
+  uint32_t workgroup_zero_init;
+  /*
+   Forced barriers in compute shaders: 0 off, 1 after `g#` writes, 2 after `g#` and UAV
+   writes.
+   */
+  uint32_t forced_barriers;
+  /*
+   1: the `Position` output is `Invariant`.
+   */
+  uint32_t invariant_position;
+} dxbc2spv_stage_linking;
+
+/*
  One diagnostic.
  */
 typedef struct dxbc2spv_message {
@@ -1110,6 +1516,16 @@ uint32_t dxbc2spv_api_version(void);
 const char *dxbc2spv_status_name(int status);
 
 /*
+ Writes the defaults (the Rust defaults: storage buffers at their own offsets, no formats
+ listed; the fix-up block at set 0, binding 15 for when an alignment is set) to `block`.
+ Returns `DXBC2SPV_ERROR_INVALID_ARGUMENT` for NULL.
+
+ # Safety
+ `block` is NULL or points to a writable `dxbc2spv_buffer_descriptors`.
+ */
+int dxbc2spv_buffer_descriptors_init(struct dxbc2spv_buffer_descriptors *block);
+
+/*
  [`DXBC2SPV_REVISION`] of the loaded library (a cache written by another library revision
  is stale).
  */
@@ -1182,6 +1598,15 @@ int dxbc2spv_translator_capabilities(const struct dxbc2spv_translator *translato
  `translator` is NULL or live.
  */
 const char *dxbc2spv_translator_extension(const struct dxbc2spv_translator *translator, size_t index);
+
+/*
+ Writes the defaults (the Rust [`PipelineState::default`]: nothing changes) to `state`,
+ with `stype` set and `next` NULL. Returns `DXBC2SPV_ERROR_INVALID_ARGUMENT` for NULL.
+
+ # Safety
+ `state` is NULL or points to a writable `dxbc2spv_pipeline_state`.
+ */
+int dxbc2spv_pipeline_state_init(struct dxbc2spv_pipeline_state *state);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -1,18 +1,17 @@
 //! Binding maps from C: a binding table, a root signature, or a callback `range → target`.
 //!
 //! Contract: the table and the root signature become the Rust [`Bindings::Table`] and
-//! [`Bindings::RootSignature`] unchanged. The callback is a [`BindingMap`] ([`CallbackMap`]);
-//! until the Rust `Options` takes a caller's map, [`resolve`] asks it once per range the shader
-//! declares (found under [`SpacesBindings`], which binds every shader) and translates with the
-//! table of its answers. SEAM: when `Bindings` accepts a `BindingMap` (issue 20's caller-supplied
-//! maps), `resolve` hands the `CallbackMap` over instead, which also keeps the callback's
-//! `descriptor_count` (the table derives it from the ranges it holds).
+//! [`Bindings::RootSignature`] unchanged. The callback is a [`BindingMap`] ([`CallbackMap`])
+//! that [`resolve`] hands to the translator as [`Bindings::Custom`]: the translator asks it
+//! about every range it looks up and uses its answers as they are (descriptor counts, push
+//! constants, heap elements). A binding target is a kind (`DXBC2SPV_BINDING_*`) with the
+//! fields of every kind side by side, so a new kind is a new value.
 
 use std::ffi::{c_int, c_void};
 
 use translator::bindings::{
-    BindingError, BindingMap, BindingTarget, Bindings, Count, PushConstants, RegisterRange,
-    ResourceKind, RootConstantsEntry, SpacesBindings, TableBindings, TableEntry, VulkanBinding,
+    BindingError, BindingMap, BindingTarget, Bindings, Count, HeapBinding, PushConstants,
+    RegisterRange, ResourceKind, RootConstantsEntry, TableBindings, TableEntry, VulkanBinding,
 };
 use translator::front::dxbc::{Container, ParseOptions};
 use translator::Options;
@@ -38,6 +37,10 @@ pub const DXBC2SPV_RESOURCE_UAV_COUNTER: u32 = 4;
 pub const DXBC2SPV_BINDING_DESCRIPTOR: u32 = 0;
 /// Push constants (constant buffers only: D3D12 root constants).
 pub const DXBC2SPV_BINDING_PUSH_CONSTANTS: u32 = 1;
+/// Elements of a bindless heap (a runtime array at `set`, `binding`): the descriptor index of
+/// register `first + i` is the push-constant `u32` at byte `heap_base_offset`, plus
+/// `array_offset + i`.
+pub const DXBC2SPV_BINDING_HEAP: u32 = 2;
 
 /// A run of D3D registers of one kind in one register space.
 #[repr(C)]
@@ -59,11 +62,12 @@ pub struct dxbc2spv_register_range {
 pub struct dxbc2spv_binding_target {
     /// `DXBC2SPV_BINDING_*`.
     pub kind: u32,
-    /// Descriptor: the set.
+    /// Descriptor, heap: the set.
     pub set: u32,
-    /// Descriptor: the binding.
+    /// Descriptor, heap: the binding.
     pub binding: u32,
-    /// Descriptor: the array element of the range's first register.
+    /// Descriptor: the array element of the range's first register; heap: elements from the
+    /// table base to the range's first register.
     pub array_offset: u32,
     /// Descriptor: the size of the whole binding; [`DXBC2SPV_UNBOUNDED`] for a runtime array.
     pub descriptor_count: u32,
@@ -71,6 +75,8 @@ pub struct dxbc2spv_binding_target {
     pub push_offset: u32,
     /// Push constants: size in bytes.
     pub push_size: u32,
+    /// Heap: byte offset in the push constants of the `u32` table base index (a multiple of 4).
+    pub heap_base_offset: u32,
 }
 
 /// One row of a binding table: register `range.first + i` is element `array_offset + i` of
@@ -214,6 +220,12 @@ pub(crate) fn target(t: &dxbc2spv_binding_target, field: &str) -> Result<Binding
             offset: t.push_offset,
             size: t.push_size,
         })),
+        DXBC2SPV_BINDING_HEAP => Ok(BindingTarget::Heap(HeapBinding {
+            set: t.set,
+            binding: t.binding,
+            base_offset: t.heap_base_offset,
+            array_offset: t.array_offset,
+        })),
         v => Err(Failure::invalid_argument(format!(
             "options: {field}.kind = {v} is not a known value"
         ))),
@@ -235,6 +247,15 @@ pub(crate) fn target_code(t: &BindingTarget) -> dxbc2spv_binding_target {
             kind: DXBC2SPV_BINDING_PUSH_CONSTANTS,
             push_offset: p.offset,
             push_size: p.size,
+            ..Default::default()
+        },
+        BindingTarget::Heap(h) => dxbc2spv_binding_target {
+            kind: DXBC2SPV_BINDING_HEAP,
+            set: h.set,
+            binding: h.binding,
+            array_offset: h.array_offset,
+            descriptor_count: DXBC2SPV_UNBOUNDED,
+            heap_base_offset: h.base_offset,
             ..Default::default()
         },
     }
@@ -347,49 +368,21 @@ impl BindingMap for CallbackMap {
     }
 }
 
-/// The options to translate `bytes` with: `converted.options`, with a callback's map laid out
-/// as a table of its answers for the ranges the shader declares (the seam, module docs).
-pub(crate) fn resolve(bytes: &[u8], converted: &Converted) -> Result<Options, Failure> {
+// SAFETY: a `CallbackMap` is only reachable from the `Options` of one translate call (built
+// by `resolve` for that call and dropped with it); the translator calls it on the calling
+// thread, during the call, as the header promises the caller.
+unsafe impl Send for CallbackMap {}
+// SAFETY: as for `Send`: the map is never used from two threads.
+unsafe impl Sync for CallbackMap {}
+
+/// The options to translate with: `converted.options`, with a callback's map as
+/// [`Bindings::Custom`] (asked about every range; its answers are used as they are).
+pub(crate) fn resolve(converted: &Converted) -> Options {
     let mut options = converted.options.clone();
-    let Some(map) = &converted.callback else {
-        return Ok(options);
-    };
-    let discovery = options
-        .clone()
-        .with_bindings(Bindings::Spaces(SpacesBindings::default()));
-    let declared =
-        translator::bound_resources(bytes, &discovery).map_err(|e| Failure::from_error(&e))?;
-    let (mut rows, mut roots) = (Vec::new(), Vec::new());
-    for r in &declared {
-        let range = RegisterRange::new(r.kind, r.space, r.register, r.count);
-        match map.map(&range) {
-            Ok(BindingTarget::Descriptor(b)) => {
-                rows.push(TableEntry::new(range, b.set, b.binding, b.array_offset));
-            }
-            Ok(BindingTarget::PushConstants(p)) if r.kind == ResourceKind::ConstantBuffer => {
-                roots.push(RootConstantsEntry {
-                    space: r.space,
-                    register: r.register,
-                    push_constants: p,
-                });
-            }
-            Ok(BindingTarget::PushConstants(_)) => {
-                return Err(Failure::invalid_argument(format!(
-                    "binding callback: push constants for {range}: only constant buffers \
-                     can be push constants"
-                )))
-            }
-            // Left out of the table: the translation reports it at its declaration.
-            Err(BindingError::Unmapped { .. }) => {}
-            Err(e) => return Err(Failure::invalid_argument(format!("binding callback: {e}"))),
-        }
+    if let Some(map) = &converted.callback {
+        options.bindings = Bindings::custom(map.clone());
     }
-    rows.dedup_by_key(|e| e.range);
-    roots.dedup_by_key(|r| (r.space, r.register));
-    let table = TableBindings::new(rows, roots)
-        .map_err(|e| Failure::invalid_argument(format!("binding callback: {e}")))?;
-    options.bindings = Bindings::Table(table);
-    Ok(options)
+    options
 }
 
 #[cfg(test)]
@@ -538,6 +531,43 @@ mod tests {
         assert!(
             e.starts_with("options: binding table: binding table maps t10"),
             "{e}"
+        );
+    }
+
+    /// Every target kind survives C → Rust → C; a heap target keeps its table base offset and
+    /// reads as an unbounded runtime array; an unknown kind is named.
+    #[test]
+    fn target_kinds_round_trip() {
+        let heap = dxbc2spv_binding_target {
+            kind: DXBC2SPV_BINDING_HEAP,
+            set: 1,
+            binding: 2,
+            array_offset: 5,
+            heap_base_offset: 8,
+            ..Default::default()
+        };
+        let rust = target(&heap, "t").map_err(|f| f.message).expect("converts");
+        let expected = HeapBinding {
+            set: 1,
+            binding: 2,
+            base_offset: 8,
+            array_offset: 5,
+        };
+        assert_eq!(rust, BindingTarget::Heap(expected));
+        let back = target_code(&rust);
+        assert_eq!(
+            back,
+            dxbc2spv_binding_target {
+                descriptor_count: DXBC2SPV_UNBOUNDED,
+                ..heap
+            }
+        );
+        let e = target(&dxbc2spv_binding_target { kind: 9, ..heap }, "x")
+            .err()
+            .map(|f| f.message);
+        assert_eq!(
+            e.as_deref(),
+            Some("options: x.kind = 9 is not a known value")
         );
     }
 

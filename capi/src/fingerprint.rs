@@ -261,6 +261,63 @@ mod tests {
         assert_ne!(base, fingerprint(&bytes, Some(&o)), "a chained block");
     }
 
+    /// The new option blocks are in the key; a binding callback (handed to the translator as
+    /// `Bindings::Custom`) needs the caller's key bytes, and its key is what is hashed.
+    #[test]
+    fn new_blocks_and_callback_keys_are_in_the_fingerprint() {
+        unsafe extern "C" fn map(
+            _: *mut c_void,
+            _: *const crate::dxbc2spv_register_range,
+            _: *mut crate::dxbc2spv_binding_target,
+        ) -> c_int {
+            1
+        }
+        let (_, bytes) = samples().into_iter().next().expect("a sample");
+        let base = fingerprint(&bytes, None);
+        let mut state = std::mem::MaybeUninit::<crate::dxbc2spv_pipeline_state>::uninit();
+        // SAFETY: writable.
+        unsafe { crate::dxbc2spv_pipeline_state_init(state.as_mut_ptr()) };
+        // SAFETY: initialised.
+        let mut state = unsafe { state.assume_init() };
+        let mut o = defaults();
+        o.next = std::ptr::from_ref(&state).cast();
+        assert_eq!(
+            base,
+            fingerprint(&bytes, Some(&o)),
+            "defaults change nothing"
+        );
+        state.force_sample_rate = 1;
+        o.next = std::ptr::from_ref(&state).cast();
+        assert_ne!(base, fingerprint(&bytes, Some(&o)), "pipeline state");
+
+        let key = *b"layout 1";
+        let mut cb = crate::dxbc2spv_binding_callback {
+            stype: crate::options::DXBC2SPV_STRUCTURE_TYPE_BINDING_CALLBACK,
+            next: std::ptr::null(),
+            callback: Some(map),
+            user_data: std::ptr::null_mut(),
+            key: std::ptr::null(),
+            key_size: 0,
+        };
+        let mut o = defaults();
+        o.next = std::ptr::from_ref(&cb).cast();
+        let mut out = [0u8; 32];
+        // SAFETY: valid buffers and options.
+        let status = unsafe {
+            dxbc2spv_fingerprint(bytes.as_ptr().cast(), bytes.len(), &o, out.as_mut_ptr())
+        };
+        assert_eq!(status, DXBC2SPV_ERROR_INVALID_ARGUMENT, "no key");
+        cb.key = key.as_ptr().cast();
+        cb.key_size = key.len();
+        o.next = std::ptr::from_ref(&cb).cast();
+        let first = fingerprint(&bytes, Some(&o));
+        assert_eq!(first, fingerprint(&bytes, Some(&o)), "stable");
+        let other = *b"layout 2";
+        cb.key = other.as_ptr().cast();
+        o.next = std::ptr::from_ref(&cb).cast();
+        assert_ne!(first, fingerprint(&bytes, Some(&o)), "the key is hashed");
+    }
+
     #[test]
     fn top_level_fields_skip_nested_ones() {
         let d = r#"O { a: X { b: 1, c: [2, 3] }, d: Some("e, f: g"), h: (1, 2) }"#;

@@ -22,9 +22,12 @@
 #![warn(clippy::unwrap_used, clippy::panic, clippy::print_stdout)]
 
 mod bindings;
+mod buffers;
 mod fingerprint;
+mod linking;
 mod options;
 mod reflection;
+mod state;
 
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -33,9 +36,12 @@ use std::ptr;
 use translator::{Error, ErrorKind, Options, Translation, Translator};
 
 pub use bindings::*;
+pub use buffers::*;
 pub use fingerprint::*;
+pub use linking::*;
 pub use options::*;
 pub use reflection::*;
+pub use state::*;
 
 /// Success.
 pub const DXBC2SPV_OK: c_int = 0;
@@ -57,7 +63,7 @@ pub const DXBC2SPV_ERROR_NOT_AVAILABLE: c_int = -7;
 
 /// The version of this C API (bumped when a function or structure is added); compare with
 /// [`dxbc2spv_api_version`] to know what the loaded library has.
-pub const DXBC2SPV_API_VERSION: u32 = 1;
+pub const DXBC2SPV_API_VERSION: u32 = 2;
 
 /// The result of a translation.
 ///
@@ -220,9 +226,9 @@ unsafe fn translate_impl(
     write_output(out, result)
 }
 
-/// Translates with the per-thread buffers (the callback seam of `bindings` included).
+/// Translates with the per-thread buffers (a binding callback as the map).
 fn run_shared(bytes: &[u8], converted: &options::Converted) -> Result<Translation, Failure> {
-    let options = bindings::resolve(bytes, converted)?;
+    let options = bindings::resolve(converted);
     translator::translate(bytes, &options).map_err(|e| Failure::from_error(&e))
 }
 
@@ -232,7 +238,7 @@ fn run_own(
     bytes: &[u8],
     converted: &options::Converted,
 ) -> Result<Translation, Failure> {
-    let options: Options = bindings::resolve(bytes, converted)?;
+    let options: Options = bindings::resolve(converted);
     inner
         .translate(bytes, &options)
         .map_err(|e| Failure::from_error(&e))

@@ -10,7 +10,7 @@
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 
-use translator::bindings::{Bindings, ClassLinkage, D3d11Bindings, SpacesBindings};
+use translator::bindings::{Bindings, D3d11Bindings, SpacesBindings};
 use translator::ir::{TessOutputPrimitive, TessPartitioning};
 use translator::{
     DomainModes, FloatControls, HullSchedule, OptionFlags, Options, RovInterlock, StreamOutput,
@@ -462,8 +462,23 @@ unsafe fn convert_chain(mut next: *const c_void, converted: &mut Converted) -> R
             }
             DXBC2SPV_STRUCTURE_TYPE_CLASS_LINKAGE => {
                 let block = unsafe { &*next.cast::<dxbc2spv_class_linkage>() };
-                let target = bindings::target(&block.block, "class_linkage.block")?;
-                o.class_linkage = ClassLinkage::at(target);
+                o.class_linkage.block = bindings::target(&block.block, "class_linkage.block")?;
+            }
+            crate::state::DXBC2SPV_STRUCTURE_TYPE_PIPELINE_STATE => {
+                let block = unsafe { &*next.cast::<crate::state::dxbc2spv_pipeline_state>() };
+                o.pipeline_state = crate::state::pipeline_state(block)?;
+            }
+            crate::state::DXBC2SPV_STRUCTURE_TYPE_CLASS_INSTANCES => {
+                let block = unsafe { &*next.cast::<crate::state::dxbc2spv_class_instances>() };
+                unsafe { crate::state::class_instances(block, &mut o.class_linkage) }?;
+            }
+            crate::buffers::DXBC2SPV_STRUCTURE_TYPE_BUFFER_DESCRIPTORS => {
+                let block = unsafe { &*next.cast::<crate::buffers::dxbc2spv_buffer_descriptors>() };
+                unsafe { crate::buffers::apply(block, o) }?;
+            }
+            crate::linking::DXBC2SPV_STRUCTURE_TYPE_STAGE_LINKING => {
+                let block = unsafe { &*next.cast::<crate::linking::dxbc2spv_stage_linking>() };
+                unsafe { crate::linking::apply(block, o) }?;
             }
             DXBC2SPV_STRUCTURE_TYPE_MESSAGE_CALLBACK => {
                 let block = unsafe { &*next.cast::<dxbc2spv_message_callback>() };
@@ -475,8 +490,9 @@ unsafe fn convert_chain(mut next: *const c_void, converted: &mut Converted) -> R
             other => {
                 return Err(Failure::invalid_argument(format!(
                     "options: block {position} of the next chain has unknown stype {other} \
-                     (this library knows 1..={DXBC2SPV_STRUCTURE_TYPE_MESSAGE_CALLBACK}; \
+                     (this library knows 1..={}; \
                      API version {})",
+                    crate::linking::DXBC2SPV_STRUCTURE_TYPE_STAGE_LINKING,
                     crate::DXBC2SPV_API_VERSION
                 )))
             }
@@ -612,8 +628,17 @@ mod tests {
             ("stream_output", "dxbc2spv_stream_output"),
             ("hull_schedule", "hull_schedule"),
             ("domain_modes", "dxbc2spv_domain_modes"),
-            ("class_linkage", "dxbc2spv_class_linkage"),
+            (
+                "class_linkage",
+                "dxbc2spv_class_linkage, dxbc2spv_class_instances",
+            ),
             ("rov_interlock", "rov_interlock"),
+            ("pipeline_state", "dxbc2spv_pipeline_state"),
+            ("linking", "dxbc2spv_stage_linking"),
+            ("workarounds", "dxbc2spv_stage_linking"),
+            ("texel_raw_buffers", "dxbc2spv_buffer_descriptors"),
+            ("storage_buffer_alignment", "dxbc2spv_buffer_descriptors"),
+            ("typed_uav_formats", "dxbc2spv_buffer_descriptors"),
         ];
         let known: Vec<&str> = reachable.iter().map(|(f, _)| *f).collect();
         assert_eq!(

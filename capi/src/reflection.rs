@@ -119,6 +119,11 @@ pub struct dxbc2spv_shader_info {
     pub output_count: u32,
     /// Elements of the patch-constant signature.
     pub patch_constant_count: u32,
+    /// The push-constant range the module declares (constant buffers as root constants, heap
+    /// table bases): byte offset of its first byte (API version 2).
+    pub push_constant_offset: u32,
+    /// Bytes of the push-constant range; 0 when the module declares none (API version 2).
+    pub push_constant_size: u32,
 }
 
 /// One resource range the shader declares, and where it is bound.
@@ -462,6 +467,8 @@ impl Reflection {
             input_count: len32(self.signatures[0].len()),
             output_count: len32(self.signatures[1].len()),
             patch_constant_count: len32(self.signatures[2].len()),
+            push_constant_offset: info.push_constants.map_or(0, |p| p.offset),
+            push_constant_size: info.push_constants.map_or(0, |p| p.size),
         }
     }
 }

@@ -344,6 +344,70 @@ static void test_threads(const file *files, int count) {
     }
 }
 
+/* OpDecorate (opcode 71, 3 or more words) with decoration Index (32): how many, and the
+   literal of the last one. */
+static int count_index_decorations(const dxbc2spv_output *out, uint32_t *literal) {
+    int n = 0;
+    for (size_t i = 5; i < out->spirv_words;) {
+        uint32_t op = out->spirv[i] & 0xffff, len = out->spirv[i] >> 16;
+        if (len == 0) break;
+        if (op == 71 && len >= 4 && i + 3 < out->spirv_words && out->spirv[i + 2] == 32) {
+            n++;
+            *literal = out->spirv[i + 3];
+        }
+        i += len;
+    }
+    return n;
+}
+
+/* The pipeline-state and class-instance blocks on a pixel shader writing o0 only. */
+static void test_state_blocks(const file *f) {
+    dxbc2spv_options options;
+    dxbc2spv_options_init(&options);
+    dxbc2spv_output out;
+    uint32_t literal = 99;
+    CHECK(dxbc2spv_translate(f->bytes, f->size, &options, &out) == DXBC2SPV_OK);
+    CHECK(count_index_decorations(&out, &literal) == 0);
+    dxbc2spv_output_free(&out);
+
+    /* D3D dual-source blending: o0 is source 0 of location 0 (Index 0). */
+    dxbc2spv_pipeline_state state;
+    CHECK(dxbc2spv_pipeline_state_init(&state) == DXBC2SPV_OK);
+    CHECK(state.target_swizzles[3][3] == DXBC2SPV_COMPONENT_W && state.sample_count.value == 1);
+    state.dual_source_blending = 1;
+    options.next = &state;
+    CHECK(dxbc2spv_translate(f->bytes, f->size, &options, &out) == DXBC2SPV_OK);
+    CHECK(count_index_decorations(&out, &literal) == 1 && literal == 0);
+    dxbc2spv_output_free(&out);
+
+    /* A component code past DXBC2SPV_COMPONENT_ONE is named. */
+    state.target_swizzles[0][1] = 9;
+    CHECK(dxbc2spv_translate(f->bytes, f->size, &options, &out) ==
+          DXBC2SPV_ERROR_INVALID_ARGUMENT);
+    CHECK(out.error && strstr(out.error, "pipeline_state.target_swizzles[0][1] = 9"));
+    dxbc2spv_output_free(&out);
+
+    /* Class instances (docs/runtime.md): the shader declares no interface slots, so slots
+       without an instance change nothing, and an instance for slot 0 is an Invalid error
+       naming the undeclared slot. */
+    dxbc2spv_class_instance instances[2] = {{0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0}};
+    dxbc2spv_class_instances bound = {DXBC2SPV_STRUCTURE_TYPE_CLASS_INSTANCES, NULL, instances, 2};
+    options.next = &bound;
+    CHECK(dxbc2spv_translate(f->bytes, f->size, &options, &out) == DXBC2SPV_OK);
+    CHECK(out.spirv_words == f->word_count &&
+          memcmp(out.spirv, f->words, out.spirv_words * 4) == 0);
+    dxbc2spv_output_free(&out);
+    instances[0].present = 1;
+    CHECK(dxbc2spv_translate(f->bytes, f->size, &options, &out) == DXBC2SPV_ERROR_INVALID);
+    CHECK(out.error && strstr(out.error, "interface slot 0, which the shader does not declare"));
+    dxbc2spv_output_free(&out);
+    instances[1].present = 2;
+    CHECK(dxbc2spv_translate(f->bytes, f->size, &options, &out) ==
+          DXBC2SPV_ERROR_INVALID_ARGUMENT);
+    CHECK(out.error && strstr(out.error, "class_instances.instances[1].present = 2"));
+    dxbc2spv_output_free(&out);
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: %s OUTDIR FILE.dxbc...\n", argv[0]);
@@ -373,6 +437,7 @@ int main(int argc, char **argv) {
     test_translator(files, count);
     /* the callback test wants a shader with resources: the first one that has some */
     test_callback(&files[count - 1]);
+    test_state_blocks(&files[count - 1]);
     test_threads(files, count);
     for (int i = 0; i < count; i++) {
         free(files[i].bytes);
