@@ -104,6 +104,12 @@
 #define DXBC2SPV_BINDING_HEAP 2
 
 /*
+ A root descriptor (constant buffer, raw or structured SRV or UAV) as a buffer device
+ address: the `u64` address is in the push constants at byte `push_offset` (a multiple of 8).
+ */
+#define DXBC2SPV_BINDING_DEVICE_ADDRESS 3
+
+/*
  `stype` of [`dxbc2spv_buffer_descriptors`].
  */
 #define DXBC2SPV_STRUCTURE_TYPE_BUFFER_DESCRIPTORS 11
@@ -621,7 +627,8 @@ typedef struct dxbc2spv_binding_target {
    */
   uint32_t descriptor_count;
   /*
-   Push constants: byte offset of the buffer's first value.
+   Push constants: byte offset of the buffer's first value; device address: byte offset of
+   the `u64` address.
    */
   uint32_t push_offset;
   /*

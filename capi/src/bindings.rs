@@ -10,8 +10,9 @@
 use std::ffi::{c_int, c_void};
 
 use translator::bindings::{
-    BindingError, BindingMap, BindingTarget, Bindings, Count, HeapBinding, PushConstants,
-    RegisterRange, ResourceKind, RootConstantsEntry, TableBindings, TableEntry, VulkanBinding,
+    BindingError, BindingMap, BindingTarget, Bindings, Count, DeviceAddress, HeapBinding,
+    PushConstants, RegisterRange, ResourceKind, RootConstantsEntry, TableBindings, TableEntry,
+    VulkanBinding,
 };
 use translator::front::dxbc::{Container, ParseOptions};
 use translator::Options;
@@ -41,6 +42,9 @@ pub const DXBC2SPV_BINDING_PUSH_CONSTANTS: u32 = 1;
 /// register `first + i` is the push-constant `u32` at byte `heap_base_offset`, plus
 /// `array_offset + i`.
 pub const DXBC2SPV_BINDING_HEAP: u32 = 2;
+/// A root descriptor (constant buffer, raw or structured SRV or UAV) as a buffer device
+/// address: the `u64` address is in the push constants at byte `push_offset` (a multiple of 8).
+pub const DXBC2SPV_BINDING_DEVICE_ADDRESS: u32 = 3;
 
 /// A run of D3D registers of one kind in one register space.
 #[repr(C)]
@@ -71,7 +75,8 @@ pub struct dxbc2spv_binding_target {
     pub array_offset: u32,
     /// Descriptor: the size of the whole binding; [`DXBC2SPV_UNBOUNDED`] for a runtime array.
     pub descriptor_count: u32,
-    /// Push constants: byte offset of the buffer's first value.
+    /// Push constants: byte offset of the buffer's first value; device address: byte offset of
+    /// the `u64` address.
     pub push_offset: u32,
     /// Push constants: size in bytes.
     pub push_size: u32,
@@ -226,6 +231,9 @@ pub(crate) fn target(t: &dxbc2spv_binding_target, field: &str) -> Result<Binding
             base_offset: t.heap_base_offset,
             array_offset: t.array_offset,
         })),
+        DXBC2SPV_BINDING_DEVICE_ADDRESS => Ok(BindingTarget::DeviceAddress(DeviceAddress {
+            offset: t.push_offset,
+        })),
         v => Err(Failure::invalid_argument(format!(
             "options: {field}.kind = {v} is not a known value"
         ))),
@@ -256,6 +264,11 @@ pub(crate) fn target_code(t: &BindingTarget) -> dxbc2spv_binding_target {
             array_offset: h.array_offset,
             descriptor_count: DXBC2SPV_UNBOUNDED,
             heap_base_offset: h.base_offset,
+            ..Default::default()
+        },
+        BindingTarget::DeviceAddress(d) => dxbc2spv_binding_target {
+            kind: DXBC2SPV_BINDING_DEVICE_ADDRESS,
+            push_offset: d.offset,
             ..Default::default()
         },
     }
@@ -562,6 +575,19 @@ mod tests {
                 ..heap
             }
         );
+        let address = dxbc2spv_binding_target {
+            kind: DXBC2SPV_BINDING_DEVICE_ADDRESS,
+            push_offset: 16,
+            ..Default::default()
+        };
+        let rust = target(&address, "t")
+            .map_err(|f| f.message)
+            .expect("converts");
+        assert_eq!(
+            rust,
+            BindingTarget::DeviceAddress(DeviceAddress { offset: 16 })
+        );
+        assert_eq!(target_code(&rust), address);
         let e = target(&dxbc2spv_binding_target { kind: 9, ..heap }, "x")
             .err()
             .map(|f| f.message);
