@@ -400,9 +400,14 @@ impl Lowerer {
             .first()
             .ok_or_else(|| Error::invalid(at, format!("{letter} operand without an index")))?;
         // A dynamic SM5.0 register number is lowered once per register (`dynamic_register.rs`).
-        let id = match (first_index.rel.is_some(), self.register_override.get(op.ty)) {
-            (true, Some(register)) => register,
-            _ => immediate(first_index, at)?,
+        // The override is looked up only for a relative register number (rare), not per operand.
+        let overridden = match first_index.rel {
+            Some(_) => self.register_override.get(op.ty),
+            None => None,
+        };
+        let id = match overridden {
+            Some(register) => register,
+            None => immediate(first_index, at)?,
         };
         let decl = find(lookup, id, letter, at)?;
         if !self.version.is_sm51() {
