@@ -30,6 +30,7 @@
 use spirv::{AddressingModel, Capability, Decoration, MemoryAccess, MemoryModel, Op, StorageClass};
 
 use super::context::{Emitter, Scalar};
+use super::push_constants::single_constant_buffer;
 use crate::back::spirv::Error;
 use crate::ir::binding::{BindingTarget, Count};
 use crate::ir::{self, Index, ResourceShape};
@@ -183,15 +184,7 @@ impl Emitter<'_> {
         element: &Index,
         slot: &Index,
     ) -> Result<Id, Error> {
-        if element.constant().is_some_and(|e| e != 0) {
-            return Err(Error::invalid(
-                span,
-                format!(
-                    "descriptor index {} of a single constant buffer",
-                    element.imm
-                ),
-            ));
-        }
+        single_constant_buffer(span, element)?;
         let base = self.address_pointer(span, offset, block)?;
         let uvec4 = self.ty(Scalar::U32, 4);
         let idx = self.index_value(span, slot)?;

@@ -262,15 +262,7 @@ impl Emitter<'_> {
         element: &Index,
         slot: &Index,
     ) -> Result<Id, Error> {
-        if element.constant().is_some_and(|e| e != 0) {
-            return Err(Error::invalid(
-                span,
-                format!(
-                    "descriptor index {} of a single constant buffer",
-                    element.imm
-                ),
-            ));
-        }
+        single_constant_buffer(span, element)?;
         let uvec4 = self.ty(Scalar::U32, 4);
         if p.words == 0 {
             return Ok(self.splat_bits(Scalar::U32, 4, 0));
@@ -316,6 +308,21 @@ impl Emitter<'_> {
             *part = self.m.select(u, ok, v, zero);
         }
         Ok(self.m.composite_construct(uvec4, &parts))
+    }
+}
+
+/// A constant buffer that is not a descriptor (push constants, a device address) is one
+/// buffer: a constant descriptor index other than 0 is invalid.
+pub(super) fn single_constant_buffer(span: u32, element: &Index) -> Result<(), Error> {
+    match element.constant() {
+        Some(e) if e != 0 => Err(Error::invalid(
+            span,
+            format!(
+                "descriptor index {} of a single constant buffer",
+                element.imm
+            ),
+        )),
+        _ => Ok(()),
     }
 }
 

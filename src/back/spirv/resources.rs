@@ -274,26 +274,7 @@ impl Emitter<'_> {
                     let binding = binding_of(decl.binding, &decl.range, decl.span, "typed buffer")?;
                     let r32 = uav && atomics.get(i).copied().unwrap_or(false);
                     let format = self.typed_format(decl, scalar, r32)?;
-                    self.m.capability(if uav {
-                        Capability::ImageBuffer
-                    } else {
-                        Capability::SampledBuffer
-                    });
-                    let sampled_type = self.ty(scalar, 1);
-                    let (var, image) = self.image_variable(
-                        decl,
-                        binding,
-                        ImageType {
-                            sampled_type,
-                            dim: Dim::DimBuffer,
-                            depth: 0,
-                            arrayed: false,
-                            multisampled: false,
-                            sampled: if uav { 2 } else { 1 },
-                            format,
-                            access: None,
-                        },
-                    );
+                    let (var, image) = self.texel_buffer_variable(decl, binding, scalar, format);
                     vars.var = Some(var);
                     vars.image_type = Some(image);
                     vars.texel = Some(scalar);
@@ -371,30 +352,12 @@ impl Emitter<'_> {
         binding: Binding,
         uav: bool,
     ) -> ResourceVars {
-        self.m.capability(if uav {
-            Capability::ImageBuffer
+        let format = if uav {
+            ImageFormat::R32ui
         } else {
-            Capability::SampledBuffer
-        });
-        let sampled_type = self.ty(Scalar::U32, 1);
-        let (var, image) = self.image_variable(
-            decl,
-            binding,
-            ImageType {
-                sampled_type,
-                dim: Dim::DimBuffer,
-                depth: 0,
-                arrayed: false,
-                multisampled: false,
-                sampled: if uav { 2 } else { 1 },
-                format: if uav {
-                    ImageFormat::R32ui
-                } else {
-                    ImageFormat::Unknown
-                },
-                access: None,
-            },
-        );
+            ImageFormat::Unknown
+        };
+        let (var, image) = self.texel_buffer_variable(decl, binding, Scalar::U32, format);
         ResourceVars {
             var: Some(var),
             image_type: Some(image),
@@ -404,6 +367,39 @@ impl Emitter<'_> {
             texel_words: true,
             ..ResourceVars::default()
         }
+    }
+
+    /// The variable of a texel buffer of `scalar` texels and `format` for `decl`: a uniform
+    /// texel buffer (`Sampled 1`, capability `SampledBuffer`) for an SRV, a storage texel buffer
+    /// (`Sampled 2`, `ImageBuffer`) for a UAV. Returns the variable and the image type.
+    fn texel_buffer_variable(
+        &mut self,
+        decl: &ir::ResourceDecl,
+        binding: Binding,
+        scalar: Scalar,
+        format: ImageFormat,
+    ) -> (Id, Id) {
+        let uav = decl.range.kind == ResourceKind::UnorderedAccess;
+        self.m.capability(if uav {
+            Capability::ImageBuffer
+        } else {
+            Capability::SampledBuffer
+        });
+        let sampled_type = self.ty(scalar, 1);
+        self.image_variable(
+            decl,
+            binding,
+            ImageType {
+                sampled_type,
+                dim: Dim::DimBuffer,
+                depth: 0,
+                arrayed: false,
+                multisampled: false,
+                sampled: if uav { 2 } else { 1 },
+                format,
+                access: None,
+            },
+        )
     }
 
     /// The storage-buffer fix-up block (`uvec4 data[entries]`, std140, a uniform buffer at
