@@ -41,7 +41,7 @@ pub mod passes;
 mod pipeline;
 mod scratch;
 pub mod spv;
-#[cfg(feature = "dxbc")]
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
 pub mod text;
 
 pub use error::{Error, ErrorKind, Located};

@@ -24,6 +24,27 @@ pub fn corpus_dir() -> Option<PathBuf> {
     None
 }
 
+/// The Direct3D 9 corpus folder (`../shared/corpus-d3d9` or `$DXBC2SPV_CORPUS_D3D9`), if
+/// present. Prints why when it is absent, and panics under `CI=true`.
+#[allow(dead_code)]
+pub fn corpus_d3d9_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("DXBC2SPV_CORPUS_D3D9")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus-d3d9"));
+    if dir.join("index.tsv").is_file() {
+        return Some(dir);
+    }
+    let msg = format!(
+        "D3D9 corpus absent: {} has no index.tsv; D3D9 corpus tests did not run",
+        dir.display()
+    );
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{msg} (CI=true requires it)");
+    }
+    eprintln!("{msg}");
+    None
+}
+
 /// Every `.dxbc` file in the corpus (sorted), or an empty list when the corpus is absent.
 pub fn corpus_blobs() -> Vec<PathBuf> {
     let Some(dir) = corpus_dir() else {

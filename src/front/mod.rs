@@ -7,6 +7,8 @@
 //! caller's arena, and name the instruction or structure at a byte offset so that every error
 //! of every stage reads `at 0x<offset> (<name>): ...`.
 
+#[cfg(feature = "d3d9")]
+pub mod d3d9;
 #[cfg(feature = "dxbc")]
 pub mod dxbc;
 

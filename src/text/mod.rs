@@ -1,4 +1,7 @@
 //! Text tools beside the front ends: disassemblers, assemblers and encoders, one module per
 //! bytecode.
 
+#[cfg(feature = "d3d9")]
+pub mod d3d9;
+#[cfg(feature = "dxbc")]
 pub mod dxbc;
