@@ -6,5 +6,17 @@
 //! front end, and reports every failure as a typed error carrying the absolute byte offset of
 //! the token at fault; nothing panics on input.
 
+pub mod decode;
+pub mod error;
 pub mod opcodes;
 pub mod program;
+
+pub use decode::decode;
+pub use error::{DecodeError, DecodeErrorKind};
+pub use opcodes::Opcode;
+pub use program::{Program, Version};
+
+#[cfg(test)]
+mod corpus_tests;
+#[cfg(test)]
+mod decode_tests;
