@@ -21,6 +21,16 @@ else
         exit 1
     fi
 fi
+CORPUS_D3D9="$ROOT/../shared/corpus-d3d9"
+if [ -f "$CORPUS_D3D9/index.tsv" ]; then
+    echo "[test] D3D9 corpus: $(cd "$CORPUS_D3D9" && pwd)"
+else
+    echo "[test] NOTE: $CORPUS_D3D9 is absent; D3D9 corpus tests will report that they did not run"
+    if [ "${CI:-}" = "true" ]; then
+        echo "[test] ERROR: CI=true requires the D3D9 corpus" >&2
+        exit 1
+    fi
+fi
 
 echo "[test] cargo fmt --check"
 cargo fmt --all -- --check
@@ -28,9 +38,10 @@ cargo fmt --all -- --check
 echo "[test] cargo clippy --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
 
-echo "[test] the library without its front ends, and with the fuzzing feature"
+echo "[test] the library without its front ends, with the D3D9 front end alone, and with the fuzzing feature"
 cargo check --lib --no-default-features
 cargo clippy --lib --no-default-features -- -D warnings
+cargo clippy --lib --no-default-features --features d3d9 -- -D warnings
 cargo check --lib --features fuzzing
 # Each dependent crate alone (a workspace build unifies features and would hide a missing one).
 cargo check -p vk-tests --quiet
