@@ -6,5 +6,6 @@
 //! front end, and reports every failure as a typed error carrying the absolute byte offset of
 //! the token at fault; nothing panics on input.
 
+pub mod ctab;
 pub mod opcodes;
 pub mod program;
