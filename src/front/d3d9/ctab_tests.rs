@@ -417,3 +417,24 @@ fn rejects_types_that_expand_exponentially() {
     }
     assert!(parse(&with_fourcc(&t), BASE).is_ok());
 }
+
+#[test]
+fn never_panics_on_truncated_or_mutated_tables() {
+    let good = with_fourcc(&good_table());
+    let end = BASE + good.len() as u32;
+    let check = |data: &[u8]| {
+        if let Err(e) = parse(data, BASE) {
+            assert!((BASE..=end).contains(&e.offset), "{e} outside the input");
+        }
+    };
+    for len in 0..good.len() {
+        check(&good[..len]);
+    }
+    for at in 0..good.len() {
+        for value in [0x00, 0x01, 0x7f, 0x80, 0xff] {
+            let mut data = good.clone();
+            data[at] = value;
+            check(&data);
+        }
+    }
+}
