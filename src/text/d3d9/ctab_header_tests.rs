@@ -285,6 +285,45 @@ fn fxc_header(listing: &str) -> String {
     out
 }
 
+/// Checks that no default value's data (of [`ctab::DefaultValue::len_for`] bytes) runs into a
+/// string of the table: the length rule is not stored in the table, so the strings fxc lays out
+/// after the data are the evidence. Returns how many default values the table has.
+fn check_defaults_stop_before_strings(
+    file: &str,
+    data: &[u8],
+    at: usize,
+    table: &ConstantTable<'_>,
+) -> usize {
+    let position = |s: &str| at + (s.as_ptr() as usize - data.as_ptr() as usize);
+    let mut strings = vec![position(table.creator), position(table.target)];
+    fn members(ty: &TypeInfo<'_>, out: &mut Vec<usize>, position: &dyn Fn(&str) -> usize) {
+        for m in &ty.members {
+            out.push(position(m.name));
+            members(&m.ty, out, position);
+        }
+    }
+    for c in &table.constants {
+        strings.push(position(c.name));
+        members(&c.ty, &mut strings, &position);
+    }
+    let mut count = 0;
+    for c in &table.constants {
+        let Some(dv) = c.default_value else { continue };
+        count += 1;
+        let (start, end) = (dv.offset as usize, dv.offset as usize + dv.data.len());
+        assert_eq!(
+            dv.data.len() as u64,
+            ctab::DefaultValue::len_for(&c.ty, c.register_set)
+        );
+        assert!(
+            !strings.iter().any(|&s| (start..end).contains(&s)),
+            "{file}: default value of {} ({start:#x}..{end:#x}) runs into a string",
+            c.name
+        );
+    }
+    count
+}
+
 /// Corpus streams whose CTAB is malformed on purpose, with the reason.
 const KNOWN_BAD_CTABS: &[(&str, &str)] = &[(
     "wine/d3dx9_36.shader.shader_with_invalid_ctab.d3d9",
@@ -300,7 +339,7 @@ fn corpus_ctabs_parse_and_headers_match_fxc() {
         return;
     };
     let index = std::fs::read_to_string(dir.join("index.tsv")).unwrap();
-    let (mut parsed, mut listings, mut matched) = (0, 0, 0);
+    let (mut parsed, mut listings, mut matched, mut defaults) = (0, 0, 0, 0);
     let mut failures = Vec::new();
     for row in index.lines().skip(1) {
         let f: Vec<&str> = row.split('\t').collect();
@@ -323,6 +362,7 @@ fn corpus_ctabs_parse_and_headers_match_fxc() {
         };
         assert!(!known_bad, "{file} is in KNOWN_BAD_CTABS but parses");
         parsed += 1;
+        defaults += check_defaults_stop_before_strings(file, data, at, &table);
         if listing != "fxc" {
             continue;
         }
@@ -339,7 +379,7 @@ fn corpus_ctabs_parse_and_headers_match_fxc() {
         }
     }
     eprintln!(
-        "D3D9 corpus CTAB: {parsed} tables parsed; headers equal to fxc's for {matched} of {listings} fxc listings"
+        "D3D9 corpus CTAB: {parsed} tables parsed ({defaults} default values); headers equal to fxc's for {matched} of {listings} fxc listings"
     );
     for f in failures.iter().take(5) {
         eprintln!("{f}");
