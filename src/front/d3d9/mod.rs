@@ -6,6 +6,7 @@
 //! front end, and reports every failure as a typed error carrying the absolute byte offset of
 //! the token at fault; nothing panics on input.
 
+pub mod ctab;
 pub mod decode;
 pub mod error;
 pub mod opcodes;
