@@ -403,6 +403,22 @@ impl<'a> Level9<'a> {
     }
 }
 
+/// The name of a D3D9 version token as fxc's version line spells it: `vs_2_0`, `ps_2_x` (2.1),
+/// `ps_1_4`, `vs_3_sw` (3.255); `unknown_XXXXXXXX` when the token is neither vs nor ps.
+pub fn version_name(token: u32) -> String {
+    let stage = match token >> 16 {
+        0xFFFE => "vs",
+        0xFFFF => "ps",
+        _ => return format!("unknown_{token:08x}"),
+    };
+    let (major, minor) = ((token >> 8) & 0xFF, token & 0xFF);
+    match (major, minor) {
+        (2, 1) => format!("{stage}_2_x"),
+        (_, 0xFF) => format!("{stage}_{major}_sw"),
+        _ => format!("{stage}_{major}_{minor}"),
+    }
+}
+
 /// A reader over the `count` rows of `row_size` bytes that descriptor `d` places in `whole`
 /// (the chunk's data); an error at the descriptor when they do not lie after the header and
 /// inside the chunk.

@@ -371,3 +371,12 @@ fn mutations_never_panic() {
         }
     }
 }
+
+#[test]
+fn names_versions_as_fxc() {
+    assert_eq!(version_name(0xFFFE_0200), "vs_2_0");
+    assert_eq!(version_name(0xFFFF_0201), "ps_2_x");
+    assert_eq!(version_name(0xFFFF_0104), "ps_1_4");
+    assert_eq!(version_name(0xFFFE_03FF), "vs_3_sw");
+    assert_eq!(version_name(0x4353_0500), "unknown_43530500");
+}

@@ -5,6 +5,9 @@ use std::fmt::Write as _;
 use std::io;
 
 use anyhow::Result;
+use dxbc2spv::front::dxbc::aon9::{
+    self, ConstantMapping, Conversion, Level9, RuntimeConstant, RuntimeConstantKind, SamplerMapping,
+};
 use dxbc2spv::front::dxbc::checksum;
 use dxbc2spv::front::dxbc::rts0::{ParameterKind, RootSignature, ShaderVisibility, StaticSampler};
 use dxbc2spv::front::dxbc::sfi0::FeatureFlags;
@@ -61,6 +64,47 @@ struct Summary {
     rdef: Option<RdefRow>,
     features: Option<FeatureFlags>,
     root_signature: Option<RootSignature>,
+    level9: Vec<Level9Row>,
+}
+
+/// One level-9 part (`Aon9`, `XNAS`, `XNAP`), owned.
+struct Level9Row {
+    chunk: String,
+    /// Offset of the chunk header, like [`ChunkRow::offset`].
+    offset: u32,
+    version: String,
+    program_version: String,
+    program_offset: u32,
+    program_size: usize,
+    constants: Vec<ConstantMapping>,
+    samplers: Vec<SamplerMapping>,
+    runtime_constants: Vec<RuntimeConstant>,
+    /// Non-empty unknown tables: descriptor index (1 or 2), row count, absolute offset.
+    unknown_tables: Vec<(usize, u16, u32)>,
+}
+
+impl Level9Row {
+    fn of(l9: &Level9<'_>) -> Self {
+        Self {
+            chunk: l9.kind.name().to_string(),
+            offset: l9.offset.saturating_sub(8),
+            version: aon9::version_name(l9.version),
+            program_version: l9
+                .program_version()
+                .map_or_else(|| "none".to_string(), aon9::version_name),
+            program_offset: l9.program_offset,
+            program_size: l9.program.len(),
+            constants: l9.constants.clone(),
+            samplers: l9.samplers.clone(),
+            runtime_constants: l9.runtime_constants.clone(),
+            unknown_tables: l9
+                .unknown_tables
+                .iter()
+                .zip(1..)
+                .filter_map(|(t, i)| t.map(|t| (i, t.count, t.offset)))
+                .collect(),
+        }
+    }
 }
 
 struct ChunkRow {
@@ -142,6 +186,11 @@ impl Summary {
                 bindings: r.bindings.len(),
                 creator: r.creator.to_string(),
             });
+        let level9 = container
+            .level9_parts()
+            .into_iter()
+            .map(|part| part.map(|l9| Level9Row::of(&l9)))
+            .collect::<Result<_, _>>()?;
         Ok(Self {
             size: bytes.len(),
             stored_checksum: container.checksum,
@@ -152,6 +201,7 @@ impl Summary {
             rdef,
             features: container.feature_info().transpose()?,
             root_signature: container.root_signature().transpose()?,
+            level9,
         })
     }
 
@@ -229,6 +279,9 @@ impl Summary {
         if let Some(rs) = &self.root_signature {
             writeln!(s, "  root signature: {}", root_signature_text(rs))?;
         }
+        for l9 in &self.level9 {
+            l9.write_text(s)?;
+        }
         Ok(())
     }
 
@@ -286,7 +339,140 @@ impl Summary {
                 unknown_bits: f.unknown_bits(),
             }),
             root_signature: self.root_signature.as_ref().map(root_signature_json),
+            level9: self.level9.iter().map(Level9Row::json).collect(),
         }
+    }
+}
+
+impl Level9Row {
+    /// `  level 9 (Aon9): vs_2_0, program vs_2_x, 236 bytes at 0x0084`, then one line per
+    /// mapping row: `    c1..c4 <- cb0[0..3] (FLT, FLT, FLT, FLT)`, `    s0 <- t0, s0`,
+    /// `    c0 <- Vertex Shader position offset`, `    unknown table 1: 2 rows at 0x0060`.
+    fn write_text(&self, s: &mut String) -> std::fmt::Result {
+        writeln!(
+            s,
+            "  level 9 ({}): {}, program {}, {} bytes at {:#06x}",
+            self.chunk, self.version, self.program_version, self.program_size, self.program_offset
+        )?;
+        for c in &self.constants {
+            let last = |first: u16| u32::from(first) + u32::from(c.count.max(1)) - 1;
+            let conversion: Vec<String> = c
+                .conversion
+                .iter()
+                .map(|&x| dxbc2spv::text::dxbc::disasm::level9::conversion_name(x))
+                .collect();
+            writeln!(
+                s,
+                "    {} <- cb{}[{}] ({})",
+                range('c', c.target, last(c.target)),
+                c.buffer,
+                range_inner(c.first_register, last(c.first_register)),
+                conversion.join(", ")
+            )?;
+        }
+        for x in &self.samplers {
+            writeln!(
+                s,
+                "    s{} <- t{}, s{}",
+                x.target_sampler, x.source_resource, x.source_sampler
+            )?;
+        }
+        for r in &self.runtime_constants {
+            writeln!(
+                s,
+                "    c{} <- {}",
+                r.target,
+                dxbc2spv::text::dxbc::disasm::level9::runtime_description(r.kind)
+            )?;
+        }
+        for (index, rows, offset) in &self.unknown_tables {
+            writeln!(
+                s,
+                "    unknown table {index}: {} at {offset:#06x}",
+                count(usize::from(*rows), "row")
+            )?;
+        }
+        Ok(())
+    }
+
+    fn json(&self) -> Level9Json<'_> {
+        Level9Json {
+            chunk: &self.chunk,
+            offset: self.offset,
+            version: &self.version,
+            program_version: &self.program_version,
+            program_offset: self.program_offset,
+            program_size: self.program_size,
+            constants: self
+                .constants
+                .iter()
+                .map(|c| ConstantJson {
+                    target: c.target,
+                    buffer: c.buffer,
+                    first_register: c.first_register,
+                    count: c.count,
+                    conversion: c.conversion.map(conversion_json),
+                })
+                .collect(),
+            samplers: self
+                .samplers
+                .iter()
+                .map(|x| Level9SamplerJson {
+                    target: x.target_sampler,
+                    resource: x.source_resource,
+                    sampler: x.source_sampler,
+                })
+                .collect(),
+            runtime_constants: self
+                .runtime_constants
+                .iter()
+                .map(|r| RuntimeJson {
+                    target: r.target,
+                    kind: match r.kind {
+                        RuntimeConstantKind::VertexShaderPositionOffset => {
+                            "vertex_shader_position_offset".to_string()
+                        }
+                        RuntimeConstantKind::Other(k) => format!("unknown({k})"),
+                    },
+                })
+                .collect(),
+            unknown_tables: self
+                .unknown_tables
+                .iter()
+                .map(|&(index, rows, offset)| UnknownTableJson {
+                    index,
+                    count: rows,
+                    offset,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// `c1..c4`, or `c5` for one register.
+fn range(letter: char, first: u16, last: u32) -> String {
+    if u32::from(first) == last {
+        format!("{letter}{first}")
+    } else {
+        format!("{letter}{first}..{letter}{last}")
+    }
+}
+
+/// `0..3`, or `5` for one register.
+fn range_inner(first: u16, last: u32) -> String {
+    if u32::from(first) == last {
+        first.to_string()
+    } else {
+        format!("{first}..{last}")
+    }
+}
+
+/// `float`, `uint`, or `unknown(N)`.
+fn conversion_json(c: Conversion) -> String {
+    match c {
+        Conversion::Float => "float".to_string(),
+        Conversion::UInt => "uint".to_string(),
+        Conversion::Other(code) => format!("unknown({code})"),
     }
 }
 
@@ -305,6 +491,51 @@ struct InfoJson<'a> {
     resources: Option<ResourcesJson<'a>>,
     features: Option<FeaturesJson>,
     root_signature: Option<RootSignatureJson>,
+    level9: Vec<Level9Json<'a>>,
+}
+
+/// One level-9 part.
+#[derive(Serialize)]
+struct Level9Json<'a> {
+    chunk: &'a str,
+    offset: u32,
+    version: &'a str,
+    program_version: &'a str,
+    program_offset: u32,
+    program_size: usize,
+    constants: Vec<ConstantJson>,
+    samplers: Vec<Level9SamplerJson>,
+    runtime_constants: Vec<RuntimeJson>,
+    unknown_tables: Vec<UnknownTableJson>,
+}
+
+#[derive(Serialize)]
+struct ConstantJson {
+    target: u16,
+    buffer: u16,
+    first_register: u16,
+    count: u16,
+    conversion: [String; 4],
+}
+
+#[derive(Serialize)]
+struct Level9SamplerJson {
+    target: u8,
+    resource: u8,
+    sampler: u8,
+}
+
+#[derive(Serialize)]
+struct RuntimeJson {
+    target: u16,
+    kind: String,
+}
+
+#[derive(Serialize)]
+struct UnknownTableJson {
+    index: usize,
+    count: u16,
+    offset: u32,
 }
 
 #[derive(Serialize)]
@@ -576,7 +807,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use dxbc2spv::front::dxbc::FourCc;
     use dxbc2spv::text::dxbc::encode::write_container;
 
@@ -620,10 +851,54 @@ mod tests {
             "\"static_samplers\":[{\"filter\":\"ANISOTROPIC\",\"address_u\":\"CLAMP\",",
             // FLT_MAX, in serde_json's exponent form.
             "\"max_lod\":3.4028235e+38,\"register\":2,\"space\":0,\"visibility\":\"all\",\
-             \"flags\":null}]}}\n",
+             \"flags\":null}]},\"level9\":[]}\n",
         ] {
             assert!(json.contains(part), "no {part} in {json}");
         }
+    }
+
+    /// A vertex-shader `Aon9` payload: cb0 registers 0..3 → c1..c4 (floats), cb1 register 2 →
+    /// c5 (x float, yzw uint), the position offset in c0, sampler t1/s0 → s2, and a `vs_2_x`
+    /// program of 16 bytes at 68.
+    pub(crate) fn aon9() -> Vec<u8> {
+        let mut bytes = Vec::new();
+        let mut u16s = |vs: &[u16]| bytes.extend(vs.iter().flat_map(|v| v.to_le_bytes()));
+        // Payload size, version, program size and offset; five descriptors (count, offset).
+        u16s(&[84, 0, 0x0200, 0xFFFE, 16, 0, 68, 0]);
+        u16s(&[2, 36, 0, 68, 0, 68, 1, 64, 1, 60]);
+        // Constant rows at 36: (cb0, 0, 4, c1, FLT×4), (cb1, 2, 1, c5, FLT UINT UINT UINT).
+        u16s(&[0, 0, 4, 1, 0, 0, 1, 2, 1, 5, 0x0300, 0x0303]);
+        // Runtime row at 60: kind 0 → c0; sampler row at 64: t1, s0 → s2 (bytes 1 0 2 0).
+        u16s(&[0, 0, 0x0001, 0x0002]);
+        // Program at 68: vs_2_x, two filler tokens, the end token.
+        u16s(&[0x0201, 0xFFFE, 0, 0, 0, 0, 0xFFFF, 0]);
+        bytes
+    }
+
+    #[test]
+    fn level9_part_summary() {
+        let aon9 = aon9();
+        let bytes = write_container(&[(FourCc::AON9, &aon9[..])]).expect("container");
+        let summary = Summary::of(&bytes).expect("parses");
+        let text = summary.text("l9.dxbc");
+        // Container header (32), one table entry (4), chunk header (8): data at 0x2c.
+        let expected = "  level 9 (Aon9): vs_2_0, program vs_2_x, 16 bytes at 0x0070\n\
+                        \x20   c1..c4 <- cb0[0..3] (FLT, FLT, FLT, FLT)\n\
+                        \x20   c5 <- cb1[2] (FLT, UINT, UINT, UINT)\n\
+                        \x20   s2 <- t1, s0\n\
+                        \x20   c0 <- Vertex Shader position offset\n";
+        assert!(text.ends_with(expected), "{text}");
+        let json = super::json::line(&summary.json("l9.dxbc")).expect("serializes");
+        let part = "\"level9\":[{\"chunk\":\"Aon9\",\"offset\":36,\"version\":\"vs_2_0\",\
+                    \"program_version\":\"vs_2_x\",\"program_offset\":112,\"program_size\":16,\
+                    \"constants\":[{\"target\":1,\"buffer\":0,\"first_register\":0,\"count\":4,\
+                    \"conversion\":[\"float\",\"float\",\"float\",\"float\"]},\
+                    {\"target\":5,\"buffer\":1,\"first_register\":2,\"count\":1,\
+                    \"conversion\":[\"float\",\"uint\",\"uint\",\"uint\"]}],\
+                    \"samplers\":[{\"target\":2,\"resource\":1,\"sampler\":0}],\
+                    \"runtime_constants\":[{\"target\":0,\
+                    \"kind\":\"vertex_shader_position_offset\"}],\"unknown_tables\":[]}]}\n";
+        assert!(json.ends_with(part), "{json}");
     }
 
     #[test]
@@ -632,6 +907,6 @@ mod tests {
         let summary = Summary::of(&bytes).expect("parses");
         assert!(!summary.text("x").contains("root signature"));
         let json = super::json::line(&summary.json("x")).expect("serializes");
-        assert!(json.contains(",\"root_signature\":null}"));
+        assert!(json.contains(",\"root_signature\":null,\"level9\":[]}"));
     }
 }

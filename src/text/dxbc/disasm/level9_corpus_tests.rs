@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::super::{tables, BYTECODE_TITLE};
-use crate::front::dxbc::aon9::Level9;
+use crate::front::dxbc::aon9::{version_name, Level9};
 use crate::front::dxbc::{Container, ParseOptions};
 use crate::test_support::{asm_listing, corpus_blobs, corpus_d3d9_dir};
 
@@ -35,17 +35,6 @@ fn fxc_section(listing: &str) -> Option<(String, String)> {
     let section = lines.get(first.checked_sub(1)?..bytecode + 2)?;
     let version = lines.get(bytecode + 2)?.trim().to_string();
     Some((section.join("\n") + "\n", version))
-}
-
-/// The D3D9 version line of a program whose version token is `token` (`vs_2_0`, `ps_2_x`).
-fn version_line(token: u32) -> String {
-    let stage = if token >> 16 == 0xFFFE { "vs" } else { "ps" };
-    let (major, minor) = ((token >> 8) & 0xFF, token & 0xFF);
-    if major == 2 && minor == 1 {
-        format!("{stage}_2_x")
-    } else {
-        format!("{stage}_{major}_{minor}")
-    }
 }
 
 fn name(path: &Path) -> String {
@@ -94,7 +83,7 @@ fn corpus_level9_parts_parse_and_print_as_fxc() {
             continue;
         };
         let ours = tables(&l9);
-        let our_version = l9.program_version().map(version_line).unwrap_or_default();
+        let our_version = l9.program_version().map(version_name).unwrap_or_default();
         if ours == expected && our_version == version {
             matched += 1;
             rows[0] += l9.constants.len();
