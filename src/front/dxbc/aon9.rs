@@ -47,7 +47,7 @@ pub enum Level9Kind {
 }
 
 impl Level9Kind {
-    /// Every kind, in the order [`Level9Kind::fourcc`] lists them.
+    /// Every kind: `Aon9`, `XNAS`, `XNAP`.
     pub const ALL: [Level9Kind; 3] = [Self::Legacy, Self::XnaShader, Self::XnaPrepass];
 
     /// The chunk code of this kind.
