@@ -396,6 +396,23 @@ fn info_lists_chunks_and_program() {
 }
 
 #[test]
+fn info_shows_the_level9_part() {
+    let tmp = TempDir::new("info-level9");
+    let aon9 = commands::info::tests::aon9();
+    let bytes = write_container(&[(FourCc::AON9, &aon9[..])]).expect("container");
+    let file = tmp.file("level9.dxbc", &bytes);
+    let r = run(&["info", &file]);
+    assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+    let part = "  level 9 (Aon9): vs_2_0, program vs_2_x, 16 bytes at 0x0070\n\
+                \x20   c1..c4 <- cb0[0..3] (FLT, FLT, FLT, FLT)\n";
+    assert!(r.stdout.contains(part), "{}", r.stdout);
+    let r = run(&["info", "--json", &file]);
+    assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+    let part = "\"level9\":[{\"chunk\":\"Aon9\",\"offset\":36,\"version\":\"vs_2_0\"";
+    assert!(r.stdout.contains(part), "{}", r.stdout);
+}
+
+#[test]
 fn info_of_a_corpus_blob_names_its_chunks() {
     let Some((blob, version, instructions)) = corpus_blob() else {
         return;

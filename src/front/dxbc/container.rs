@@ -5,11 +5,12 @@
 //! declared total size equals the input's length, and that every chunk lies inside the container
 //! after the chunk table. Chunk payloads are borrowed from the input and never interpreted here;
 //! unknown chunks are listed like any other. Typed accessors ([`Container::input_signature`],
-//! [`Container::resource_definitions`], ...) parse a chunk on demand and return `None` when the
+//! [`Container::resource_definitions`], [`Container::level9`], ...) parse a chunk on demand and return `None` when the
 //! container has no such chunk. Layout: `docs/dxbc-format.md`, "Container and chunks".
 
 use std::fmt;
 
+use super::aon9::{Level9, Level9Kind};
 use super::checksum;
 use super::error::{DecodeError, DecodeErrorKind, Result};
 use super::rdef::ResourceDefinitions;
@@ -52,6 +53,10 @@ impl FourCc {
     pub const IFCE: Self = Self(*b"IFCE");
     /// Feature-level-9 program and mappings.
     pub const AON9: Self = Self(*b"Aon9");
+    /// XNA shader (level-9 program and mappings, laid out like `Aon9`).
+    pub const XNAS: Self = Self(*b"XNAS");
+    /// XNA pre-pass shader (level-9 program and mappings, laid out like `Aon9`).
+    pub const XNAP: Self = Self(*b"XNAP");
     /// Root signature.
     pub const RTS0: Self = Self(*b"RTS0");
     /// DXIL program (Shader Model 6): not DXBC bytecode.
@@ -71,7 +76,7 @@ impl FourCc {
     /// The code as a `'static` string when it is one of the constants above (error contexts
     /// name chunks by it); `None` for other codes.
     pub fn known_name(&self) -> Option<&'static str> {
-        const KNOWN: [(FourCc, &str); 20] = [
+        const KNOWN: [(FourCc, &str); 22] = [
             (FourCc::DXBC, "DXBC"),
             (FourCc::RDEF, "RDEF"),
             (FourCc::ISGN, "ISGN"),
@@ -87,6 +92,8 @@ impl FourCc {
             (FourCc::STAT, "STAT"),
             (FourCc::IFCE, "IFCE"),
             (FourCc::AON9, "Aon9"),
+            (FourCc::XNAS, "XNAS"),
+            (FourCc::XNAP, "XNAP"),
             (FourCc::RTS0, "RTS0"),
             (FourCc::DXIL, "DXIL"),
             (FourCc::SPDB, "SPDB"),
@@ -321,6 +328,21 @@ impl<'a> Container<'a> {
     /// The shader feature flags (`SFI0`), parsed.
     pub fn feature_info(&self) -> Option<Result<FeatureFlags>> {
         self.chunk(&FourCc::SFI0.0).map(FeatureFlags::parse)
+    }
+
+    /// The feature-level-9 part (`Aon9`) of a `4_0_level_9_x` container, parsed: its D3D9
+    /// program (undecoded) and mapping tables.
+    pub fn level9(&self) -> Option<Result<Level9<'a>>> {
+        self.chunk(&FourCc::AON9.0).map(Level9::parse)
+    }
+
+    /// Every level-9 part (`Aon9`, `XNAS`, `XNAP` chunks), parsed, in file order.
+    pub fn level9_parts(&self) -> Vec<Result<Level9<'a>>> {
+        self.chunks
+            .iter()
+            .filter(|c| Level9Kind::from_fourcc(c.fourcc).is_some())
+            .map(Level9::parse)
+            .collect()
     }
 
     /// The root signature (`RTS0`), parsed: embedded in a shader or alone in a

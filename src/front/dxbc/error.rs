@@ -119,6 +119,21 @@ pub enum DecodeErrorKind {
         /// The size that is there.
         actual: u64,
     },
+    /// A region (a table, a program) declared by offset and size lies outside the range it
+    /// must lie in.
+    #[error("{what} at bytes {start}..{end} lies outside {lower}..{limit}")]
+    OutOfRange {
+        /// Which region.
+        what: &'static str,
+        /// Its first byte, relative to the enclosing structure.
+        start: u64,
+        /// One past its last byte, relative to the enclosing structure.
+        end: u64,
+        /// The first byte it may occupy.
+        lower: u64,
+        /// One past the last byte it may occupy (the enclosing structure's size).
+        limit: u64,
+    },
     /// An opcode number not defined in any shader model.
     #[error("unknown opcode {0}")]
     UnknownOpcode(u32),

@@ -21,6 +21,7 @@ pub use instruction::Instruction;
 pub use opcodes::Opcode;
 pub use operand::{Operand, RegisterType};
 pub use program::{Program, ShaderVersion, Stage};
+pub mod aon9;
 pub mod checksum;
 pub mod container;
 mod decl;

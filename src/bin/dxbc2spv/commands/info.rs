@@ -17,6 +17,10 @@ use super::json;
 use super::Console;
 use crate::args::InfoArgs;
 use crate::inputs::{self, Found};
+use level9::{Level9Json, Level9Row};
+
+#[path = "info_level9.rs"]
+mod level9;
 
 /// Describes every input; see `docs/cli.md`.
 pub fn run(args: &InfoArgs, console: &mut Console<'_>) -> io::Result<()> {
@@ -61,6 +65,7 @@ struct Summary {
     rdef: Option<RdefRow>,
     features: Option<FeatureFlags>,
     root_signature: Option<RootSignature>,
+    level9: Vec<Level9Row>,
 }
 
 struct ChunkRow {
@@ -142,6 +147,11 @@ impl Summary {
                 bindings: r.bindings.len(),
                 creator: r.creator.to_string(),
             });
+        let level9 = container
+            .level9_parts()
+            .into_iter()
+            .map(|part| part.map(|l9| Level9Row::of(&l9)))
+            .collect::<Result<_, _>>()?;
         Ok(Self {
             size: bytes.len(),
             stored_checksum: container.checksum,
@@ -152,6 +162,7 @@ impl Summary {
             rdef,
             features: container.feature_info().transpose()?,
             root_signature: container.root_signature().transpose()?,
+            level9,
         })
     }
 
@@ -229,6 +240,9 @@ impl Summary {
         if let Some(rs) = &self.root_signature {
             writeln!(s, "  root signature: {}", root_signature_text(rs))?;
         }
+        for l9 in &self.level9 {
+            l9.write_text(s)?;
+        }
         Ok(())
     }
 
@@ -286,6 +300,7 @@ impl Summary {
                 unknown_bits: f.unknown_bits(),
             }),
             root_signature: self.root_signature.as_ref().map(root_signature_json),
+            level9: self.level9.iter().map(Level9Row::json).collect(),
         }
     }
 }
@@ -305,6 +320,7 @@ struct InfoJson<'a> {
     resources: Option<ResourcesJson<'a>>,
     features: Option<FeaturesJson>,
     root_signature: Option<RootSignatureJson>,
+    level9: Vec<Level9Json<'a>>,
 }
 
 #[derive(Serialize)]
@@ -576,7 +592,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use dxbc2spv::front::dxbc::FourCc;
     use dxbc2spv::text::dxbc::encode::write_container;
 
@@ -620,10 +636,54 @@ mod tests {
             "\"static_samplers\":[{\"filter\":\"ANISOTROPIC\",\"address_u\":\"CLAMP\",",
             // FLT_MAX, in serde_json's exponent form.
             "\"max_lod\":3.4028235e+38,\"register\":2,\"space\":0,\"visibility\":\"all\",\
-             \"flags\":null}]}}\n",
+             \"flags\":null}]},\"level9\":[]}\n",
         ] {
             assert!(json.contains(part), "no {part} in {json}");
         }
+    }
+
+    /// A vertex-shader `Aon9` payload: cb0 registers 0..3 → c1..c4 (floats), cb1 register 2 →
+    /// c5 (x float, yzw uint), the position offset in c0, sampler t1/s0 → s2, and a `vs_2_x`
+    /// program of 16 bytes at 68.
+    pub(crate) fn aon9() -> Vec<u8> {
+        let mut bytes = Vec::new();
+        let mut u16s = |vs: &[u16]| bytes.extend(vs.iter().flat_map(|v| v.to_le_bytes()));
+        // Payload size, version, program size and offset; five descriptors (count, offset).
+        u16s(&[84, 0, 0x0200, 0xFFFE, 16, 0, 68, 0]);
+        u16s(&[2, 36, 0, 68, 0, 68, 1, 64, 1, 60]);
+        // Constant rows at 36: (cb0, 0, 4, c1, FLT×4), (cb1, 2, 1, c5, FLT UINT UINT UINT).
+        u16s(&[0, 0, 4, 1, 0, 0, 1, 2, 1, 5, 0x0300, 0x0303]);
+        // Runtime row at 60: kind 0 → c0; sampler row at 64: t1, s0 → s2 (bytes 1 0 2 0).
+        u16s(&[0, 0, 0x0001, 0x0002]);
+        // Program at 68: vs_2_x, two filler tokens, the end token.
+        u16s(&[0x0201, 0xFFFE, 0, 0, 0, 0, 0xFFFF, 0]);
+        bytes
+    }
+
+    #[test]
+    fn level9_part_summary() {
+        let aon9 = aon9();
+        let bytes = write_container(&[(FourCc::AON9, &aon9[..])]).expect("container");
+        let summary = Summary::of(&bytes).expect("parses");
+        let text = summary.text("l9.dxbc");
+        // Container header (32), one table entry (4), chunk header (8): data at 0x2c.
+        let expected = "  level 9 (Aon9): vs_2_0, program vs_2_x, 16 bytes at 0x0070\n\
+                        \x20   c1..c4 <- cb0[0..3] (FLT, FLT, FLT, FLT)\n\
+                        \x20   c5 <- cb1[2] (FLT, UINT, UINT, UINT)\n\
+                        \x20   s2 <- t1, s0\n\
+                        \x20   c0 <- Vertex Shader position offset\n";
+        assert!(text.ends_with(expected), "{text}");
+        let json = super::json::line(&summary.json("l9.dxbc")).expect("serializes");
+        let part = "\"level9\":[{\"chunk\":\"Aon9\",\"offset\":36,\"version\":\"vs_2_0\",\
+                    \"program_version\":\"vs_2_x\",\"program_offset\":112,\"program_size\":16,\
+                    \"constants\":[{\"target\":1,\"buffer\":0,\"first_register\":0,\"count\":4,\
+                    \"conversion\":[\"float\",\"float\",\"float\",\"float\"]},\
+                    {\"target\":5,\"buffer\":1,\"first_register\":2,\"count\":1,\
+                    \"conversion\":[\"float\",\"uint\",\"uint\",\"uint\"]}],\
+                    \"samplers\":[{\"target\":2,\"resource\":1,\"sampler\":0}],\
+                    \"runtime_constants\":[{\"target\":0,\
+                    \"kind\":\"vertex_shader_position_offset\"}],\"unknown_tables\":[]}]}\n";
+        assert!(json.ends_with(part), "{json}");
     }
 
     #[test]
@@ -632,6 +692,6 @@ mod tests {
         let summary = Summary::of(&bytes).expect("parses");
         assert!(!summary.text("x").contains("root signature"));
         let json = super::json::line(&summary.json("x")).expect("serializes");
-        assert!(json.contains(",\"root_signature\":null}"));
+        assert!(json.contains(",\"root_signature\":null,\"level9\":[]}"));
     }
 }

@@ -10,7 +10,7 @@ mod asm;
 mod batch;
 mod bench;
 mod disasm;
-mod info;
+pub(crate) mod info;
 mod json;
 mod reflect;
 mod spirv_dis;

@@ -6,6 +6,7 @@
 
 pub mod header;
 mod instruction;
+pub mod level9;
 mod operand;
 
 use std::fmt::Write;
