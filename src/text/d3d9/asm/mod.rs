@@ -65,19 +65,30 @@ impl fmt::Display for AsmError {
 
 impl std::error::Error for AsmError {}
 
-/// Whether `text` is D3D9 assembly: its first statement is a D3D9 version line.
+/// Whether `text` is D3D9 assembly: its first statement is a D3D9 version line, and no
+/// later line starts a shader model 4/5 program (fxc's `4_0_level_9_x` listings print the
+/// level-9 program before the DXBC one; they are DXBC text).
 pub fn is_d3d9_text(text: &str) -> bool {
     let lines = cursor::lines(text);
-    let Some(line) = lines
-        .iter()
-        .find(|l| l.chars.iter().any(|c| !c.is_whitespace()))
-    else {
+    let mut words = lines.iter().filter_map(|line| {
+        let mut cur = Cursor::new(line);
+        cur.skip_space();
+        let word = cur.word();
+        (!word.is_empty()).then_some(word)
+    });
+    let Some(first) = words.next() else {
         return false;
     };
-    let mut cur = Cursor::new(line);
-    cur.skip_space();
-    let word = cur.word();
-    version(&word).is_some()
+    version(&first).is_some() && !words.any(|w| is_sm4_version(&w))
+}
+
+/// Whether a word is an SM4/5 version line (`vs_4_0`, `cs_5_0`, `ps_4_0_level_9_1`).
+fn is_sm4_version(word: &str) -> bool {
+    let mut parts = word.split('_');
+    matches!(
+        parts.next(),
+        Some("vs" | "ps" | "gs" | "hs" | "ds" | "cs" | "lib")
+    ) && matches!(parts.next(), Some("4" | "5" | "6"))
 }
 
 /// The version a version-line word names: `vs_1_1`, `ps_2_x`, `vs_3_sw`, `ps.1.4`.

@@ -239,7 +239,7 @@ fn register(cur: &mut Cursor<'_>, version: Version, is_dst: bool) -> Result<Regi
         num = num
             .checked_add(extra)
             .ok_or_else(|| cur.error_at(at, "register number too large"))?;
-        Some(rel)
+        rel
     } else {
         None
     };
@@ -263,13 +263,13 @@ fn bank(reg: RegisterType, num: u32) -> (RegisterType, u32) {
     }
 }
 
-/// A relative address `[a0.x + 5]`, `[aL]`, `[5 + a0.x]`: the address register and the
-/// number to add to the register's.
+/// A relative address `[a0.x + 5]`, `[aL]`, `[5 + a0.x]`: the address register (none for an
+/// index of numbers only, `c[2 + 3]`) and the number to add to the register's.
 fn relative(
     cur: &mut Cursor<'_>,
     version: Version,
     is_dst: bool,
-) -> Result<(Relative, u32), AsmError> {
+) -> Result<(Option<Relative>, u32), AsmError> {
     cur.bump(); // '['
     let mut extra: u32 = 0;
     let mut address: Option<(RegisterType, u8)> = None;
@@ -302,10 +302,9 @@ fn relative(
             let swizzle = if cur.peek() == Some('.') {
                 cur.bump();
                 self::swizzle(cur)?
-            } else if reg == RegisterType::Loop {
-                IDENTITY_SWIZZLE
             } else {
-                0
+                // The native assembler writes `.xyzw` for a bare a0 or aL.
+                IDENTITY_SWIZZLE
             };
             address = Some((reg, swizzle));
         }
@@ -317,7 +316,10 @@ fn relative(
         }
         return Err(cur.error(format!("expected '+' or ']', found {}", cur.found())));
     }
-    let (reg, swizzle) = address.ok_or_else(|| cur.error("a relative address needs a0 or aL"))?;
+    // Only numbers: an absolute index written as `c[2 + 10]` or `c4[2]`.
+    let Some((reg, swizzle)) = address else {
+        return Ok((None, extra));
+    };
     let token = if is_dst {
         version.major >= 3
     } else {
@@ -330,22 +332,38 @@ fn relative(
         )));
     }
     Ok((
-        Relative {
+        Some(Relative {
             reg,
             num: 0,
             swizzle: if token { swizzle } else { 0 },
             token,
             offset: 0,
-        },
+        }),
         extra,
     ))
 }
 
-/// A `def` float: a decimal number, or fxc's `1.#INF`, `-1.#INF`, `1.#QNAN`, `-1.#IND`.
+/// A literal's sign: `-` or `+`, possibly followed by blanks (`- 1`).
+fn sign(cur: &mut Cursor<'_>) -> &'static str {
+    cur.skip_space();
+    let sign = match cur.peek() {
+        Some('-') => "-",
+        Some('+') => "",
+        _ => return "",
+    };
+    cur.bump();
+    cur.skip_space();
+    sign
+}
+
+/// A `def` float: a decimal number (C's `1.0f` suffix allowed), or fxc's `1.#INF`, `-1.#INF`,
+/// `1.#QNAN`, `-1.#IND`.
 pub(super) fn float(cur: &mut Cursor<'_>) -> Result<u32, AsmError> {
     cur.skip_space();
     let at = cur.pos();
-    let text = cur.take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+' | '#'));
+    let sign = sign(cur);
+    let body = cur.take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+' | '#'));
+    let text = format!("{sign}{body}");
     let value = match text.to_ascii_uppercase().as_str() {
         "1.#INF" | "INF" => Some(f32::INFINITY.to_bits()),
         "-1.#INF" | "-INF" => Some(f32::NEG_INFINITY.to_bits()),
@@ -356,10 +374,15 @@ pub(super) fn float(cur: &mut Cursor<'_>) -> Result<u32, AsmError> {
     if let Some(bits) = value {
         return Ok(bits);
     }
-    if text.contains(|c: char| c.is_ascii_alphabetic() && c != 'e' && c != 'E') {
+    let number = text
+        .strip_suffix(['f', 'F'])
+        .filter(|t| t.contains('.'))
+        .unwrap_or(&text);
+    if number.contains(|c: char| c.is_ascii_alphabetic() && c != 'e' && c != 'E') {
         return Err(cur.error_at(at, format!("expected a number, found '{text}'")));
     }
-    text.parse::<f32>()
+    number
+        .parse::<f32>()
         .map(f32::to_bits)
         .map_err(|_| cur.error_at(at, format!("expected a number, found '{text}'")))
 }
@@ -368,11 +391,12 @@ pub(super) fn float(cur: &mut Cursor<'_>) -> Result<u32, AsmError> {
 pub(super) fn int(cur: &mut Cursor<'_>) -> Result<i32, AsmError> {
     cur.skip_space();
     let at = cur.pos();
-    let text = cur.take_while(|c| c.is_ascii_digit() || c == '-' || c == '+');
-    text.parse::<i32>().map_err(|_| {
+    let sign = sign(cur);
+    let digits = cur.take_while(|c| c.is_ascii_digit());
+    format!("{sign}{digits}").parse::<i32>().map_err(|_| {
         cur.error_at(
             at,
-            format!("expected an integer, found '{text}{}'", cur.word()),
+            format!("expected an integer, found '{sign}{digits}{}'", cur.word()),
         )
     })
 }

@@ -290,6 +290,9 @@ fn version_lines_are_recognised() {
     assert!(!is_d3d9_text("ps_5_0\nret\n"));
     assert!(!is_d3d9_text("vs_4_0_level_9_1\n"));
     assert!(!is_d3d9_text(""));
+    // A 4_0_level_9_x listing: the level-9 program, then the DXBC one.
+    let level9 = "// Level9 shader bytecode:\n//\n    vs_2_0\n    mov oPos, v0\n\n// approximately 1 instruction slot used\nvs_4_0\ndcl_input v0.xyzw\nret\n";
+    assert!(!is_d3d9_text(level9));
     let v = |t: &str| parse(t).map(|p| p.version.token());
     assert_eq!(v("ps_2_x"), Ok(0xffff_0201));
     assert_eq!(v("vs_3_sw"), Ok(0xfffe_03ff));
