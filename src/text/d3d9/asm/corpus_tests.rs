@@ -46,7 +46,7 @@ fn level9_section(listing: &str) -> Option<String> {
 
 /// The instruction tokens of a stream (its comment blocks dropped), or why not.
 fn instruction_tokens(stream: &[u8], base: u32) -> Result<Vec<u32>, String> {
-    let mut program = decode(&stream, base).map_err(|e| e.to_string())?;
+    let mut program = decode(stream, base).map_err(|e| e.to_string())?;
     program.comments.clear();
     encode(&program).map_err(|e| e.to_string())
 }
@@ -92,7 +92,7 @@ fn fxc_listings_assemble_to_their_instruction_tokens() {
     let mut unexpected = Vec::new();
     let mut known_still_differ = Vec::new();
     for (file, origin, chunk) in &rows {
-        let outcome = check(&dir, file, origin, chunk).unwrap_or_else(|e| Some(e));
+        let outcome = check(&dir, file, origin, chunk).unwrap_or_else(Some);
         let known = KNOWN_DIFFERENCES.iter().find(|(f, _)| f == file);
         if origin == "aon9" {
             level9 += 1;

@@ -211,7 +211,7 @@ fn register(cur: &mut Cursor<'_>, version: Version, is_dst: bool) -> Result<Regi
             "a" if !pixel => RegisterType::Address,
             "t" if pixel => RegisterType::Texture,
             "od" => RegisterType::AttrOut,
-            "ot" if !(version.major >= 3 && !pixel) => RegisterType::TexCrdOut,
+            "ot" if version.major < 3 || pixel => RegisterType::TexCrdOut,
             "o" if version.major >= 3 && !pixel => RegisterType::Output,
             "i" => RegisterType::ConstInt,
             "oc" => RegisterType::ColorOut,
