@@ -1,8 +1,9 @@
 //! The assembler's reader: the text cut into lines with comments blanked (columns kept), and a
 //! character cursor over one line that makes located errors.
 //!
-//! Contract: `//`, `;` and `/* … */` comments and preprocessor lines (`#line …`) become blanks,
-//! so every remaining character keeps its 1-based column; nothing here panics on any input.
+//! Contract: a leading byte-order mark is dropped; `//`, `;` and `/* … */` comments and
+//! preprocessor lines (`#line …`) become blanks, so every remaining character keeps its 1-based
+//! column; nothing here panics on any input.
 
 use super::AsmError;
 
@@ -18,6 +19,8 @@ pub(super) struct Line {
 pub(super) fn lines(text: &str) -> Vec<Line> {
     let mut out = Vec::new();
     let mut in_block = false;
+    // A UTF-8 byte-order mark (Windows editors) is not part of the first line.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (index, raw) in text.split('\n').enumerate() {
         let mut chars: Vec<char> = raw.trim_end_matches('\r').chars().collect();
         let mut i = 0;

@@ -179,6 +179,10 @@ fn comments_directives_and_blank_lines_are_skipped() {
     let text =
         "// header\n\n    ps_2_0 ; version\n#line 3 \"x.fx\"\n/* a\nblock */ mov oC0, c0 // tail\n";
     assert_eq!(words(text), words("ps_2_0\nmov oC0, c0\n"));
+    assert_eq!(
+        words("\u{feff}ps_2_0\r\nmov oC0, c0\r\n"),
+        words("ps_2_0\nmov oC0, c0\n")
+    );
 }
 
 #[test]
