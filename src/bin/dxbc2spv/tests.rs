@@ -770,6 +770,7 @@ fn bench_prints_per_stage_lines_and_the_summary() {
     assert!(mean >= 1.0, "{memory}");
 }
 
+mod asm_d3d9;
 mod batch;
 mod bindings;
 

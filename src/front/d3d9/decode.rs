@@ -10,7 +10,7 @@ use super::error::{DecodeError, DecodeErrorKind};
 use super::opcodes::{Opcode, Slot, COMMENT, END};
 use super::program::{
     Comment, DclToken, Dst, Instruction, Payload, Program, RegisterType, Relative, Src,
-    SrcModifier, Version, MAX_SOURCES,
+    SrcModifier, Version, DST_RESERVED_BITS, MAX_SOURCES, SRC_RESERVED_BITS,
 };
 
 /// Decodes a token stream whose first byte sits at `base_offset` in the caller's input (0 for
@@ -240,6 +240,7 @@ fn read_dst(cursor: &mut Cursor<'_>, version: Version) -> Result<Dst, DecodeErro
         // Four-bit two's complement: 0xF is −1, 0xD is −3.
         shift: if shift >= 8 { shift - 16 } else { shift },
         relative,
+        reserved: token & DST_RESERVED_BITS,
         offset,
     })
 }
@@ -263,6 +264,7 @@ fn read_src(cursor: &mut Cursor<'_>, version: Version) -> Result<Src, DecodeErro
         swizzle: (token >> 16) as u8,
         modifier,
         relative,
+        reserved: token & SRC_RESERVED_BITS,
         offset,
     })
 }

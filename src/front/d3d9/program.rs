@@ -311,9 +311,17 @@ pub struct Dst {
     pub shift: i8,
     /// Relative addressing (SM3 output registers).
     pub relative: Option<Relative>,
+    /// The token's reserved bits ([`DST_RESERVED_BITS`]) as written (fxc sets bit 14 in some
+    /// min-precision level-9 programs), kept so that encoding gives the token back.
+    pub reserved: u32,
     /// Byte offset of the parameter token.
     pub offset: u32,
 }
+
+/// The bits of a destination token the format reserves: 14, 15 and 23.
+pub const DST_RESERVED_BITS: u32 = 0x0080_c000;
+/// The bits of a source token the format reserves: 14 and 15.
+pub const SRC_RESERVED_BITS: u32 = 0x0000_c000;
 
 /// A source parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -328,6 +336,9 @@ pub struct Src {
     pub modifier: SrcModifier,
     /// Relative addressing.
     pub relative: Option<Relative>,
+    /// The token's reserved bits ([`SRC_RESERVED_BITS`]) as written, kept so that encoding
+    /// gives the token back.
+    pub reserved: u32,
     /// Byte offset of the parameter token.
     pub offset: u32,
 }
@@ -343,6 +354,7 @@ impl Default for Src {
             swizzle: IDENTITY_SWIZZLE,
             modifier: SrcModifier::None,
             relative: None,
+            reserved: 0,
             offset: 0,
         }
     }
