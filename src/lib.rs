@@ -43,6 +43,7 @@ mod scratch;
 pub mod spv;
 #[cfg(any(feature = "dxbc", feature = "d3d9"))]
 pub mod text;
+mod warning;
 
 pub use error::{Error, ErrorKind, Located};
 pub use front::{Semantic, Semantics};
@@ -60,6 +61,7 @@ pub use pipeline::{
 };
 pub use pipeline::{ForcedBarriers, WorkgroupZeroInit};
 pub use scratch::release_thread_buffers;
+pub use warning::{Severity, Warning, WarningKind};
 
 #[cfg(test)]
 mod architecture_tests;
@@ -81,3 +83,5 @@ mod translate_graphics_tests;
 mod translate_sm51_tests;
 #[cfg(test)]
 mod translate_tests;
+#[cfg(test)]
+mod warning_tests;

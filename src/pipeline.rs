@@ -35,6 +35,7 @@ pub use crate::ir::{
 use crate::linking::{StageLinking, Workarounds};
 use crate::passes;
 use crate::spv::Version;
+use crate::warning::Warning;
 
 /// The Vulkan version the SPIR-V is written for; it decides the SPIR-V version.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -434,6 +435,17 @@ pub struct Translation {
     pub spirv: Vec<u32>,
     /// Reflection.
     pub info: ShaderInfo,
+    /// Where the module does not do exactly what the shader asked, or what a runtime may want
+    /// in its log ([`Warning`]), in the order found; each names its instruction as errors do.
+    /// Empty (and unallocated) for most shaders; they never change [`Translation::spirv`].
+    pub warnings: Vec<Warning>,
+}
+
+impl Translation {
+    /// [`Translation::warnings`].
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
 }
 
 /// The most bytes of each buffer a [`Translator`] keeps between translations (8 MiB in all):
@@ -505,7 +517,13 @@ impl Translator {
             Err(e) => Err(e),
         };
         self.trim();
-        translation.map_err(|e| name(e, |at| front.name_at(at)))
+        let mut translation = translation.map_err(|e| name(e, |at| front.name_at(at)))?;
+        for w in &mut translation.warnings {
+            w.instruction = w
+                .instruction
+                .or_else(|| w.offset.and_then(|at| front.name_at(at)));
+        }
+        Ok(translation)
     }
 
     /// Frees the buffers this translator keeps for its next translation (at most
@@ -627,10 +645,11 @@ fn emit_with_info(
     scratch: &mut emit::Scratch,
 ) -> Result<Translation, Error> {
     let emit_options = options.emit_options(&semantics)?;
-    let spirv = emit::emit_reusing(module, &emit_options, scratch)?;
+    let emitted = emit::emit_reusing(module, &emit_options, scratch)?;
     Ok(Translation {
-        spirv,
+        spirv: emitted.spirv,
         info: shader_info(module, &emit_options, semantics)?,
+        warnings: emitted.warnings,
     })
 }
 
