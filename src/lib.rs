@@ -39,6 +39,7 @@ pub mod ir;
 mod linking;
 pub mod passes;
 mod pipeline;
+mod resource_usage;
 mod scratch;
 pub mod spv;
 #[cfg(any(feature = "dxbc", feature = "d3d9"))]
@@ -60,6 +61,7 @@ pub use pipeline::{
     UnlistedUavFormat, ENTRY_POINT, KEEP_BYTES,
 };
 pub use pipeline::{ForcedBarriers, WorkgroupZeroInit};
+pub use resource_usage::ResourceUsage;
 pub use scratch::release_thread_buffers;
 pub use warning::{Severity, Warning, WarningKind};
 
