@@ -191,19 +191,27 @@ fn rust_reflection(path: &Path) -> Vec<String> {
         let read = u32::from(r.usage.contains(translator::ResourceUsage::READ));
         lines.push(format!("READ {name} {i} {read}"));
     }
-    for w in t.warnings() {
-        let severity = match w.severity() {
-            translator::Severity::Warning => 1,
-            _ => 2,
-        };
-        lines.push(format!(
-            "WARN {name} {} {severity} {} {:#x}",
-            w.kind.code(),
-            i32::from(w.offset.is_some()),
-            w.offset.unwrap_or(0)
-        ));
-    }
+    lines.extend(warn_lines(&name, &t));
     lines
+}
+
+/// The `WARN` lines the C program prints for a translation's warnings, from the Rust API.
+fn warn_lines(name: &str, t: &translator::Translation) -> Vec<String> {
+    t.warnings()
+        .iter()
+        .map(|w| {
+            let severity = match w.severity() {
+                translator::Severity::Warning => 1,
+                _ => 2,
+            };
+            format!(
+                "WARN {name} {} {severity} {} {:#x}",
+                w.kind.code(),
+                i32::from(w.offset.is_some()),
+                w.offset.unwrap_or(0)
+            )
+        })
+        .collect()
 }
 
 #[test]
@@ -275,7 +283,14 @@ fn c_program_translates_through_the_c_api() {
         .lines()
         .filter(|l| kinds.iter().any(|k| l.starts_with(k)))
         .collect();
-    let expected: Vec<String> = samples.iter().flat_map(|p| rust_reflection(p)).collect();
+    let mut expected: Vec<String> = samples.iter().flat_map(|p| rust_reflection(p)).collect();
+    // The warnings test's translation: discard as OpKill.
+    let bytes = std::fs::read(&warnings_shader).expect("reads");
+    let kill =
+        translator::Options::default().with_flag(translator::OptionFlags::DEMOTE_TO_HELPER, false);
+    let t = translator::translate(&bytes, &kill).expect("translates");
+    assert_eq!(t.warnings().len(), 3);
+    expected.extend(warn_lines("warnings.dxbc", &t));
     let mut printed_sorted = printed.clone();
     let mut expected_sorted: Vec<&str> = expected.iter().map(String::as_str).collect();
     printed_sorted.sort_unstable();

@@ -485,6 +485,8 @@ static void test_warnings(const file *f) {
         CHECK(dxbc2spv_translator_message(t, i, &m) == DXBC2SPV_OK);
         discard += m.kind == DXBC2SPV_WARNING_DISCARD_ENDS_INVOCATION &&
                    m.instruction != NULL && strcmp(m.instruction, "discard") == 0;
+        printf("WARN %s %u %u %d %#x\n", f->name, m.kind, m.severity, (int)m.has_offset,
+               m.has_offset ? m.offset : 0u);
     }
     CHECK(discard == 1);
     printf("warnings: %u\n", info.message_count);
