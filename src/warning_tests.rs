@@ -47,11 +47,10 @@ fn typed_uav_read_with_an_assumed_format_warns() {
         ld_uav_typed r0.xyzw, l(0, 0, 0, 0), u1.xyzw\n\
         store_uav_typed u1.xyzw, l(1, 0, 0, 0), r0.xyzw\n\
         ret\n";
-    let mut options = Options::default();
-    options.typed_uav_formats = TypedUavFormats {
+    let mut options = Options::default().with_typed_uav_formats(TypedUavFormats {
         unlisted: UnlistedUavFormat::R32OfReturnType,
         ..TypedUavFormats::default()
-    };
+    });
     let t = run(cs, &options);
     assert_eq!(
         found(&t),
