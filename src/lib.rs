@@ -39,10 +39,12 @@ pub mod ir;
 mod linking;
 pub mod passes;
 mod pipeline;
+mod resource_usage;
 mod scratch;
 pub mod spv;
 #[cfg(any(feature = "dxbc", feature = "d3d9"))]
 pub mod text;
+mod warning;
 
 pub use error::{Error, ErrorKind, Located};
 pub use front::{Semantic, Semantics};
@@ -59,7 +61,9 @@ pub use pipeline::{
     UnlistedUavFormat, ENTRY_POINT, KEEP_BYTES,
 };
 pub use pipeline::{ForcedBarriers, WorkgroupZeroInit};
+pub use resource_usage::ResourceUsage;
 pub use scratch::release_thread_buffers;
+pub use warning::{Severity, Warning, WarningKind};
 
 #[cfg(test)]
 mod architecture_tests;
@@ -81,3 +85,5 @@ mod translate_graphics_tests;
 mod translate_sm51_tests;
 #[cfg(test)]
 mod translate_tests;
+#[cfg(test)]
+mod warning_tests;

@@ -34,7 +34,9 @@ pub use crate::ir::{
 };
 use crate::linking::{StageLinking, Workarounds};
 use crate::passes;
+use crate::resource_usage::ResourceUsage;
 use crate::spv::Version;
+use crate::warning::Warning;
 
 /// The Vulkan version the SPIR-V is written for; it decides the SPIR-V version.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -367,6 +369,9 @@ pub struct BoundResource {
     pub descriptor: DescriptorType,
     /// The Vulkan set/binding (or push-constant range) chosen by the binding map.
     pub target: BindingTarget,
+    /// Whether the shader reads, writes or uses this range atomically (the rules:
+    /// [`ResourceUsage`]'s module).
+    pub usage: ResourceUsage,
 }
 
 /// The storage-buffer fix-up block of a shader ([`Options::storage_buffer_alignment`]): a
@@ -434,6 +439,17 @@ pub struct Translation {
     pub spirv: Vec<u32>,
     /// Reflection.
     pub info: ShaderInfo,
+    /// Where the module does not do exactly what the shader asked, or what a runtime may want
+    /// in its log ([`Warning`]), in the order found; each names its instruction as errors do.
+    /// Empty (and unallocated) for most shaders; they never change [`Translation::spirv`].
+    pub warnings: Vec<Warning>,
+}
+
+impl Translation {
+    /// [`Translation::warnings`].
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
 }
 
 /// The most bytes of each buffer a [`Translator`] keeps between translations (8 MiB in all):
@@ -505,7 +521,13 @@ impl Translator {
             Err(e) => Err(e),
         };
         self.trim();
-        translation.map_err(|e| name(e, |at| front.name_at(at)))
+        let mut translation = translation.map_err(|e| name(e, |at| front.name_at(at)))?;
+        for w in &mut translation.warnings {
+            w.instruction = w
+                .instruction
+                .or_else(|| w.offset.and_then(|at| front.name_at(at)));
+        }
+        Ok(translation)
     }
 
     /// Frees the buffers this translator keeps for its next translation (at most
@@ -627,10 +649,11 @@ fn emit_with_info(
     scratch: &mut emit::Scratch,
 ) -> Result<Translation, Error> {
     let emit_options = options.emit_options(&semantics)?;
-    let spirv = emit::emit_reusing(module, &emit_options, scratch)?;
+    let emitted = emit::emit_reusing(module, &emit_options, scratch)?;
     Ok(Translation {
-        spirv,
+        spirv: emitted.spirv,
         info: shader_info(module, &emit_options, semantics)?,
+        warnings: emitted.warnings,
     })
 }
 
@@ -660,7 +683,8 @@ fn shader_info(
                  shape: Option<ResourceShape>,
                  descriptor: DescriptorType,
                  target: Option<BindingTarget>,
-                 span: u32|
+                 span: u32,
+                 usage: Option<&ResourceUsage>|
      -> Result<BoundResource, Error> {
         Ok(BoundResource {
             kind: range.kind,
@@ -671,25 +695,29 @@ fn shader_info(
             shape,
             descriptor,
             target: target.ok_or_else(|| Error::internal(span, "declaration without a binding"))?,
+            usage: usage.copied().unwrap_or_default(),
         })
     };
+    let usage = crate::resource_usage::usages(module);
     let mut resources = Vec::new();
-    for cb in &module.cbuffers {
-        let d = DescriptorType::UniformBuffer;
-        resources.push(entry(cb.range, cb.id, None, d, cb.binding, cb.span)?);
+    for (cb, u) in module.cbuffers.iter().zip(0..) {
+        let (d, u) = (DescriptorType::UniformBuffer, usage.cbuffers.get(u));
+        resources.push(entry(cb.range, cb.id, None, d, cb.binding, cb.span, u)?);
     }
-    for r in &module.resources {
+    for (r, i) in module.resources.iter().zip(0..) {
         let d = emit::descriptor_type(r, options);
         let shape = options.pipeline_state.bound_shape(r);
-        resources.push(entry(r.range, r.id, Some(shape), d, r.binding, r.span)?);
+        let u = usage.resources.get(i);
+        resources.push(entry(r.range, r.id, Some(shape), d, r.binding, r.span, u)?);
         if r.counter {
             let (range, d) = (r.range.counter(), DescriptorType::StorageBuffer);
-            resources.push(entry(range, r.id, None, d, r.counter_binding, r.span)?);
+            let u = usage.counters.get(i);
+            resources.push(entry(range, r.id, None, d, r.counter_binding, r.span, u)?);
         }
     }
-    for smp in &module.samplers {
-        let d = DescriptorType::Sampler;
-        resources.push(entry(smp.range, smp.id, None, d, smp.binding, smp.span)?);
+    for (smp, i) in module.samplers.iter().zip(0..) {
+        let (d, u) = (DescriptorType::Sampler, usage.samplers.get(i));
+        resources.push(entry(smp.range, smp.id, None, d, smp.binding, smp.span, u)?);
     }
     let fixups: Vec<BufferFixup> = emit::fixup_entries(&module.resources, options)
         .into_iter()

@@ -54,7 +54,7 @@
  The version of this C API (bumped when a function or structure is added); compare with
  [`dxbc2spv_api_version`] to know what the loaded library has.
  */
-#define DXBC2SPV_API_VERSION 2
+#define DXBC2SPV_API_VERSION 3
 
 /*
  A count with no upper bound (`t10[10:*]`, a runtime array).
@@ -148,6 +148,34 @@
  `int`.
  */
 #define DXBC2SPV_COMPONENT_TYPE_SINT 2
+
+/*
+ A typed UAV that the shader reads has no listed format and is declared with the R32 format
+ of its return type: a view of another format reads wrong values.
+ */
+#define DXBC2SPV_WARNING_TYPED_UAV_FORMAT_ASSUMED 1
+
+/*
+ `discard` is `OpKill` (`DXBC2SPV_FLAG_DEMOTE_TO_HELPER` off): derivatives the quad takes
+ after it are undefined.
+ */
+#define DXBC2SPV_WARNING_DISCARD_ENDS_INVOCATION 2
+
+/*
+ A constant index past a constant buffer's declared size: the read gives 0.
+ */
+#define DXBC2SPV_WARNING_CONSTANT_BUFFER_READ_PAST_SIZE 3
+
+/*
+ The program does not declare `refactoringAllowed`, but only `[precise]` instructions are
+ `NoContraction`.
+ */
+#define DXBC2SPV_WARNING_STRICT_FLOAT_ORDER_NOT_KEPT 4
+
+/*
+ Minimum-precision values are computed at 32 bits (information).
+ */
+#define DXBC2SPV_WARNING_MINIMUM_PRECISION_AT_32_BITS 5
 
 /*
  `stype` of [`dxbc2spv_options`].
@@ -447,6 +475,15 @@
 #define DXBC2SPV_RESOURCE_USAGE_ATOMIC (1 << 1)
 
 /*
+ The shader reads the range (API version 3): loads, samples and gathers read their resource
+ and sampler, any constant-buffer operand its buffer, atomics that return the previous value
+ their UAV, `imm_atomic_alloc`/`_consume` the counter; queries (`resinfo`, `bufinfo`,
+ `sampleinfo`, `samplepos`, `lod`) do not. Per declared range (the Rust
+ `BoundResource::usage`), not per binding.
+ */
+#define DXBC2SPV_RESOURCE_USAGE_READ (1 << 2)
+
+/*
  Set in [`dxbc2spv_resource::usage`] when its other bits are meaningful (always, in this
  version; a resource bound to push constants is never written).
  */
@@ -710,6 +747,42 @@ typedef struct dxbc2spv_buffer_descriptors {
 } dxbc2spv_buffer_descriptors;
 
 /*
+ One diagnostic.
+ */
+typedef struct dxbc2spv_message {
+  /*
+   `DXBC2SPV_SEVERITY_*`.
+   */
+  uint32_t severity;
+  /*
+   For errors, the status the function returns; 0 otherwise.
+   */
+  int status;
+  /*
+   1 when `offset` holds the byte offset in the input the message is about.
+   */
+  uint32_t has_offset;
+  /*
+   The byte offset in the input.
+   */
+  uint32_t offset;
+  /*
+   The instruction or structure at `offset` (fxc's mnemonic, `SHEX`, ...), or NULL.
+   */
+  const char *instruction;
+  /*
+   The message, UTF-8 (for errors, the text of `out->error`; for warnings the same form,
+   `at 0x<offset> (<instruction>): <message>`).
+   */
+  const char *text;
+  /*
+   Warnings and information: the `DXBC2SPV_WARNING_*` kind (stable numbers); 0 for errors
+   (API version 3; a program built against an older header does not read it).
+   */
+  uint32_t kind;
+} dxbc2spv_message;
+
+/*
  What a shader is and needs. The caller sets `size` to `sizeof(dxbc2spv_shader_info)`; the
  library fills that many bytes (fields added later go at the end).
  */
@@ -792,6 +865,20 @@ typedef struct dxbc2spv_shader_info {
    Bytes of the push-constant range; 0 when the module declares none (API version 2).
    */
   uint32_t push_constant_size;
+  /*
+   Warnings and information of the translation (`dxbc2spv_translator_message`; API
+   version 3).
+   */
+  uint32_t message_count;
+  /*
+   Entries of the storage-buffer fix-up block (`dxbc2spv_translator_buffer_fixup`); 0 when
+   the module has no such block (API version 3).
+   */
+  uint32_t buffer_fixup_count;
+  /*
+   Where the fix-up block is bound, when `buffer_fixup_count` is not 0 (API version 3).
+   */
+  struct dxbc2spv_binding_target buffer_fixup_block;
 } dxbc2spv_shader_info;
 
 /*
@@ -851,6 +938,32 @@ typedef struct dxbc2spv_resource {
    */
   uint32_t usage;
 } dxbc2spv_resource;
+
+/*
+ One entry of the storage-buffer fix-up block (`DXBC2SPV_STRUCTURE_TYPE_BUFFER_DESCRIPTORS`'s
+ `storage_buffer_alignment`): element `i` of the block's `uvec4 data[]` (std140) belongs to
+ entry `i`; before each use the runtime writes `.x` = the view's offset in bytes from the
+ offset the buffer is bound at (the D3D view offset minus that offset rounded down to the
+ alignment), `.y` = the view's size in bytes, `.zw` = 0.
+ */
+typedef struct dxbc2spv_buffer_fixup {
+  /*
+   `DXBC2SPV_RESOURCE_SRV` or `_UAV`.
+   */
+  uint32_t kind;
+  /*
+   The register space.
+   */
+  uint32_t space;
+  /*
+   The first register of the declared range.
+   */
+  uint32_t register_;
+  /*
+   The DXBC operand id.
+   */
+  uint32_t id;
+} dxbc2spv_buffer_fixup;
 
 /*
  One signature element.
@@ -1390,36 +1503,6 @@ typedef struct dxbc2spv_stage_linking {
 } dxbc2spv_stage_linking;
 
 /*
- One diagnostic.
- */
-typedef struct dxbc2spv_message {
-  /*
-   `DXBC2SPV_SEVERITY_*`.
-   */
-  uint32_t severity;
-  /*
-   For errors, the status the function returns; 0 otherwise.
-   */
-  int status;
-  /*
-   1 when `offset` holds the byte offset in the input the message is about.
-   */
-  uint32_t has_offset;
-  /*
-   The byte offset in the input.
-   */
-  uint32_t offset;
-  /*
-   The instruction or structure at `offset` (fxc's mnemonic, `SHEX`, ...), or NULL.
-   */
-  const char *instruction;
-  /*
-   The message, UTF-8 (for errors, the text of `out->error`).
-   */
-  const char *text;
-} dxbc2spv_message;
-
-/*
  Receives a message; the pointers in it are valid only during the call.
  */
 typedef void (*dxbc2spv_message_fn)(void *user_data, const struct dxbc2spv_message *message);
@@ -1551,6 +1634,17 @@ uint32_t dxbc2spv_revision(void);
 int dxbc2spv_fingerprint(const void *dxbc, size_t size, const struct dxbc2spv_options *options, uint8_t *fingerprint);
 
 /*
+ Warning `index` (below `shader_info.message_count`) of the translator's last successful
+ translation, written to `message`; its strings stay valid until the translator's next
+ translation or its destruction. Errors: `DXBC2SPV_ERROR_INVALID_ARGUMENT` (NULL),
+ `DXBC2SPV_ERROR_NOT_AVAILABLE` (no translation, or `index` past the end).
+
+ # Safety
+ `translator` is NULL or live; `message` is NULL or writable.
+ */
+int dxbc2spv_translator_message(const struct dxbc2spv_translator *translator, size_t index, struct dxbc2spv_message *message);
+
+/*
  Sets `options` to the defaults: [`DXBC2SPV_STRUCTURE_TYPE_OPTIONS`], no chain, Vulkan 1.1,
  checksum verified, `discard` as demote, geometry point size, automatic bindings, serial
  hull phases, no ROV interlock. Returns [`crate::DXBC2SPV_OK`], or
@@ -1578,6 +1672,16 @@ int dxbc2spv_translator_shader_info(const struct dxbc2spv_translator *translator
  `translator` is NULL or live; `resource` is NULL or writable.
  */
 int dxbc2spv_translator_resource(const struct dxbc2spv_translator *translator, size_t index, struct dxbc2spv_resource *resource);
+
+/*
+ Entry `index` (below `buffer_fixup_count`) of the last translation's storage-buffer fix-up
+ block. Errors: `DXBC2SPV_ERROR_INVALID_ARGUMENT` (NULL), `DXBC2SPV_ERROR_NOT_AVAILABLE` (no
+ translation, no block, or `index` past the end).
+
+ # Safety
+ `translator` is NULL or live; `fixup` is NULL or writable.
+ */
+int dxbc2spv_translator_buffer_fixup(const struct dxbc2spv_translator *translator, size_t index, struct dxbc2spv_buffer_fixup *fixup);
 
 /*
  Element `index` of signature `signature` (`DXBC2SPV_SIGNATURE_*`) of the last translation.

@@ -25,6 +25,7 @@ mod bindings;
 mod buffers;
 mod fingerprint;
 mod linking;
+mod messages;
 mod options;
 mod reflection;
 mod state;
@@ -39,6 +40,7 @@ pub use bindings::*;
 pub use buffers::*;
 pub use fingerprint::*;
 pub use linking::*;
+pub use messages::*;
 pub use options::*;
 pub use reflection::*;
 pub use state::*;
@@ -63,7 +65,7 @@ pub const DXBC2SPV_ERROR_NOT_AVAILABLE: c_int = -7;
 
 /// The version of this C API (bumped when a function or structure is added); compare with
 /// [`dxbc2spv_api_version`] to know what the loaded library has.
-pub const DXBC2SPV_API_VERSION: u32 = 2;
+pub const DXBC2SPV_API_VERSION: u32 = 3;
 
 /// The result of a translation.
 ///
@@ -210,7 +212,11 @@ unsafe fn translate_impl(
         // SAFETY: `options` is NULL or a valid options chain.
         let converted = unsafe { options::convert(options) }?;
         sink = converted.messages;
-        run(bytes, &converted).map(|t| t.spirv)
+        let translation = run(bytes, &converted)?;
+        if let Some(sink) = &sink {
+            messages::deliver(sink, translation.warnings());
+        }
+        Ok(translation.spirv)
     }))
     .unwrap_or_else(|payload| {
         Err(Failure {

@@ -221,8 +221,12 @@ pub struct dxbc2spv_message {
     pub offset: u32,
     /// The instruction or structure at `offset` (fxc's mnemonic, `SHEX`, ...), or NULL.
     pub instruction: *const c_char,
-    /// The message, UTF-8 (for errors, the text of `out->error`).
+    /// The message, UTF-8 (for errors, the text of `out->error`; for warnings the same form,
+    /// `at 0x<offset> (<instruction>): <message>`).
     pub text: *const c_char,
+    /// Warnings and information: the `DXBC2SPV_WARNING_*` kind (stable numbers); 0 for errors
+    /// (API version 3; a program built against an older header does not read it).
+    pub kind: u32,
 }
 
 /// Receives a message; the pointers in it are valid only during the call.
@@ -276,8 +280,8 @@ pub unsafe extern "C" fn dxbc2spv_options_init(options: *mut dxbc2spv_options) -
 /// Where messages go.
 #[derive(Clone, Copy)]
 pub(crate) struct MessageSink {
-    callback: unsafe extern "C" fn(*mut c_void, *const dxbc2spv_message),
-    user_data: *mut c_void,
+    pub(crate) callback: unsafe extern "C" fn(*mut c_void, *const dxbc2spv_message),
+    pub(crate) user_data: *mut c_void,
 }
 
 impl MessageSink {
@@ -294,6 +298,7 @@ impl MessageSink {
                 .as_ref()
                 .map_or(std::ptr::null(), |s| s.as_ptr()),
             text: text.as_ptr(),
+            kind: 0,
         };
         // SAFETY: the caller gave a callback that accepts its own user data and a message
         // valid for the call.

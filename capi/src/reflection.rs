@@ -16,7 +16,7 @@ use translator::bindings::ResourceKind;
 use translator::front::dxbc::signature::Signature;
 use translator::front::dxbc::{Container, ParseOptions};
 use translator::ir::{ResourceShape, Stage, TessDomain, TessOutputPrimitive, TessPartitioning};
-use translator::{ShaderInfo, Translation};
+use translator::{ResourceUsage, ShaderInfo, Translation};
 
 use crate::bindings::{dxbc2spv_binding_target, dxbc2spv_register_range, range_code, target_code};
 use crate::{dxbc2spv_translator, guard, DXBC2SPV_ERROR_INVALID_ARGUMENT, DXBC2SPV_OK};
@@ -59,6 +59,12 @@ pub const DXBC2SPV_USAGE_DEPTH_OUTPUT: u32 = 1 << 9;
 pub const DXBC2SPV_RESOURCE_USAGE_WRITTEN: u32 = 1 << 0;
 /// The resource's Vulkan binding is used atomically.
 pub const DXBC2SPV_RESOURCE_USAGE_ATOMIC: u32 = 1 << 1;
+/// The shader reads the range (API version 3): loads, samples and gathers read their resource
+/// and sampler, any constant-buffer operand its buffer, atomics that return the previous value
+/// their UAV, `imm_atomic_alloc`/`_consume` the counter; queries (`resinfo`, `bufinfo`,
+/// `sampleinfo`, `samplepos`, `lod`) do not. Per declared range (the Rust
+/// `BoundResource::usage`), not per binding.
+pub const DXBC2SPV_RESOURCE_USAGE_READ: u32 = 1 << 2;
 /// Set in [`dxbc2spv_resource::usage`] when its other bits are meaningful (always, in this
 /// version; a resource bound to push constants is never written).
 pub const DXBC2SPV_RESOURCE_USAGE_KNOWN: u32 = 1 << 31;
@@ -124,6 +130,32 @@ pub struct dxbc2spv_shader_info {
     pub push_constant_offset: u32,
     /// Bytes of the push-constant range; 0 when the module declares none (API version 2).
     pub push_constant_size: u32,
+    /// Warnings and information of the translation (`dxbc2spv_translator_message`; API
+    /// version 3).
+    pub message_count: u32,
+    /// Entries of the storage-buffer fix-up block (`dxbc2spv_translator_buffer_fixup`); 0 when
+    /// the module has no such block (API version 3).
+    pub buffer_fixup_count: u32,
+    /// Where the fix-up block is bound, when `buffer_fixup_count` is not 0 (API version 3).
+    pub buffer_fixup_block: dxbc2spv_binding_target,
+}
+
+/// One entry of the storage-buffer fix-up block (`DXBC2SPV_STRUCTURE_TYPE_BUFFER_DESCRIPTORS`'s
+/// `storage_buffer_alignment`): element `i` of the block's `uvec4 data[]` (std140) belongs to
+/// entry `i`; before each use the runtime writes `.x` = the view's offset in bytes from the
+/// offset the buffer is bound at (the D3D view offset minus that offset rounded down to the
+/// alignment), `.y` = the view's size in bytes, `.zw` = 0.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct dxbc2spv_buffer_fixup {
+    /// `DXBC2SPV_RESOURCE_SRV` or `_UAV`.
+    pub kind: u32,
+    /// The register space.
+    pub space: u32,
+    /// The first register of the declared range.
+    pub register_: u32,
+    /// The DXBC operand id.
+    pub id: u32,
 }
 
 /// One resource range the shader declares, and where it is bound.
@@ -187,6 +219,8 @@ pub(crate) struct Reflection {
     /// (set, binding) → `DXBC2SPV_RESOURCE_USAGE_*` bits.
     binding_usage: HashMap<(u32, u32), u32>,
     signatures: [Vec<Element>; 3],
+    /// The translation's warnings.
+    pub(crate) messages: Vec<crate::messages::Message>,
 }
 
 impl Reflection {
@@ -211,6 +245,11 @@ impl Reflection {
             usage,
             binding_usage: module.binding_usage,
             signatures: signatures(bytes),
+            messages: translation
+                .warnings()
+                .iter()
+                .map(crate::messages::Message::new)
+                .collect(),
         }
     }
 }
@@ -469,6 +508,15 @@ impl Reflection {
             patch_constant_count: len32(self.signatures[2].len()),
             push_constant_offset: info.push_constants.map_or(0, |p| p.offset),
             push_constant_size: info.push_constants.map_or(0, |p| p.size),
+            message_count: len32(self.messages.len()),
+            buffer_fixup_count: info
+                .buffer_fixups
+                .as_ref()
+                .map_or(0, |f| len32(f.entries.len())),
+            buffer_fixup_block: info
+                .buffer_fixups
+                .as_ref()
+                .map_or_else(Default::default, |f| target_code(&f.target)),
         }
     }
 }
@@ -477,7 +525,9 @@ impl Reflection {
 ///
 /// # Safety
 /// `translator` is NULL or live.
-unsafe fn last<'a>(translator: *const dxbc2spv_translator) -> Result<&'a Reflection, c_int> {
+pub(crate) unsafe fn last<'a>(
+    translator: *const dxbc2spv_translator,
+) -> Result<&'a Reflection, c_int> {
     // SAFETY: the caller's contract.
     let t = unsafe { translator.as_ref() }.ok_or(DXBC2SPV_ERROR_INVALID_ARGUMENT)?;
     t.last.as_ref().ok_or(crate::DXBC2SPV_ERROR_NOT_AVAILABLE)
@@ -561,12 +611,57 @@ pub unsafe extern "C" fn dxbc2spv_translator_resource(
             descriptor_type: descriptor_code(b.descriptor),
             target: target_code(&b.target),
             usage: DXBC2SPV_RESOURCE_USAGE_KNOWN
+                | if b.usage.contains(ResourceUsage::READ) {
+                    DXBC2SPV_RESOURCE_USAGE_READ
+                } else {
+                    0
+                }
                 | b.target.descriptor().map_or(0, |d| {
                     r.binding_usage
                         .get(&(d.set, d.binding))
                         .copied()
                         .unwrap_or(0)
                 }),
+        };
+        DXBC2SPV_OK
+    })
+}
+
+/// Entry `index` (below `buffer_fixup_count`) of the last translation's storage-buffer fix-up
+/// block. Errors: `DXBC2SPV_ERROR_INVALID_ARGUMENT` (NULL), `DXBC2SPV_ERROR_NOT_AVAILABLE` (no
+/// translation, no block, or `index` past the end).
+///
+/// # Safety
+/// `translator` is NULL or live; `fixup` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn dxbc2spv_translator_buffer_fixup(
+    translator: *const dxbc2spv_translator,
+    index: usize,
+    fixup: *mut dxbc2spv_buffer_fixup,
+) -> c_int {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let r = match unsafe { last(translator) } {
+            Ok(r) => r,
+            Err(code) => return code,
+        };
+        // SAFETY: the caller's contract.
+        let Some(out) = (unsafe { fixup.as_mut() }) else {
+            return DXBC2SPV_ERROR_INVALID_ARGUMENT;
+        };
+        let entry = r
+            .info
+            .buffer_fixups
+            .as_ref()
+            .and_then(|f| f.entries.get(index));
+        let Some(e) = entry else {
+            return crate::DXBC2SPV_ERROR_NOT_AVAILABLE;
+        };
+        *out = dxbc2spv_buffer_fixup {
+            kind: e.kind.index(),
+            space: e.space,
+            register_: e.register,
+            id: e.id,
         };
         DXBC2SPV_OK
     })

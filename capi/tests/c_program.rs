@@ -40,6 +40,53 @@ fn lib_dir() -> PathBuf {
     profile_dir.to_path_buf()
 }
 
+/// The SONAME the build script gives `libdxbc2spv.so`.
+fn soname() -> String {
+    format!("libdxbc2spv.so.{}", env!("DXBC2SPV_ABI_MAJOR"))
+}
+
+/// Lays out `lib`'s shared library in `dir` as `install.sh` does: the file
+/// `libdxbc2spv.so.<version>`, and the links `libdxbc2spv.so.<major>` (its SONAME, what programs
+/// load) and `libdxbc2spv.so` (what `-ldxbc2spv` finds).
+fn install_shared(lib: &Path, dir: &Path) {
+    std::fs::create_dir_all(dir).expect("lib folder");
+    let file = format!("libdxbc2spv.so.{}", env!("CARGO_PKG_VERSION"));
+    std::fs::copy(lib.join("libdxbc2spv.so"), dir.join(&file)).expect("copy");
+    for (link, to) in [(soname(), file), ("libdxbc2spv.so".to_string(), soname())] {
+        let _ = std::fs::remove_file(dir.join(&link));
+        std::os::unix::fs::symlink(&to, dir.join(&link)).expect("symlink");
+    }
+}
+
+/// The dynamic section of an ELF file, as `readelf -d` prints it.
+fn dynamic_section(file: &Path) -> String {
+    run(Command::new("readelf").arg("-d").arg(file))
+}
+
+/// The shared library names its SONAME, `libdxbc2spv.so.<ABI major>` (`build.rs`), so that
+/// programs record that name and the installed links (`install.sh`) resolve it.
+#[test]
+fn shared_library_has_its_soname() {
+    if !have("readelf") {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "readelf (binutils) not installed: CI=true requires the SONAME check"
+        );
+        eprintln!("skipped (not passed): readelf (binutils) not installed");
+        return;
+    }
+    let lib = lib_dir();
+    let dynamic = dynamic_section(&lib.join("libdxbc2spv.so"));
+    let line = format!("Library soname: [{}]", soname());
+    assert!(dynamic.contains(&line), "{line} in\n{dynamic}");
+    assert_eq!(soname(), "libdxbc2spv.so.0");
+    // install.sh reads the same major from build.rs.
+    let script = std::fs::read_to_string(crate_dir().join("install.sh")).expect("install.sh");
+    assert!(
+        script.contains("ln -sf \"libdxbc2spv.so.$version\" \"$prefix/lib/libdxbc2spv.so.$major\"")
+    );
+}
+
 fn have(tool: &str) -> bool {
     Command::new(tool)
         .arg("--version")
@@ -72,7 +119,20 @@ fn run(cmd: &mut Command) -> String {
     stdout
 }
 
-/// The `INFO`/`RES` lines the C program prints, from the Rust API.
+/// The warnings shader the C program's warnings test takes (`tests/c/api_test.c`): no
+/// `refactoringAllowed` with a `mad`, a read of `cb0[5]` past the 2 declared vectors, and a
+/// `discard`.
+const WARNINGS_SHADER: &str = "ps_5_0\n\
+    dcl_constantbuffer CB0[2], immediateIndexed\n\
+    dcl_input_ps linear v0.xyzw\n\
+    dcl_output o0.xyzw\n\
+    dcl_temps 1\n\
+    mad r0.xyzw, v0.xyzw, cb0[0].xyzw, cb0[5].xyzw\n\
+    discard_nz r0.x\n\
+    mov o0.xyzw, r0.xyzw\n\
+    ret\n";
+
+/// The `INFO`/`RES`/`READ`/`WARN` lines the C program prints, from the Rust API.
 fn rust_reflection(path: &Path) -> Vec<String> {
     let bytes = std::fs::read(path).expect("sample");
     let name = path.file_name().unwrap_or_default().to_string_lossy();
@@ -127,7 +187,31 @@ fn rust_reflection(path: &Path) -> Vec<String> {
             b.binding
         ));
     }
+    for (i, r) in info.resources.iter().enumerate() {
+        let read = u32::from(r.usage.contains(translator::ResourceUsage::READ));
+        lines.push(format!("READ {name} {i} {read}"));
+    }
+    lines.extend(warn_lines(&name, &t));
     lines
+}
+
+/// The `WARN` lines the C program prints for a translation's warnings, from the Rust API.
+fn warn_lines(name: &str, t: &translator::Translation) -> Vec<String> {
+    t.warnings()
+        .iter()
+        .map(|w| {
+            let severity = match w.severity() {
+                translator::Severity::Warning => 1,
+                _ => 2,
+            };
+            format!(
+                "WARN {name} {} {severity} {} {:#x}",
+                w.kind.code(),
+                i32::from(w.offset.is_some()),
+                w.offset.unwrap_or(0)
+            )
+        })
+        .collect()
 }
 
 #[test]
@@ -147,18 +231,28 @@ fn c_program_translates_through_the_c_api() {
     let work = std::env::temp_dir().join(format!("dxbc2spv-capi-{}", std::process::id()));
     std::fs::create_dir_all(&work).expect("work folder");
     let samples = samples();
+    let warnings_shader = work.join("warnings.dxbc");
+    let bytes = translator::text::dxbc::asm::assemble(WARNINGS_SHADER).expect("assembles");
+    std::fs::write(&warnings_shader, bytes).expect("writes");
 
-    // Shared library.
+    // Shared library, laid out as installed (the program records and loads the SONAME).
+    let shared_lib = work.join("lib");
+    install_shared(&lib, &shared_lib);
     let shared = work.join("api_test_shared");
     run(Command::new("cc")
         .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-g", "-I"])
         .arg(&include)
         .arg(&source)
         .arg("-L")
-        .arg(&lib)
-        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .arg(&shared_lib)
+        .arg(format!("-Wl,-rpath,{}", shared_lib.display()))
         .args(["-ldxbc2spv", "-lpthread", "-o"])
         .arg(&shared));
+    if have("readelf") {
+        let needed = format!("Shared library: [{}]", soname());
+        let dynamic = dynamic_section(&shared);
+        assert!(dynamic.contains(&needed), "{needed} in\n{dynamic}");
+    }
     let mut cmd = if have("valgrind") {
         let mut c = Command::new("valgrind");
         c.args([
@@ -177,37 +271,68 @@ fn c_program_translates_through_the_c_api() {
         eprintln!("valgrind not installed: the C program runs without it");
         Command::new(&shared)
     };
-    let stdout = run(cmd.arg(&work).args(&samples));
+    let stdout = run(cmd.arg(&work).arg(&warnings_shader).args(&samples));
     println!("{stdout}");
     assert!(stdout.contains("0 failures"), "{stdout}");
     assert!(stdout.contains("bad input: at 0x"), "{stdout}");
 
-    // The reflection equals the Rust API's.
+    // The reflection (READ flags and warnings included) equals the Rust API's, line for line
+    // (the C program prints each shader's lines in the order the Rust lines are made).
+    let kinds = ["INFO ", "RES ", "READ ", "WARN "];
     let printed: Vec<&str> = stdout
         .lines()
-        .filter(|l| l.starts_with("INFO ") || l.starts_with("RES "))
+        .filter(|l| kinds.iter().any(|k| l.starts_with(k)))
         .collect();
-    let expected: Vec<String> = samples.iter().flat_map(|p| rust_reflection(p)).collect();
-    assert_eq!(printed, expected);
+    let mut expected: Vec<String> = samples.iter().flat_map(|p| rust_reflection(p)).collect();
+    // The warnings test's translation: discard as OpKill.
+    let bytes = std::fs::read(&warnings_shader).expect("reads");
+    let kill =
+        translator::Options::default().with_flag(translator::OptionFlags::DEMOTE_TO_HELPER, false);
+    let t = translator::translate(&bytes, &kill).expect("translates");
+    assert_eq!(t.warnings().len(), 3);
+    expected.extend(warn_lines("warnings.dxbc", &t));
+    let mut printed_sorted = printed.clone();
+    let mut expected_sorted: Vec<&str> = expected.iter().map(String::as_str).collect();
+    printed_sorted.sort_unstable();
+    expected_sorted.sort_unstable();
+    assert_eq!(printed_sorted, expected_sorted);
+    assert!(stdout.lines().any(|l| l == "warnings: 3"), "{stdout}");
+    assert!(
+        stdout.contains("fixups: 1 (u0 at set 0 binding 15)"),
+        "{stdout}"
+    );
     // Per-resource usage, from D3D's rules for the samples' instructions: the compute sample
-    // writes its UAV u0 (`store_structured u0`) without atomics (KNOWN | WRITTEN); the pixel
-    // sample's constant buffer, texture and sampler are never written (KNOWN).
+    // reads (`ld_structured_indexable ... u0`) and writes (`store_structured u0`) its UAV u0
+    // without atomics (KNOWN | READ | WRITTEN); the pixel sample reads its constant buffer
+    // (`mad_sat ... cb0[0]`), and samples its texture with its sampler, never writing them
+    // (KNOWN | READ).
     for line in [
-        "RUSAGE cs50_structured_tgsm.dxbc 0 0x80000001",
-        "RUSAGE ps50_sample_cbuffer.dxbc 0 0x80000000",
-        "RUSAGE ps50_sample_cbuffer.dxbc 1 0x80000000",
-        "RUSAGE ps50_sample_cbuffer.dxbc 2 0x80000000",
+        "RUSAGE cs50_structured_tgsm.dxbc 0 0x80000005",
+        "RUSAGE ps50_sample_cbuffer.dxbc 0 0x80000004",
+        "RUSAGE ps50_sample_cbuffer.dxbc 1 0x80000004",
+        "RUSAGE ps50_sample_cbuffer.dxbc 2 0x80000004",
     ] {
         assert!(stdout.lines().any(|l| l == line), "{line} in\n{stdout}");
     }
 
     // Every module is valid SPIR-V for Vulkan 1.1 (the default target).
     if have("spirv-val") {
-        for p in &samples {
-            let name = p.file_name().unwrap_or_default().to_string_lossy();
+        let mut modules: Vec<PathBuf> = samples
+            .iter()
+            .map(|p| {
+                let name = p.file_name().unwrap_or_default().to_string_lossy();
+                work.join(format!("{name}.spv"))
+            })
+            .collect();
+        // The buffer-descriptor test's modules (fix-up block, texel buffers).
+        for suffix in ["fixup", "texel"] {
+            modules.push(work.join(format!("cs50_structured_tgsm.dxbc.{suffix}.spv")));
+        }
+        for module in modules {
+            assert!(module.exists(), "{} written", module.display());
             run(Command::new("spirv-val")
                 .args(["--target-env", "vulkan1.1"])
-                .arg(work.join(format!("{name}.spv"))));
+                .arg(module));
         }
     } else {
         eprintln!("spirv-val not installed: modules not validated");
@@ -222,7 +347,10 @@ fn c_program_translates_through_the_c_api() {
         .arg(lib.join("libdxbc2spv.a"))
         .args(["-lpthread", "-ldl", "-lm", "-o"])
         .arg(&static_exe));
-    let stdout = run(Command::new(&static_exe).arg(&work).args(&samples));
+    let stdout = run(Command::new(&static_exe)
+        .arg(&work)
+        .arg(&warnings_shader)
+        .args(&samples));
     assert!(stdout.contains("0 failures"), "{stdout}");
 
     // The header compiles as C++.
@@ -276,11 +404,7 @@ fn pkg_config_install_works(lib: &Path, work: &Path) {
     let pkgconfig = prefix.join("lib/pkgconfig");
     std::fs::create_dir_all(&pkgconfig).expect("prefix");
     std::fs::create_dir_all(prefix.join("include")).expect("prefix");
-    std::fs::copy(
-        lib.join("libdxbc2spv.so"),
-        prefix.join("lib/libdxbc2spv.so"),
-    )
-    .expect("copy");
+    install_shared(lib, &prefix.join("lib"));
     std::fs::copy(
         crate_dir().join("include/dxbc2spv.h"),
         prefix.join("include/dxbc2spv.h"),

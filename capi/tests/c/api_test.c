@@ -1,9 +1,12 @@
 /* The C API from C: translates the sample shaders through the core functions and the
- * translator object, from several threads, with a binding callback, a message callback and
- * bad input; prints the reflection for the Rust driver (tests/c_program.rs) to compare with
- * the Rust API's, and writes each module to OUTDIR/<name>.spv for spirv-val.
+ * translator object, from several threads, with a binding callback, a message callback, the
+ * option blocks and bad input; prints the reflection and the warnings for the Rust driver
+ * (tests/c_program.rs) to compare with the Rust API's, and writes each module to
+ * OUTDIR/<name>.spv for spirv-val.
  *
- * usage: api_test OUTDIR FILE.dxbc...   (exit 0: every check passed) */
+ * usage: api_test OUTDIR WARNINGS.dxbc FILE.dxbc...   (exit 0: every check passed)
+ * WARNINGS.dxbc: a pixel shader without refactoringAllowed, with a mad, a read of cb0[5] past
+ * its 2 declared vectors and a discard (the warnings test). */
 #include "dxbc2spv.h"
 
 #include <pthread.h>
@@ -165,7 +168,23 @@ static void print_reflection(const char *name, const dxbc2spv_translator *t) {
                r.range.kind, r.range.space, r.range.first, r.range.count, r.target.set,
                r.target.binding, r.descriptor_type);
         printf("RUSAGE %s %u %#x\n", name, i, r.usage);
+        CHECK(r.usage & DXBC2SPV_RESOURCE_USAGE_KNOWN);
+        printf("READ %s %u %u\n", name, i, (r.usage & DXBC2SPV_RESOURCE_USAGE_READ) ? 1u : 0u);
     }
+    for (uint32_t i = 0; i < info.message_count; i++) {
+        dxbc2spv_message m;
+        CHECK(dxbc2spv_translator_message(t, i, &m) == DXBC2SPV_OK);
+        CHECK(m.severity == DXBC2SPV_SEVERITY_WARNING || m.severity == DXBC2SPV_SEVERITY_INFO);
+        CHECK(m.status == 0 && m.text != NULL && m.kind != 0);
+        printf("WARN %s %u %u %d %#x\n", name, m.kind, m.severity, (int)m.has_offset,
+               m.has_offset ? m.offset : 0u);
+    }
+    dxbc2spv_message no_message;
+    CHECK(dxbc2spv_translator_message(t, info.message_count, &no_message) ==
+          DXBC2SPV_ERROR_NOT_AVAILABLE);
+    dxbc2spv_buffer_fixup no_fixup;
+    CHECK(info.buffer_fixup_count == 0 &&
+          dxbc2spv_translator_buffer_fixup(t, 0, &no_fixup) == DXBC2SPV_ERROR_NOT_AVAILABLE);
     dxbc2spv_resource past;
     CHECK(dxbc2spv_translator_resource(t, info.resource_count, &past) ==
           DXBC2SPV_ERROR_NOT_AVAILABLE);
@@ -408,9 +427,184 @@ static void test_state_blocks(const file *f) {
     dxbc2spv_output_free(&out);
 }
 
+/* ---- warnings ---- */
+
+typedef struct warnings {
+    int count, infos, strict, cbuffer, discard;
+    int strict_names_mad;
+    int text_has_offset;
+} warnings;
+
+static void on_warning(void *user_data, const dxbc2spv_message *m) {
+    warnings *w = user_data;
+    CHECK(m->severity != DXBC2SPV_SEVERITY_ERROR && m->status == 0);
+    w->count++;
+    if (m->severity == DXBC2SPV_SEVERITY_INFO) w->infos++;
+    if (m->kind == DXBC2SPV_WARNING_STRICT_FLOAT_ORDER_NOT_KEPT) {
+        w->strict++;
+        w->strict_names_mad += m->instruction != NULL && strcmp(m->instruction, "mad") == 0;
+    }
+    if (m->kind == DXBC2SPV_WARNING_CONSTANT_BUFFER_READ_PAST_SIZE) w->cbuffer++;
+    if (m->kind == DXBC2SPV_WARNING_DISCARD_ENDS_INVOCATION) w->discard++;
+    w->text_has_offset += m->has_offset && strncmp(m->text, "at 0x", 5) == 0;
+}
+
+/* WARNINGS.dxbc through the message callback, with discard as demote (the default) and as
+   OpKill; the translator keeps the same list; warnings leave the module as it is. */
+static void test_warnings(const file *f) {
+    warnings w = {0};
+    dxbc2spv_message_callback mc = {DXBC2SPV_STRUCTURE_TYPE_MESSAGE_CALLBACK, NULL, on_warning,
+                                    &w};
+    dxbc2spv_options options;
+    dxbc2spv_options_init(&options);
+    dxbc2spv_output plain, out;
+    CHECK(dxbc2spv_translate(f->bytes, f->size, &options, &plain) == DXBC2SPV_OK);
+    options.next = &mc;
+    CHECK(dxbc2spv_translate(f->bytes, f->size, &options, &out) == DXBC2SPV_OK);
+    CHECK(out.spirv_words == plain.spirv_words &&
+          memcmp(out.spirv, plain.spirv, out.spirv_words * 4) == 0);
+    dxbc2spv_output_free(&out);
+    dxbc2spv_output_free(&plain);
+    CHECK(w.count == 2 && w.strict == 1 && w.strict_names_mad == 1 && w.cbuffer == 1);
+    CHECK(w.discard == 0 && w.infos == 0 && w.text_has_offset == 2);
+
+    memset(&w, 0, sizeof w);
+    options.flags &= ~DXBC2SPV_FLAG_DEMOTE_TO_HELPER;
+    dxbc2spv_translator *t = dxbc2spv_translator_create();
+    CHECK(dxbc2spv_translator_translate(t, f->bytes, f->size, &options, &out) == DXBC2SPV_OK);
+    dxbc2spv_output_free(&out);
+    CHECK(w.count == 3 && w.discard == 1);
+    dxbc2spv_shader_info info;
+    memset(&info, 0, sizeof info);
+    info.size = sizeof info;
+    CHECK(dxbc2spv_translator_shader_info(t, &info) == DXBC2SPV_OK);
+    CHECK(info.message_count == 3);
+    int discard = 0;
+    for (uint32_t i = 0; i < info.message_count; i++) {
+        dxbc2spv_message m;
+        CHECK(dxbc2spv_translator_message(t, i, &m) == DXBC2SPV_OK);
+        discard += m.kind == DXBC2SPV_WARNING_DISCARD_ENDS_INVOCATION &&
+                   m.instruction != NULL && strcmp(m.instruction, "discard") == 0;
+        printf("WARN %s %u %u %d %#x\n", f->name, m.kind, m.severity, (int)m.has_offset,
+               m.has_offset ? m.offset : 0u);
+    }
+    CHECK(discard == 1);
+    printf("warnings: %u\n", info.message_count);
+    dxbc2spv_translator_destroy(t);
+}
+
+/* ---- option blocks: buffer descriptors, stage linking ---- */
+
+/* OpDecorate (71) of decoration `decoration` with literal `value`: how many. */
+static int count_decorations(const dxbc2spv_output *out, uint32_t decoration, uint32_t value) {
+    int n = 0;
+    for (size_t i = 5; i < out->spirv_words;) {
+        uint32_t op = out->spirv[i] & 0xffff, len = out->spirv[i] >> 16;
+        if (len == 0) break;
+        if (op == 71 && len >= 4 && i + 3 < out->spirv_words && out->spirv[i + 2] == decoration &&
+            out->spirv[i + 3] == value)
+            n++;
+        i += len;
+    }
+    return n;
+}
+
+/* The compute sample (a structured u0, stride 4) with raw UAVs as texel buffers and a 64-byte
+   storage-buffer alignment: u0 is a storage texel buffer (VkDescriptorType 5) with one fix-up
+   entry, the block at its init binding (set 0, binding 15). */
+static void test_buffer_descriptors(const file *f, const char *outdir) {
+    dxbc2spv_buffer_descriptors b;
+    CHECK(dxbc2spv_buffer_descriptors_init(&b) == DXBC2SPV_OK);
+    CHECK(b.fixup_block.set == 0 && b.fixup_block.binding == 15);
+    b.storage_buffer_alignment = 64;
+    dxbc2spv_options options;
+    dxbc2spv_options_init(&options);
+    options.next = &b;
+    dxbc2spv_translator *t = dxbc2spv_translator_create();
+    dxbc2spv_output out;
+    CHECK(dxbc2spv_translator_translate(t, f->bytes, f->size, &options, &out) == DXBC2SPV_OK);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.fixup.spv", outdir, f->name);
+    FILE *file = fopen(path, "wb");
+    if (file) {
+        CHECK(fwrite(out.spirv, 4, out.spirv_words, file) == out.spirv_words);
+        fclose(file);
+    }
+    dxbc2spv_output_free(&out);
+    dxbc2spv_shader_info info;
+    memset(&info, 0, sizeof info);
+    info.size = sizeof info;
+    CHECK(dxbc2spv_translator_shader_info(t, &info) == DXBC2SPV_OK);
+    CHECK(info.buffer_fixup_count == 1);
+    CHECK(info.buffer_fixup_block.kind == DXBC2SPV_BINDING_DESCRIPTOR &&
+          info.buffer_fixup_block.set == 0 && info.buffer_fixup_block.binding == 15);
+    dxbc2spv_buffer_fixup fixup;
+    CHECK(dxbc2spv_translator_buffer_fixup(t, 0, &fixup) == DXBC2SPV_OK);
+    CHECK(fixup.kind == DXBC2SPV_RESOURCE_UAV && fixup.space == 0 && fixup.register_ == 0);
+    CHECK(dxbc2spv_translator_buffer_fixup(t, 1, &fixup) == DXBC2SPV_ERROR_NOT_AVAILABLE);
+    printf("fixups: %u (u%u at set %u binding %u)\n", info.buffer_fixup_count, fixup.register_,
+           info.buffer_fixup_block.set, info.buffer_fixup_block.binding);
+
+    /* raw and structured UAVs as storage texel buffers (no fix-up then: texel buffers are
+       bound at any offset) */
+    b.storage_buffer_alignment = 0;
+    b.texel_raw_uav = 1;
+    CHECK(dxbc2spv_translator_translate(t, f->bytes, f->size, &options, &out) == DXBC2SPV_OK);
+    snprintf(path, sizeof path, "%s/%s.texel.spv", outdir, f->name);
+    file = fopen(path, "wb");
+    if (file) {
+        CHECK(fwrite(out.spirv, 4, out.spirv_words, file) == out.spirv_words);
+        fclose(file);
+    }
+    dxbc2spv_output_free(&out);
+    dxbc2spv_resource r;
+    CHECK(dxbc2spv_translator_resource(t, 0, &r) == DXBC2SPV_OK);
+    CHECK(r.range.kind == DXBC2SPV_RESOURCE_UAV && r.descriptor_type == 5);
+    CHECK(dxbc2spv_translator_shader_info(t, &info) == DXBC2SPV_OK);
+    CHECK(info.buffer_fixup_count == 0);
+
+    /* an alignment that is not a power of two is named */
+    b.texel_raw_uav = 0;
+    b.storage_buffer_alignment = 48;
+    CHECK(dxbc2spv_translator_translate(t, f->bytes, f->size, &options, &out) ==
+          DXBC2SPV_ERROR_INVALID_ARGUMENT);
+    CHECK(out.error && strstr(out.error, "storage_buffer_alignment"));
+    dxbc2spv_output_free(&out);
+    dxbc2spv_translator_destroy(t);
+}
+
+/* The pixel sample (TEXCOORD0 in v1.xy) linked to a previous stage that writes TEXCOORD0 at
+   register 3: with remapping by semantic the input reads location 3. */
+static void test_stage_linking(const file *f) {
+    dxbc2spv_semantic previous[2] = {{"SV_Position", 0, 0, 0xf, 0}, {"TEXCOORD", 0, 3, 0x3, 0}};
+    dxbc2spv_stage_linking l;
+    memset(&l, 0, sizeof l);
+    l.stype = DXBC2SPV_STRUCTURE_TYPE_STAGE_LINKING;
+    l.has_previous_outputs = 1;
+    l.previous_outputs = previous;
+    l.previous_output_count = 2;
+    l.remap_by_semantic = 1;
+    dxbc2spv_options options;
+    dxbc2spv_options_init(&options);
+    dxbc2spv_output out;
+    CHECK(dxbc2spv_translate(f->bytes, f->size, &options, &out) == DXBC2SPV_OK);
+    CHECK(count_decorations(&out, 30, 3) == 0); /* Location 3 */
+    dxbc2spv_output_free(&out);
+    options.next = &l;
+    CHECK(dxbc2spv_translate(f->bytes, f->size, &options, &out) == DXBC2SPV_OK);
+    CHECK(count_decorations(&out, 30, 3) == 1);
+    dxbc2spv_output_free(&out);
+    /* a geometry-input primitive D3D does not have is named */
+    l.geometry_input = 5;
+    CHECK(dxbc2spv_translate(f->bytes, f->size, &options, &out) ==
+          DXBC2SPV_ERROR_INVALID_ARGUMENT);
+    CHECK(out.error && strstr(out.error, "stage_linking.geometry_input = 5"));
+    dxbc2spv_output_free(&out);
+}
+
 int main(int argc, char **argv) {
-    if (argc < 3) {
-        fprintf(stderr, "usage: %s OUTDIR FILE.dxbc...\n", argv[0]);
+    if (argc < 4) {
+        fprintf(stderr, "usage: %s OUTDIR WARNINGS.dxbc FILE.dxbc...\n", argv[0]);
         return 2;
     }
     printf("dxbc2spv %s, API %u, revision %u\n", dxbc2spv_version(), dxbc2spv_api_version(),
@@ -421,14 +615,20 @@ int main(int argc, char **argv) {
     CHECK(dxbc2spv_options_init(NULL) == DXBC2SPV_ERROR_INVALID_ARGUMENT);
     dxbc2spv_output_free(NULL);
 
-    int count = argc - 2;
+    file warning_shader = {argv[2], basename_of(argv[2]), NULL, 0, NULL, 0};
+    warning_shader.bytes = read_file(argv[2], &warning_shader.size);
+    if (!warning_shader.bytes) {
+        fprintf(stderr, "cannot read %s\n", argv[2]);
+        return 2;
+    }
+    int count = argc - 3;
     file *files = calloc((size_t)count, sizeof *files);
     for (int i = 0; i < count; i++) {
-        files[i].path = argv[i + 2];
-        files[i].name = basename_of(argv[i + 2]);
-        files[i].bytes = read_file(argv[i + 2], &files[i].size);
+        files[i].path = argv[i + 3];
+        files[i].name = basename_of(argv[i + 3]);
+        files[i].bytes = read_file(argv[i + 3], &files[i].size);
         if (!files[i].bytes) {
-            fprintf(stderr, "cannot read %s\n", argv[i + 2]);
+            fprintf(stderr, "cannot read %s\n", argv[i + 3]);
             return 2;
         }
     }
@@ -438,6 +638,13 @@ int main(int argc, char **argv) {
     /* the callback test wants a shader with resources: the first one that has some */
     test_callback(&files[count - 1]);
     test_state_blocks(&files[count - 1]);
+    test_stage_linking(&files[count - 1]);
+    /* the buffer-descriptor test wants the compute sample (a structured UAV) */
+    for (int i = 0; i < count; i++)
+        if (strncmp(files[i].name, "cs50_structured_tgsm", 20) == 0)
+            test_buffer_descriptors(&files[i], argv[1]);
+    test_warnings(&warning_shader);
+    free(warning_shader.bytes);
     test_threads(files, count);
     for (int i = 0; i < count; i++) {
         free(files[i].bytes);

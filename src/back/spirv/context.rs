@@ -154,17 +154,15 @@ pub(super) struct Objects {
     pub(super) push: Option<(Id, super::push_constants::PushLayout)>,
 }
 
-/// The walk through the function being emitted (`mod.rs` drives it, `control_flow.rs`
-/// opens and closes the constructs): written only there; [`Flow::span`] is read wherever an
-/// error is found between instructions.
+/// The walk through the function being emitted (`mod.rs` drives it, `control_flow.rs` opens
+/// and closes constructs): written only there; [`Flow::span`] is read by errors between them.
 pub(super) struct Flow<'a> {
     /// Open constructs of the function being emitted.
     pub(super) frames: Vec<Frame>,
     /// The previous instruction was a `case`/`default` label.
     pub(super) after_case: bool,
-    /// Inside unreachable code (after `ret`, `break`, `continue` or a kill, before the
-    /// enclosing construct's next part): `Some(n)` with `n` constructs opened in it, which
-    /// are skipped whole.
+    /// Inside unreachable code (after `ret`, `break`, `continue` or a kill, before the next
+    /// part of the enclosing construct): `Some(n)`, `n` constructs opened in it (skipped).
     pub(super) dead: Option<u32>,
     /// The body of the function being emitted, and the position in it of the instruction
     /// being emitted (a `loop` looks ahead for the registers it writes).
@@ -210,6 +208,8 @@ pub(crate) struct Emitter<'a> {
     pub(super) temp_values: super::values::TempValues,
     /// Ids asked for at almost every instruction, kept at hand (the module's caches hash).
     memo: super::values::Memo,
+    /// Where the module departs from what the shader asked (`warnings.rs`).
+    pub(super) warnings: Vec<crate::warning::Warning>,
 }
 
 impl<'a> Emitter<'a> {
@@ -241,16 +241,18 @@ impl<'a> Emitter<'a> {
             textures: super::texture::TextureState::new(options.sparse_residency),
             temp_values,
             memo: super::values::Memo::default(),
+            warnings: Vec::new(),
         }
     }
 
-    /// Gives the module and the tables back to `scratch` for the next emission.
-    pub(super) fn into_scratch(self, scratch: &mut super::Scratch) {
+    /// Gives the module and the tables back to `scratch`; returns the warnings.
+    pub(super) fn into_scratch(self, scratch: &mut super::Scratch) -> Vec<crate::warning::Warning> {
         scratch.module = Some(self.m);
         scratch.temp_values = self.temp_values;
         scratch.temps = self.regs.into_temps();
         scratch.functions = self.functions;
         scratch.frames = self.flow.frames;
+        self.warnings
     }
 
     /// Allocates the id of every function of the module.

@@ -33,6 +33,7 @@ mod state_tests;
 mod temps;
 mod texture;
 mod values;
+mod warnings;
 mod workarounds;
 
 use spirv::{
@@ -41,6 +42,7 @@ use spirv::{
 
 use crate::ir::{self, Dimension, Family, Op, ResourceShape, Stage};
 use crate::spv::{Module, Version};
+use crate::warning::Warning;
 pub use buffer_options::fixup_entries;
 pub use error::Error;
 
@@ -123,7 +125,17 @@ pub fn descriptor_type(decl: &ir::ResourceDecl, options: &EmitOptions) -> Descri
 
 /// Writes `module` as a SPIR-V module.
 pub fn emit(module: &ir::Module, options: &EmitOptions) -> Result<Vec<u32>, Error> {
-    emit_reusing(module, options, &mut Scratch::default())
+    emit_reusing(module, options, &mut Scratch::default()).map(|e| e.spirv)
+}
+
+/// What [`emit_reusing`] returns: the module and the warnings of its emission.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Emitted {
+    /// The SPIR-V module.
+    pub spirv: Vec<u32>,
+    /// Where the module does not do exactly what the shader asked (empty, unallocated, when
+    /// it does).
+    pub warnings: Vec<Warning>,
 }
 
 /// The buffers of one emission that the next can reuse: the SPIR-V module under construction
@@ -175,7 +187,7 @@ pub fn emit_reusing(
     module: &ir::Module,
     options: &EmitOptions,
     scratch: &mut Scratch,
-) -> Result<Vec<u32>, Error> {
+) -> Result<Emitted, Error> {
     let stage = module.stage;
     // About 60 words per IR instruction (ALU instructions load, convert, compute and store
     // 4-component registers), bounded by the IR, which is bounded by the input.
@@ -200,8 +212,8 @@ pub fn emit_reusing(
         e.m.write_into(&mut out)?;
         Ok(out)
     });
-    e.into_scratch(scratch);
-    spirv
+    let warnings = e.into_scratch(scratch);
+    spirv.map(|spirv| Emitted { spirv, warnings })
 }
 
 /// The vector in `v`, emptied, leaving an empty one (no allocation) in its place.
@@ -214,6 +226,7 @@ fn take_empty<T>(v: &mut Vec<T>) -> Vec<T> {
 impl Emitter<'_> {
     /// Everything of the module, up to [`Module::write_into`].
     fn module(&mut self, stage: Stage) -> Result<(), Error> {
+        self.program_warnings();
         self.declare_registers()?;
         self.declare_builtins()?;
         self.declare_io()?;

@@ -81,11 +81,15 @@ impl Emitter<'_> {
             match listed {
                 Some(f) if read || written_only || r32 => Some(f),
                 None if read && unlisted == UnlistedUavFormat::R32OfReturnType => {
-                    Some(match scalar {
+                    let f = match scalar {
                         Scalar::U32 => UavFormat::R32ui,
                         Scalar::I32 => UavFormat::R32i,
                         _ => UavFormat::R32f,
-                    })
+                    };
+                    if !r32 {
+                        self.format_assumed(decl, f);
+                    }
+                    Some(f)
                 }
                 _ => None,
             }

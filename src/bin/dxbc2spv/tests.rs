@@ -926,3 +926,30 @@ fn translate_binds_class_instances() {
     assert_eq!(r.status, Status::InputsFailed, "a slot given twice");
     assert!(r.stderr.contains("given twice"), "{}", r.stderr);
 }
+
+/// The translation's warnings go to stderr, one line each, `PATH: warning: at 0x.. (mad): ...`;
+/// the module is written and the command succeeds.
+#[test]
+fn translate_prints_warnings_on_stderr() {
+    // No `refactoringAllowed`: D3D keeps the float order, the module lets the driver fuse.
+    let text = "ps_5_0\ndcl_input_ps linear v0.xyzw\ndcl_output o0.xyzw\n\
+                mad o0.xyzw, v0.xyzw, v0.xyzw, v0.xyzw\nret\n";
+    let bytes = dxbc2spv::text::dxbc::asm::assemble(text).expect("assembles");
+    let tmp = TempDir::new("translate-warnings");
+    let input = tmp.file("strict.dxbc", &bytes);
+    let r = run(&[
+        "translate",
+        &input,
+        "-o",
+        &path_str(&tmp.path("strict.spv")),
+    ]);
+    assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{}", r.stderr);
+    assert!(
+        lines[0].starts_with(&format!("{input}: warning: at 0x"))
+            && lines[0].contains("(mad): the program does not declare refactoringAllowed"),
+        "{}",
+        r.stderr
+    );
+}

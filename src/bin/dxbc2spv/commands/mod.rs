@@ -113,6 +113,12 @@ impl<'a> Console<'a> {
         writeln!(self.err, "{}:{line}:{column}: {message}", path.display())
     }
 
+    /// Reports a warning of an input that succeeded, on stderr: `PATH: warning: message`.
+    pub fn warn(&mut self, path: &Path, warning: &str) -> io::Result<()> {
+        self.out.flush()?;
+        writeln!(self.err, "{}: {warning}", path.display())
+    }
+
     /// Reports a failed input as `PATH: message` (the message is the error and its causes).
     pub fn failed(&mut self, path: &Path, error: &anyhow::Error) -> io::Result<()> {
         self.inputs += 1;

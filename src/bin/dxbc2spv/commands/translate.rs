@@ -52,6 +52,8 @@ struct Written {
     spirv_bytes: usize,
     /// `spirv-val` accepted it.
     validated: bool,
+    /// The translation's warnings, as `warning: <text>` / `info: <text>`.
+    warnings: Vec<String>,
 }
 
 /// Why a file gave no module.
@@ -185,12 +187,15 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
     summary.write(console.out(), started.elapsed())
 }
 
-/// Tallies `outcome` on the console and prints its line: the error, or the module written when
-/// `show_success`.
+/// Tallies `outcome` on the console and prints its line: the error, or the module written
+/// (after its warnings, one line each on stderr) when `show_success`.
 fn report(console: &mut Console<'_>, outcome: Outcome, show_success: bool) -> io::Result<()> {
     match outcome.result {
         Ok(written) => {
             if show_success {
+                for w in &written.warnings {
+                    console.warn(&outcome.input, w)?;
+                }
                 let checked = if written.validated {
                     ", spirv-val ok"
                 } else {
@@ -261,6 +266,11 @@ fn write_module(
         spirv_bytes: words.len(),
         validated: args.validate,
         output,
+        warnings: translation
+            .warnings()
+            .iter()
+            .map(|w| format!("{}: {w}", w.severity().name()))
+            .collect(),
     })
 }
 
