@@ -17,6 +17,6 @@ pub use opcodes::Opcode;
 pub use program::{Program, Version};
 
 #[cfg(test)]
-mod corpus_tests;
+pub(crate) mod corpus_tests;
 #[cfg(test)]
 mod decode_tests;

@@ -1,0 +1,1 @@
+//! Formatting rules of the disassembler on hand-built programs.
