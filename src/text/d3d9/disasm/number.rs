@@ -30,7 +30,7 @@ pub(crate) fn write_float(out: &mut String, value: f32) {
         return;
     };
     let exponent: i32 = exponent.parse().unwrap_or(0);
-    if exponent < -4 || exponent >= PRECISION {
+    if !(-4..PRECISION).contains(&exponent) {
         out.push_str(strip_zeros(mantissa));
         let sign = if exponent < 0 { '-' } else { '+' };
         let _ = write!(out, "e{sign}{:03}", exponent.unsigned_abs());
