@@ -30,7 +30,8 @@ fn ps_2_0_stream() -> Vec<u8> {
 }
 
 const LISTING: &str =
-    "    ps_2_0\n    dcl t0.xy\n    dcl_2d s0\n    texld r0, t0, s0\n    mov oC0, r0\n";
+    "    ps_2_0\n    dcl t0.xy\n    dcl_2d s0\n    texld r0, t0, s0\n    mov oC0, r0\n\n\
+                       // approximately 2 instruction slots used (1 texture, 1 arithmetic)\n";
 
 #[test]
 fn disasm_lists_a_d3d9_stream_whatever_its_extension() {

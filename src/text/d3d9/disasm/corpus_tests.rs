@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::write_program;
+use super::{slot_summary, write_program, write_slot_summary};
 use crate::front::d3d9::corpus_tests::level9_program;
 use crate::front::d3d9::decode;
 use crate::test_support;
@@ -107,6 +107,7 @@ fn instruction_listing_matches_fxc() {
     let (mut standalone, mut standalone_ok, mut level9, mut level9_ok) = (0, 0, 0, 0);
     let mut failures: Vec<(String, String, String)> = Vec::new();
     let mut known_seen = 0;
+    let (mut summaries, mut summaries_ok) = (0, 0);
     for row in &rows {
         let [file, origin, chunk, listing] = [0, 1, 2, 3].map(|i| row[i].as_str());
         if listing != "fxc" {
@@ -129,6 +130,23 @@ fn instruction_listing_matches_fxc() {
         assert!(!expected.is_empty(), "{file}: no instruction section");
         let program = decode(&stream, base).expect("decode");
         let mut ours = String::new();
+        let summary_line = section
+            .lines()
+            .map(str::trim)
+            .find(|l| l.to_ascii_lowercase().starts_with("// approximately"));
+        if let (Some(fxc), Some(summary)) = (summary_line, slot_summary(&program)) {
+            let mut line = String::new();
+            write_slot_summary(&mut line, &summary);
+            summaries += 1;
+            if line.trim_end() == fxc {
+                summaries_ok += 1;
+            } else {
+                println!(
+                    "  {file}: slot summary\n    fxc:  {fxc}\n    ours: {}",
+                    line.trim_end()
+                );
+            }
+        }
         let result = write_program(&mut ours, &program)
             .map_err(|e| (e.to_string(), String::new()))
             .and_then(|()| compare(&ours, &expected).map_or(Ok(()), Err));
@@ -164,6 +182,7 @@ fn instruction_listing_matches_fxc() {
         "D3D9 fxc listing match: {matched}/{total} ({rate:.2}%): standalone {standalone_ok}/{standalone}, \
          level-9 sections {level9_ok}/{level9}"
     );
+    println!("D3D9 slot summaries: {summaries_ok}/{summaries} equal fxc's (the others' instructions have no checked cost)");
     let mut shown = std::collections::HashSet::new();
     for (path, e, o) in &failures {
         let key: String = e.split_whitespace().next().unwrap_or("").to_string();
@@ -181,6 +200,7 @@ fn instruction_listing_matches_fxc() {
         KNOWN_DIFFERENCES.len(),
         "a known-difference file is missing"
     );
+    assert_eq!(summaries_ok, summaries, "slot summaries differ from fxc's");
     assert!(
         failures.is_empty(),
         "{} listings differ from fxc's",

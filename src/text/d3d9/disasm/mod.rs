@@ -3,14 +3,17 @@
 //! Contract: [`write_program`] appends exactly what fxc prints for a D3D9 program from its
 //! version line on (`    vs_2_0`, then every instruction, four spaces in), one line per
 //! instruction, spelled from the opcode table ([`crate::front::d3d9::opcodes`]); it prints no
-//! comment header (the CTAB `// Parameters:` block is written separately and may precede it)
-//! and no slot summary. Checked against fxc's listings in the D3D9 corpus, standalone and in
+//! comment header (the CTAB `// Parameters:` block is written separately and may precede it);
+//! [`disassemble`] adds fxc's slot summary after an empty line where [`slot_summary`] knows it. Checked against fxc's listings in the D3D9 corpus, standalone and in
 //! the level-9 part of `4_0_level_9_x` containers. Nothing panics on any decoded program: a
 //! value with no fxc spelling is a located [`DisasmError`].
 
 mod instruction;
 mod number;
 mod operand;
+mod slots;
+
+pub use slots::{slot_summary, write_slot_summary, SlotSummary};
 
 #[cfg(test)]
 mod corpus_tests;
@@ -97,6 +100,10 @@ pub fn disassemble(bytes: &[u8]) -> Result<String, Error> {
     let program = decode(bytes, 0)?;
     let mut out = String::new();
     write_program(&mut out, &program)?;
+    if let Some(summary) = slot_summary(&program) {
+        out.push('\n');
+        write_slot_summary(&mut out, &summary);
+    }
     Ok(out)
 }
 

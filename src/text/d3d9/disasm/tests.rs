@@ -3,7 +3,10 @@
 //! 16–23, source modifier 24–27, relative bit 13); the expected text is fxc's syntax as the
 //! D3D9 assembly reference spells it.
 
-use super::{disassemble, is_d3d9_stream, DisasmErrorKind, Error};
+use super::{
+    disassemble, is_d3d9_stream, slot_summary, write_program, DisasmErrorKind, Error, SlotSummary,
+};
+use crate::front::d3d9::decode;
 
 // Register types.
 const R: u32 = 0;
@@ -77,10 +80,14 @@ fn op(opcode: u32, controls: u32, len: u32) -> u32 {
     opcode | controls << 16 | len << 24
 }
 
+/// The version line and instructions of a stream.
 fn list(words: &[u32]) -> String {
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     assert!(is_d3d9_stream(&bytes));
-    disassemble(&bytes).unwrap_or_else(|e| panic!("{e}"))
+    let program = decode(&bytes, 0).unwrap_or_else(|e| panic!("{e}"));
+    let mut out = String::new();
+    write_program(&mut out, &program).unwrap_or_else(|e| panic!("{e}"));
+    out
 }
 
 fn lines(text: &str) -> Vec<&str> {
@@ -551,4 +558,74 @@ fn values_without_a_spelling_are_located_errors() {
     // Not a stream at all.
     assert!(!is_d3d9_stream(b"DXBC"));
     assert!(matches!(disassemble(&[0, 0, 0, 0]), Err(Error::Decode(_))));
+}
+
+#[test]
+fn the_slot_summary_follows_where_every_cost_is_known() {
+    let words = [
+        0xffff_0200,
+        op(0x42, 0, 3), // texld r0, t0, s0: one texture slot
+        dst(R, 0, "", 0),
+        src(A_OR_T, 0, "", 0),
+        src(S, 0, "", 0),
+        op(0x24, 0, 2), // nrm r1.xyz, r0: three arithmetic slots
+        dst(R, 1, "xyz", 0),
+        src(R, 0, "", 0),
+        op(0x01, 0, 2),
+        dst(OC, 0, "", 0),
+        src(R, 1, "", 0),
+        END,
+    ];
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let text = disassemble(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        text.ends_with("    mov oC0, r1\n\n// approximately 5 instruction slots used (1 texture, 4 arithmetic)\n"),
+        "{text}"
+    );
+    // A vertex shader prints no split; one slot is singular.
+    let words = [
+        0xfffe_0200,
+        op(0x01, 0, 2),
+        dst(RAST, 0, "", 0),
+        src(V, 0, "", 0),
+        END,
+    ];
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let text = disassemble(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        text.ends_with("    mov oPos, v0\n\n// approximately 1 instruction slot used\n"),
+        "{text}"
+    );
+    // `sincos` has no checked cost: no summary rather than a guess.
+    let words = [
+        0xfffe_0300,
+        op(0x25, 0, 2),
+        dst(R, 0, "xy", 0),
+        src(R, 1, "x", 0),
+        END,
+    ];
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let program = decode(&bytes, 0).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(slot_summary(&program), None);
+    assert!(!disassemble(&bytes)
+        .unwrap_or_default()
+        .contains("approximately"));
+    let words = [
+        0xffff_0300,
+        op(0x5f, 0, 3),
+        dst(R, 0, "", 0),
+        src(V, 0, "", 0),
+        src(S, 0, "", 0),
+        END,
+    ];
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let program = decode(&bytes, 0).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        slot_summary(&program),
+        Some(SlotSummary {
+            texture: 2,
+            arithmetic: 0,
+            split: true
+        })
+    );
 }
