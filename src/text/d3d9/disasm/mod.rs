@@ -4,9 +4,10 @@
 //! version line on (`    vs_2_0`, then every instruction, four spaces in), one line per
 //! instruction, spelled from the opcode table ([`crate::front::d3d9::opcodes`]); it prints no
 //! comment header (the CTAB `// Parameters:` block is written separately and may precede it);
-//! [`disassemble`] adds fxc's slot summary after an empty line where [`slot_summary`] knows it. Checked against fxc's listings in the D3D9 corpus, standalone and in
-//! the level-9 part of `4_0_level_9_x` containers. Nothing panics on any decoded program: a
-//! value with no fxc spelling is a located [`DisasmError`].
+//! [`disassemble`] adds fxc's slot summary after an empty line where [`slot_summary`] knows
+//! it. Checked against fxc's listings in the D3D9 corpus, standalone and in the level-9 part
+//! of `4_0_level_9_x` containers. Nothing panics on any decoded program: a value with no fxc
+//! spelling is a located [`DisasmError`].
 
 mod instruction;
 mod number;
