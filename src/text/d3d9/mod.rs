@@ -7,6 +7,7 @@
 
 pub mod asm;
 pub mod ctab_header;
+pub mod disasm;
 pub mod encode;
 #[cfg(test)]
 mod encode_tests;

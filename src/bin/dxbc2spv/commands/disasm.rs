@@ -1,10 +1,12 @@
-//! `dxbc2spv disasm`: fxc-syntax listings, to stdout or to `--out-dir`.
+//! `dxbc2spv disasm`: fxc-syntax listings, to stdout or to `--out-dir`. A file that starts with
+//! a Direct3D 9 version token is listed as a D3D9 token stream, whatever its extension.
 
 use std::fs;
 use std::io;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use dxbc2spv::text::d3d9::disasm as d3d9;
 use dxbc2spv::text::dxbc::disasm::{self, disassemble};
 
 use super::Console;
@@ -40,9 +42,7 @@ pub fn run(args: &DisasmArgs, console: &mut Console<'_>) -> io::Result<()> {
                 continue;
             }
         };
-        let listing = match inputs::read(&input.path)
-            .and_then(|bytes| disassemble(&bytes, &options).map_err(Into::into))
-        {
+        let listing = match inputs::read(&input.path).and_then(|bytes| listing(&bytes, &options)) {
             Ok(listing) => listing,
             Err(e) => {
                 console.failed(&input.path, &e)?;
@@ -69,6 +69,15 @@ pub fn run(args: &DisasmArgs, console: &mut Console<'_>) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The listing of one input: a D3D9 token stream (told by its version token) or a DXBC
+/// container.
+fn listing(bytes: &[u8], options: &disasm::Options) -> Result<String> {
+    if d3d9::is_d3d9_stream(bytes) {
+        return Ok(d3d9::disassemble(bytes)?);
+    }
+    Ok(disassemble(bytes, options)?)
 }
 
 fn write(path: &Path, listing: &str) -> Result<()> {
