@@ -365,6 +365,10 @@ pub struct DisasmArgs {
     /// from its RDEF creator string).
     #[arg(long, value_enum, default_value_t = DialectArg::Auto)]
     pub dialect: DialectArg,
+    /// Print a `4_0_level_9_x` container's level-9 part (its mapping tables and D3D9 program)
+    /// as fxc prints it, instead of the SM4 program.
+    #[arg(long)]
+    pub level9: bool,
 }
 
 /// Options of `info`.

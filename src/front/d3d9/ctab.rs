@@ -347,6 +347,18 @@ pub enum CtabErrorKind {
     },
 }
 
+/// The program's constant table: its first comment block whose data starts with `CTAB`,
+/// parsed; `None` when it has none.
+pub fn of_program<'a>(
+    program: &super::program::Program<'a>,
+) -> Option<Result<ConstantTable<'a>, CtabError>> {
+    let comment = program
+        .comments
+        .iter()
+        .find(|c| c.data.starts_with(&CTAB_FOURCC[..]))?;
+    Some(parse(comment.data, comment.offset.saturating_add(4)))
+}
+
 /// Parses a constant table from a comment block's `data` (starting with the `CTAB` fourcc);
 /// `base_offset` is the absolute byte offset of `data` in the input, used in errors and in
 /// [`DefaultValue::offset`].

@@ -1,11 +1,13 @@
 //! `dxbc2spv disasm`: fxc-syntax listings, to stdout or to `--out-dir`. A file that starts with
-//! a Direct3D 9 version token is listed as a D3D9 token stream, whatever its extension.
+//! a Direct3D 9 version token is listed as a D3D9 token stream, whatever its extension;
+//! `--level9` lists a container's level-9 part instead of its SM4 program.
 
 use std::fs;
 use std::io;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{anyhow, Context, Result};
+use dxbc2spv::front::dxbc::container::{Container, ParseOptions};
 use dxbc2spv::text::d3d9::disasm as d3d9;
 use dxbc2spv::text::dxbc::disasm::{self, disassemble};
 
@@ -21,6 +23,7 @@ pub fn run(args: &DisasmArgs, console: &mut Console<'_>) -> io::Result<()> {
         header: !args.no_header,
         lossless: args.lossless,
     };
+    let level9 = args.level9;
     let found = inputs::expand(&args.inputs.paths);
     let labelled = !inputs::is_single_file(&found);
     let mut outputs = match &args.out_dir {
@@ -42,13 +45,14 @@ pub fn run(args: &DisasmArgs, console: &mut Console<'_>) -> io::Result<()> {
                 continue;
             }
         };
-        let listing = match inputs::read(&input.path).and_then(|bytes| listing(&bytes, &options)) {
-            Ok(listing) => listing,
-            Err(e) => {
-                console.failed(&input.path, &e)?;
-                continue;
-            }
-        };
+        let listing =
+            match inputs::read(&input.path).and_then(|bytes| listing(&bytes, &options, level9)) {
+                Ok(listing) => listing,
+                Err(e) => {
+                    console.failed(&input.path, &e)?;
+                    continue;
+                }
+            };
         match &mut outputs {
             Some(outputs) => match outputs.claim(&input).and_then(|out| write(&out, &listing)) {
                 Ok(()) => console.succeeded(),
@@ -71,11 +75,26 @@ pub fn run(args: &DisasmArgs, console: &mut Console<'_>) -> io::Result<()> {
     Ok(())
 }
 
-/// The listing of one input: a D3D9 token stream (told by its version token) or a DXBC
-/// container.
-fn listing(bytes: &[u8], options: &disasm::Options) -> Result<String> {
+/// The listing of one input: a D3D9 token stream (told by its version token), a DXBC
+/// container, or (`level9`) a container's level-9 part.
+fn listing(bytes: &[u8], options: &disasm::Options, level9: bool) -> Result<String> {
     if d3d9::is_d3d9_stream(bytes) {
-        return Ok(d3d9::disassemble(bytes)?);
+        let d3d9_options = d3d9::Options {
+            header: options.header,
+        };
+        return Ok(d3d9::disassemble(bytes, &d3d9_options)?);
+    }
+    if level9 {
+        let parse = ParseOptions {
+            verify_checksum: options.verify_checksum,
+        };
+        let container = Container::parse(bytes, &parse)?;
+        let part = container
+            .level9()
+            .ok_or_else(|| anyhow!("the container has no level-9 part (Aon9 chunk)"))??;
+        let mut out = String::new();
+        dxbc2spv::text::level9::write_listing(&mut out, &part)?;
+        return Ok(out);
     }
     Ok(disassemble(bytes, options)?)
 }

@@ -90,8 +90,9 @@ fn write_relative(out: &mut String, rel: &Relative) -> Result<(), DisasmError> {
     out.push('[');
     write_register(out, rel.reg, rel.num, rel.offset)?;
     if rel.reg == RegisterType::Address {
-        out.push('.');
-        out.push(component(rel.component()));
+        // fxc's streams replicate one component (`a0.x`); a hand-made token with another
+        // swizzle is printed whole, so that assembling the listing gives it back.
+        write_swizzle(out, rel.swizzle);
     }
     out.push(']');
     Ok(())

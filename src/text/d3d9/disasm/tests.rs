@@ -4,7 +4,8 @@
 //! D3D9 assembly reference spells it.
 
 use super::{
-    disassemble, is_d3d9_stream, slot_summary, write_program, DisasmErrorKind, Error, SlotSummary,
+    disassemble, is_d3d9_stream, slot_summary, write_program, DisasmErrorKind, Error, Options,
+    SlotSummary,
 };
 use crate::front::d3d9::decode;
 
@@ -533,7 +534,7 @@ fn values_without_a_spelling_are_located_errors() {
         dst(V, 0, "", 0),
         END,
     ]);
-    match disassemble(&b) {
+    match disassemble(&b, &Options::default()) {
         Err(Error::Disasm(e)) => {
             assert_eq!(e.offset, 4);
             assert_eq!(e.kind, DisasmErrorKind::UnknownUsage(14));
@@ -548,7 +549,7 @@ fn values_without_a_spelling_are_located_errors() {
         src(MISC, 2, "", 0),
         END,
     ]);
-    match disassemble(&b) {
+    match disassemble(&b, &Options::default()) {
         Err(Error::Disasm(e)) => {
             assert_eq!(e.offset, 12);
             assert_eq!(e.to_string(), "at 0xc: vPos/vFace has no register 2");
@@ -557,7 +558,10 @@ fn values_without_a_spelling_are_located_errors() {
     }
     // Not a stream at all.
     assert!(!is_d3d9_stream(b"DXBC"));
-    assert!(matches!(disassemble(&[0, 0, 0, 0]), Err(Error::Decode(_))));
+    assert!(matches!(
+        disassemble(&[0, 0, 0, 0], &Options::default()),
+        Err(Error::Decode(_))
+    ));
 }
 
 #[test]
@@ -577,7 +581,7 @@ fn the_slot_summary_follows_where_every_cost_is_known() {
         END,
     ];
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let text = disassemble(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    let text = disassemble(&bytes, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
     assert!(
         text.ends_with("    mov oC0, r1\n\n// approximately 5 instruction slots used (1 texture, 4 arithmetic)\n"),
         "{text}"
@@ -591,7 +595,7 @@ fn the_slot_summary_follows_where_every_cost_is_known() {
         END,
     ];
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let text = disassemble(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    let text = disassemble(&bytes, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
     assert!(
         text.ends_with("    mov oPos, v0\n\n// approximately 1 instruction slot used\n"),
         "{text}"
@@ -607,7 +611,7 @@ fn the_slot_summary_follows_where_every_cost_is_known() {
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let program = decode(&bytes, 0).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(slot_summary(&program), None);
-    assert!(!disassemble(&bytes)
+    assert!(!disassemble(&bytes, &Options::default())
         .unwrap_or_default()
         .contains("approximately"));
     let words = [
