@@ -21,3 +21,5 @@ pub use program::{Program, Version};
 pub(crate) mod corpus_tests;
 #[cfg(test)]
 mod decode_tests;
+#[cfg(test)]
+mod malformed_tests;
