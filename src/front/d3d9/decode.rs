@@ -13,6 +13,18 @@ use super::program::{
     SrcModifier, Version, DST_RESERVED_BITS, MAX_SOURCES, SRC_RESERVED_BITS, USAGE_NAMES,
 };
 
+/// Whether `bytes` start with a D3D9 version token (`0xFFFE` vertex or `0xFFFF` pixel in the
+/// high half of the first little-endian dword), of any version: how the tools tell a D3D9
+/// token stream from a DXBC container (which starts `DXBC`) whatever the file's extension.
+pub fn is_token_stream(bytes: &[u8]) -> bool {
+    bytes
+        .get(..4)
+        .and_then(|b| b.try_into().ok())
+        .map(u32::from_le_bytes)
+        .and_then(Version::from_token)
+        .is_some()
+}
+
 /// Decodes a token stream whose first byte sits at `base_offset` in the caller's input (0 for
 /// a standalone stream; the program's offset inside a container's level-9 chunk otherwise).
 pub fn decode(bytes: &[u8], base_offset: u32) -> Result<Program<'_>, DecodeError> {
