@@ -243,7 +243,7 @@ fn read_relative(
 ) -> Result<Relative, DecodeError> {
     // Pixel shaders have no address register before ps_3_0 (no a0, no aL), and destinations
     // are addressed relatively only from shader model 3 on.
-    if (dst && version.major < 3) || (version.is_pixel() && version.major < 3) {
+    if (dst || version.is_pixel()) && version.major < 3 {
         return Err(DecodeError::new(
             param_offset,
             DecodeErrorKind::RelativeNotAllowed {
