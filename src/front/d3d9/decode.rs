@@ -290,7 +290,14 @@ fn read_dst(cursor: &mut Cursor<'_>, version: Version) -> Result<Dst, DecodeErro
     } else {
         None
     };
-    let shift = ((token >> 24) & 0xf) as i8;
+    let shift_raw = (token >> 24) & 0xf;
+    if (4..=12).contains(&shift_raw) {
+        return Err(DecodeError::new(
+            offset,
+            DecodeErrorKind::UnknownResultShift(shift_raw),
+        ));
+    }
+    let shift = shift_raw as i8;
     Ok(Dst {
         reg,
         num: token & 0x7ff,

@@ -256,3 +256,21 @@ fn errors_name_fxc_spelling_of_the_instruction() {
         "at 0x8 (tex): the stream ends inside a destination parameter"
     );
 }
+
+#[test]
+fn result_shifts_are_the_six_d3d9_defines() {
+    // ps_1_4: mov_x8 r0, c0 (3), mov_d2 r0, c0 (0xF = −1), then shift 12, which is undefined.
+    let shifted = |raw: u32| [0xffff_0104, 1, 0x800f_0000 | raw << 24, 0xa0e4_0000, 0xffff];
+    for (raw, shift) in [(3, 3), (0xd, -3), (0xf, -1)] {
+        let b = bytes(&shifted(raw));
+        let p = decode(&b, 0).expect("decodes");
+        assert_eq!(p.instructions[0].dst.map(|d| d.shift), Some(shift));
+    }
+    let e = decode(&bytes(&shifted(12)), 0)
+        .map(|_| ())
+        .expect_err("fails");
+    assert_eq!(
+        (e.offset, e.kind.clone()),
+        (8, DecodeErrorKind::UnknownResultShift(12))
+    );
+}

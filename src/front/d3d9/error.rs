@@ -129,6 +129,10 @@ pub enum DecodeErrorKind {
     /// count of the table says a parameter comes here, and the token says it is an instruction.
     #[error("{0:#010x} has bit 31 clear: an instruction token where a parameter was expected")]
     ParameterExpected(u32),
+    /// A destination's result shift (bits 24–27) that is not one of 0, ±1, ±2, ±3 (`_x2`,
+    /// `_x4`, `_x8`, `_d2`, `_d4`, `_d8`): 4–12 (where a source would have its modifier).
+    #[error("result shift {0} is not defined (0-3 multiply, 13-15 divide)")]
+    UnknownResultShift(u32),
     /// A `dcl` of an input or output whose usage (bits 0–4) is not defined.
     #[error("dcl usage {0} is not defined (0 position … 13 sample)")]
     UnknownUsage(u32),
