@@ -22,6 +22,9 @@
 //! the translation over random programs from the opcode table ([`generate`]; nine in ten follow the
 //! shader model's rules, the rest only the encoding), bound as [`generated_options`] says.
 //!
+//! [`decode_d3d9`] is the same contract for the Direct3D 9 decoder (raw token streams), with
+//! [`mutate_d3d9`] as its token-aware mutator over hand-made seeds ([`d3d9_seeds`]).
+//!
 //! Layout: this file holds the entry points the fuzz targets call; `check` holds the invariant
 //! checks ([`check()`], [`Outcome`]), `mutate` the seeded PRNG ([`Rng`]), the mutator and the
 //! container helpers ([`build_container`], [`seed_container`], [`words_to_bytes`]), and `tests`
@@ -33,6 +36,9 @@
 //! [`translate_generated`]: crate::fuzzing::translate_generated
 //! [`generate`]: crate::fuzzing::generate
 //! [`generated_options`]: crate::fuzzing::generated_options
+//! [`decode_d3d9`]: crate::fuzzing::decode_d3d9
+//! [`mutate_d3d9`]: crate::fuzzing::mutate_d3d9
+//! [`d3d9_seeds`]: crate::fuzzing::d3d9_seeds
 //! [`check()`]: crate::fuzzing::check()
 //! [`mutate()`]: crate::fuzzing::mutate()
 //! [`Outcome`]: crate::fuzzing::Outcome
@@ -45,6 +51,10 @@
 #[allow(clippy::panic)]
 mod assemble;
 mod check;
+// The D3D9 decoder's contract checks panic by design, as `check`'s do.
+#[cfg(feature = "d3d9")]
+#[allow(clippy::panic)]
+mod d3d9;
 #[allow(clippy::panic)]
 pub mod generate;
 mod mutate;
@@ -54,6 +64,8 @@ mod tests;
 
 pub use assemble::assemble;
 pub use check::{check, Outcome, LISTING_BYTES_PER_DWORD};
+#[cfg(feature = "d3d9")]
+pub use d3d9::{d3d9_seeds, decode_d3d9, mutate_d3d9, mutate_d3d9_in_place};
 pub use mutate::{build_container, mutate, mutate_in_place, seed_container, words_to_bytes, Rng};
 pub use mutate_text::mutate_text;
 

@@ -773,7 +773,8 @@ fn bench_prints_per_stage_lines_and_the_summary() {
 mod asm_d3d9;
 mod batch;
 mod bindings;
-mod d3d9;
+mod d3d9_disasm;
+mod d3d9_info;
 
 /// `translate --spirv-asm` writes `<output>.spvasm` (in-process, no spirv-tools) and
 /// `spirv-dis` prints the same text for the module; a file that is not SPIR-V fails with the

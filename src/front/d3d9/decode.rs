@@ -10,8 +10,20 @@ use super::error::{DecodeError, DecodeErrorKind};
 use super::opcodes::{Opcode, Slot, COMMENT, END};
 use super::program::{
     Comment, DclToken, Dst, Instruction, Payload, Program, RegisterType, Relative, Src,
-    SrcModifier, Version, DST_RESERVED_BITS, MAX_SOURCES, SRC_RESERVED_BITS,
+    SrcModifier, Version, DST_RESERVED_BITS, MAX_SOURCES, SRC_RESERVED_BITS, USAGE_NAMES,
 };
+
+/// Whether `bytes` start with a D3D9 version token (`0xFFFE` vertex or `0xFFFF` pixel in the
+/// high half of the first little-endian dword), of any version: how the tools tell a D3D9
+/// token stream from a DXBC container (which starts `DXBC`) whatever the file's extension.
+pub fn is_token_stream(bytes: &[u8]) -> bool {
+    bytes
+        .get(..4)
+        .and_then(|b| b.try_into().ok())
+        .map(u32::from_le_bytes)
+        .and_then(Version::from_token)
+        .is_some()
+}
 
 /// Decodes a token stream whose first byte sits at `base_offset` in the caller's input (0 for
 /// a standalone stream; the program's offset inside a container's level-9 chunk otherwise).
@@ -80,8 +92,11 @@ pub fn decode(bytes: &[u8], base_offset: u32) -> Result<Program<'_>, DecodeError
         }
         let op = Opcode::from_u16(opcode)
             .ok_or_else(|| DecodeError::new(offset, DecodeErrorKind::UnknownOpcode(opcode)))?;
-        let inst = decode_instruction(&mut cursor, version, op, token, offset)
-            .map_err(|e| e.with_context(op.name()))?;
+        let inst = decode_instruction(&mut cursor, version, op, token, offset).map_err(|e| {
+            // fxc's spelling for the version (`tex` in ps_1_1, `texcrd` in ps_1_4).
+            let spelling = op.spelling(version.is_pixel(), version.key(), (token >> 16) as u8);
+            e.with_context(spelling.map_or(op.name(), |s| s.base))
+        })?;
         program.instructions.push(inst);
     }
 }
@@ -154,6 +169,9 @@ fn decode_instruction(
             Slot::Bool => inst.payload = Payload::Bool(cursor.next("a constant definition")?),
         }
     }
+    if let (Payload::Dcl(dcl), Some(dst)) = (inst.payload, inst.dst) {
+        check_dcl(dcl, dst.reg, offset)?;
+    }
     let operands = ((cursor.pos - start) / 4) as u32;
     inst.dwords = operands + 1;
     if version.has_length() && u32::from(length_field) != operands {
@@ -166,6 +184,37 @@ fn decode_instruction(
         ));
     }
     Ok(inst)
+}
+
+/// Checks a `dcl` token (at `offset`, the instruction's) against the register it declares: a
+/// sampler's texture type is 2D, cube or volume; other registers' usage is one D3D9 defines.
+fn check_dcl(dcl: DclToken, reg: RegisterType, offset: u32) -> Result<(), DecodeError> {
+    if reg == RegisterType::Sampler {
+        if !matches!(dcl.texture_type(), 2..=4) {
+            return Err(DecodeError::new(
+                offset,
+                DecodeErrorKind::UnknownTextureType(dcl.texture_type()),
+            ));
+        }
+    } else if usize::try_from(dcl.usage()).map_or(true, |u| u >= USAGE_NAMES.len()) {
+        return Err(DecodeError::new(
+            offset,
+            DecodeErrorKind::UnknownUsage(dcl.usage()),
+        ));
+    }
+    Ok(())
+}
+
+/// Shader model 1 has no length field: a parameter the layout expects must have bit 31, or the
+/// walk would take the next instruction for an operand.
+fn check_parameter_bit(token: u32, version: Version, offset: u32) -> Result<(), DecodeError> {
+    if !version.has_length() && token & 0x8000_0000 == 0 {
+        return Err(DecodeError::new(
+            offset,
+            DecodeErrorKind::ParameterExpected(token),
+        ));
+    }
+    Ok(())
 }
 
 /// The register type split over a parameter token's bits 28–30 and 11–12.
@@ -192,6 +241,17 @@ fn read_relative(
     dst: bool,
     param_offset: u32,
 ) -> Result<Relative, DecodeError> {
+    // Pixel shaders have no address register before ps_3_0 (no a0, no aL), and destinations
+    // are addressed relatively only from shader model 3 on.
+    if (dst || version.is_pixel()) && version.major < 3 {
+        return Err(DecodeError::new(
+            param_offset,
+            DecodeErrorKind::RelativeNotAllowed {
+                profile: version.profile(),
+                what: if dst { "destinations" } else { "sources" },
+            },
+        ));
+    }
     if !has_relative_token(version, dst) {
         // vs_1_x: the address is a0.x, without a token.
         return Ok(Relative {
@@ -223,13 +283,21 @@ fn read_relative(
 fn read_dst(cursor: &mut Cursor<'_>, version: Version) -> Result<Dst, DecodeError> {
     let offset = cursor.offset();
     let token = cursor.next("a destination parameter")?;
+    check_parameter_bit(token, version, offset)?;
     let reg = register_type(token, version, offset)?;
     let relative = if token & (1 << 13) != 0 {
         Some(read_relative(cursor, version, true, offset)?)
     } else {
         None
     };
-    let shift = ((token >> 24) & 0xf) as i8;
+    let shift_raw = (token >> 24) & 0xf;
+    if (4..=12).contains(&shift_raw) {
+        return Err(DecodeError::new(
+            offset,
+            DecodeErrorKind::UnknownResultShift(shift_raw),
+        ));
+    }
+    let shift = shift_raw as i8;
     Ok(Dst {
         reg,
         num: token & 0x7ff,
@@ -248,6 +316,7 @@ fn read_dst(cursor: &mut Cursor<'_>, version: Version) -> Result<Dst, DecodeErro
 fn read_src(cursor: &mut Cursor<'_>, version: Version) -> Result<Src, DecodeError> {
     let offset = cursor.offset();
     let token = cursor.next("a source parameter")?;
+    check_parameter_bit(token, version, offset)?;
     let reg = register_type(token, version, offset)?;
     let modifier_raw = (token >> 24) & 0xf;
     let modifier = SrcModifier::from_raw(modifier_raw).ok_or_else(|| {

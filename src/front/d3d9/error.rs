@@ -116,4 +116,27 @@ pub enum DecodeErrorKind {
     /// The stream has no end token.
     #[error("no end token (0x0000FFFF) before the end of the stream")]
     MissingEnd,
+    /// Relative addressing (bit 13) where the version has none: sources of pixel shaders
+    /// before ps_3_0 (no address register), destinations before shader model 3.
+    #[error("{profile} has no relative addressing of {what}")]
+    RelativeNotAllowed {
+        /// fxc's profile name (`ps_2_0`).
+        profile: String,
+        /// `sources` or `destinations`.
+        what: &'static str,
+    },
+    /// A shader model 1 parameter token without bit 31: without a length field, the operand
+    /// count of the table says a parameter comes here, and the token says it is an instruction.
+    #[error("{0:#010x} has bit 31 clear: an instruction token where a parameter was expected")]
+    ParameterExpected(u32),
+    /// A destination's result shift (bits 24–27) that is not one of 0, ±1, ±2, ±3 (`_x2`,
+    /// `_x4`, `_x8`, `_d2`, `_d4`, `_d8`): 4–12 (where a source would have its modifier).
+    #[error("result shift {0} is not defined (0-3 multiply, 13-15 divide)")]
+    UnknownResultShift(u32),
+    /// A `dcl` of an input or output whose usage (bits 0–4) is not defined.
+    #[error("dcl usage {0} is not defined (0 position … 13 sample)")]
+    UnknownUsage(u32),
+    /// A `dcl` of a sampler whose texture type (bits 27–30) is not defined.
+    #[error("sampler texture type {0} is not defined (2 2d, 3 cube, 4 volume)")]
+    UnknownTextureType(u32),
 }

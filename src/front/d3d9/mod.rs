@@ -11,8 +11,9 @@ pub mod decode;
 pub mod error;
 pub mod opcodes;
 pub mod program;
+pub mod reflect;
 
-pub use decode::decode;
+pub use decode::{decode, is_token_stream};
 pub use error::{DecodeError, DecodeErrorKind};
 pub use opcodes::Opcode;
 pub use program::{Program, Version};
@@ -21,3 +22,5 @@ pub use program::{Program, Version};
 pub(crate) mod corpus_tests;
 #[cfg(test)]
 mod decode_tests;
+#[cfg(test)]
+mod malformed_tests;

@@ -191,7 +191,7 @@ define_opcodes! {
     0x1c Ret "ret" ControlFlow [(Vs, V20, VMAX, []), (Ps, V21, VMAX, [])];
     0x1d Endloop "endloop" ControlFlow [(Vs, V20, VMAX, []), (Ps, V30, VMAX, [])];
     0x1e Label "label" ControlFlow [(Vs, V20, VMAX, [Src]), (Ps, V21, VMAX, [Src])];
-    0x1f Dcl "dcl" Declaration [(Both, V10, VMAX, [Dcl, Dst])];
+    0x1f Dcl "dcl" Declaration [(Vs, V10, VMAX, [Dcl, Dst]), (Ps, V20, VMAX, [Dcl, Dst])];
     0x20 Pow "pow" Alu [(Both, V20, VMAX, [Dst, Src, Src])];
     0x21 Crs "crs" Alu [(Both, V20, VMAX, [Dst, Src, Src])];
     0x22 Sgn "sgn" Alu [(Both, V20, VMAX, [Dst, Src, Src, Src])];

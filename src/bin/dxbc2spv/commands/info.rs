@@ -33,6 +33,9 @@ pub fn run(args: &InfoArgs, console: &mut Console<'_>) -> io::Result<()> {
                 continue;
             }
         };
+        if super::info_d3d9::handled(&input.path, args.json, &mut printed, console)? {
+            continue;
+        }
         let path = input.path.display().to_string();
         let summary = match inputs::read(&input.path).and_then(|bytes| Summary::of(&bytes)) {
             Ok(summary) => summary,

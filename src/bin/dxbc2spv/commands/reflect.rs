@@ -57,6 +57,9 @@ pub fn run(args: &ReflectArgs, console: &mut Console<'_>) -> io::Result<()> {
                 continue;
             }
         };
+        if super::reflect_d3d9::handled(&input.path, args.json, &mut printed, console)? {
+            continue;
+        }
         let reflection = inputs::read(&input.path).and_then(|bytes| -> Result<_> {
             let container = Container::parse(&bytes, &options)?;
             let reflection = Reflection::from_container(&container)?;
