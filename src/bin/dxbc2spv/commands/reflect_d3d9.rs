@@ -1,5 +1,6 @@
 //! `dxbc2spv reflect` for Direct3D 9 token streams (recognised by the version token whatever the
-//! file's extension): constants (`def`/`defi`/`defb`, and where the `CTAB` block is), samplers
+//! file's extension): constants (`def`/`defi`/`defb`, and the named constants of the `CTAB`
+//! constant table, or why it does not parse: the runtime ignores comments), samplers
 //! and their texture types, `dcl` inputs and outputs, registers read and written per file, and
 //! the features a runtime must know of; as text or one JSON object per input (the schema is in
 //! `docs/cli.md`). Vulkan bindings (`--bindings`) do not apply to D3D9 streams.
@@ -9,9 +10,11 @@ use std::io;
 use std::path::Path;
 
 use anyhow::Result;
+use dxbc2spv::front::d3d9::ctab::{self, ConstantTable};
 use dxbc2spv::front::d3d9::decode;
 use dxbc2spv::front::d3d9::program::RegisterType;
 use dxbc2spv::front::d3d9::reflect::{register_name, IoDeclaration, Reflection};
+use dxbc2spv::text::d3d9::ctab_header::type_name;
 use serde::Serialize;
 
 use super::info_d3d9::{fourcc_text, is_d3d9_file};
@@ -32,12 +35,24 @@ pub fn handled(
     }
     let name = path.display().to_string();
     let rendered = inputs::read(path).and_then(|bytes| -> Result<String> {
-        let r = Reflection::of(&decode(&bytes, 0)?);
+        let program = decode(&bytes, 0)?;
+        let r = Reflection::of(&program);
+        let (named, ctab_error) = match ctab::of_program(&program) {
+            Some(Ok(table)) => (named_constants(&table), None),
+            Some(Err(e)) => (Vec::new(), Some(e.to_string())),
+            None => (Vec::new(), None),
+        };
         Ok(if json {
-            json::line(&to_json(&name, &r))?
+            let mut record = to_json(&name, &r);
+            record.named_constants = named;
+            record.constant_table_error = ctab_error;
+            json::line(&record)?
         } else {
             let separator = if *printed > 0 { "\n" } else { "" };
-            format!("{separator}{}", text(&name, &r))
+            format!(
+                "{separator}{}",
+                text(&name, &r, &named, ctab_error.as_deref())
+            )
         })
     });
     match rendered {
@@ -86,14 +101,40 @@ fn names(file: RegisterType, nums: &[u32]) -> Vec<String> {
     nums.iter().map(|&n| register_name(file, n)).collect()
 }
 
-fn text(path: &str, r: &Reflection) -> String {
+/// The constant table's constants: name, first register (`c4`, `s0`), count, HLSL type.
+fn named_constants(table: &ConstantTable<'_>) -> Vec<NamedJson> {
+    table
+        .constants
+        .iter()
+        .map(|c| {
+            let mut ty = type_name(&c.ty);
+            if c.ty.elements > 1 {
+                let _ = write!(ty, "[{}]", c.ty.elements);
+            }
+            NamedJson {
+                name: c.name.to_string(),
+                register: format!("{}{}", c.register_set.prefix(), c.register_index),
+                count: c.register_count,
+                ty,
+            }
+        })
+        .collect()
+}
+
+fn text(path: &str, r: &Reflection, named: &[NamedJson], ctab_error: Option<&str>) -> String {
     let mut s = String::new();
     // Writing to a String cannot fail.
-    let _ = write_text(&mut s, path, r);
+    let _ = write_text(&mut s, path, r, named, ctab_error);
     s
 }
 
-fn write_text(s: &mut String, path: &str, r: &Reflection) -> std::fmt::Result {
+fn write_text(
+    s: &mut String,
+    path: &str,
+    r: &Reflection,
+    named: &[NamedJson],
+    ctab_error: Option<&str>,
+) -> std::fmt::Result {
     writeln!(s, "{path}")?;
     writeln!(
         s,
@@ -122,6 +163,12 @@ fn write_text(s: &mut String, path: &str, r: &Reflection) -> std::fmt::Result {
             t.offset, t.size
         )?,
         None => writeln!(s, "  constant table: none")?,
+    }
+    if let Some(e) = ctab_error {
+        writeln!(s, "    does not parse: {e}")?;
+    }
+    for c in named {
+        writeln!(s, "    {:<6} {} x{}  {}", c.register, c.name, c.count, c.ty)?;
     }
     writeln!(s, "  samplers: {}", r.samplers.len())?;
     for smp in &r.samplers {
@@ -175,8 +222,12 @@ struct ReflectD3d9Json<'a> {
     float_constants: Vec<FloatJson>,
     int_constants: Vec<IntJson>,
     bool_constants: Vec<BoolJson>,
-    /// Where the CTAB block is (its constants come from the CTAB parser).
+    /// Where the CTAB block is.
     constant_table: Option<TableJson>,
+    /// The CTAB block's constants.
+    named_constants: Vec<NamedJson>,
+    /// Why the CTAB block does not parse, when it does not.
+    constant_table_error: Option<String>,
     samplers: Vec<SamplerJson>,
     inputs: Vec<IoJson>,
     outputs: Vec<IoJson>,
@@ -204,6 +255,16 @@ struct IntJson {
 struct BoolJson {
     register: u32,
     value: bool,
+}
+
+/// One constant of the CTAB constant table.
+#[derive(Serialize)]
+struct NamedJson {
+    name: String,
+    register: String,
+    count: u16,
+    #[serde(rename = "type")]
+    ty: String,
 }
 
 #[derive(Serialize)]
@@ -281,6 +342,8 @@ fn to_json<'a>(path: &'a str, r: &Reflection) -> ReflectD3d9Json<'a> {
             offset: t.offset,
             size: t.size,
         }),
+        named_constants: Vec::new(),
+        constant_table_error: None,
         samplers: r
             .samplers
             .iter()
