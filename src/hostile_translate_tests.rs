@@ -342,3 +342,23 @@ fn thirty_thousand_signature_elements_are_refused() {
         "at 0x34 (ISGN): 30000 signature elements exceeds the limit 512",
     );
 }
+
+#[test]
+fn a_d3d9_stream_is_unsupported_not_a_bad_container() {
+    // ps_2_0; mov oC0, c0; end.
+    let words = [
+        0xffff_0200u32,
+        0x0200_0001,
+        0x800f_0800,
+        0xa0e4_0000,
+        0x0000_ffff,
+    ];
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let e = must_fail(&bytes);
+    assert_eq!(e.kind(), crate::ErrorKind::Unsupported);
+    assert_eq!(
+        e.to_string(),
+        "at 0x0: unsupported: translating Direct3D 9 shader bytecode (ps_2_0) to SPIR-V (the D3D9 \
+         front end decodes, lists and reflects it, but has no lowering yet)"
+    );
+}

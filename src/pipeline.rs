@@ -499,6 +499,7 @@ impl Translator {
     /// Translates a DXBC container to SPIR-V (see [`translate`]), in this translator's buffers.
     #[cfg(feature = "dxbc")]
     pub fn translate(&mut self, bytes: &[u8], options: &Options) -> Result<Translation, Error> {
+        refuse_d3d9(bytes)?;
         self.translate_with::<Dxbc<'_>>(bytes, options)
     }
 
@@ -581,7 +582,33 @@ pub fn translate(bytes: &[u8], options: &Options) -> Result<Translation, Error> 
 /// Errors name their instruction as [`translate`]'s do.
 #[cfg(feature = "dxbc")]
 pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Error> {
+    refuse_d3d9(bytes)?;
     translate_to_ir_with::<Dxbc<'_>>(bytes, options)
+}
+
+/// A Direct3D 9 token stream (told by its version token) is [`Error::Unsupported`]: its front
+/// end decodes, lists and reflects it, but does not lower it to the IR yet.
+#[cfg(feature = "dxbc")]
+fn refuse_d3d9(bytes: &[u8]) -> Result<(), Error> {
+    #[cfg(feature = "d3d9")]
+    if crate::front::d3d9::decode::is_token_stream(bytes) {
+        let profile = bytes
+            .get(..4)
+            .and_then(|b| b.try_into().ok())
+            .map(u32::from_le_bytes)
+            .and_then(crate::front::d3d9::Version::from_token)
+            .map(|v| v.profile())
+            .unwrap_or_default();
+        return Err(Error::unsupported(
+            0,
+            format!(
+                "translating Direct3D 9 shader bytecode ({profile}) to SPIR-V \
+                 (the D3D9 front end decodes, lists and reflects it, but has no lowering yet)"
+            ),
+        ));
+    }
+    let _ = bytes;
+    Ok(())
 }
 
 /// Where each range the shader declares is bound under `options`, without emitting SPIR-V:
@@ -600,6 +627,7 @@ pub fn bound_resources(bytes: &[u8], options: &Options) -> Result<Vec<BoundResou
 /// those of [`translate_to_ir`], and a push-constant layout the back end refuses.
 #[cfg(feature = "dxbc")]
 pub fn bound_shader_info(bytes: &[u8], options: &Options) -> Result<ShaderInfo, Error> {
+    refuse_d3d9(bytes)?;
     let front = Dxbc::decode(bytes, options.has(OptionFlags::VERIFY_CHECKSUM))
         .map_err(|e| name(e, |at| Dxbc::name_in_bytes(bytes, at)))?;
     let module = lower_and_check(&front, options, Vec::new())

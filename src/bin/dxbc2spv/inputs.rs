@@ -14,6 +14,10 @@ use anyhow::{anyhow, Context, Result};
 /// File extensions picked up when a directory is searched for containers.
 pub const EXTENSIONS: &[&str] = &["dxbc", "cso"];
 
+/// File extensions picked up when `disasm`, `info` or `reflect` search a directory: containers
+/// and Direct3D 9 token streams (told apart by their first dword, not by the extension).
+pub const READ_EXTENSIONS: &[&str] = &["dxbc", "cso", "d3d9", "vso", "pso"];
+
 /// File extensions picked up when a directory is searched for assembly listings.
 pub const ASM_EXTENSIONS: &[&str] = &["asm"];
 

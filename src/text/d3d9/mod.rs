@@ -11,3 +11,5 @@ pub mod disasm;
 pub mod encode;
 #[cfg(test)]
 mod encode_tests;
+#[cfg(test)]
+mod listing_tests;

@@ -24,7 +24,7 @@ pub fn run(args: &DisasmArgs, console: &mut Console<'_>) -> io::Result<()> {
         lossless: args.lossless,
     };
     let level9 = args.level9;
-    let found = inputs::expand(&args.inputs.paths);
+    let found = inputs::expand_with(&args.inputs.paths, inputs::READ_EXTENSIONS);
     let labelled = !inputs::is_single_file(&found);
     let mut outputs = match &args.out_dir {
         Some(dir) => {

@@ -25,7 +25,7 @@ mod level9;
 /// Describes every input; see `docs/cli.md`.
 pub fn run(args: &InfoArgs, console: &mut Console<'_>) -> io::Result<()> {
     let mut printed = 0usize;
-    for item in inputs::expand(&args.inputs.paths) {
+    for item in inputs::expand_with(&args.inputs.paths, inputs::READ_EXTENSIONS) {
         let input = match item {
             Found::File(input) => input,
             Found::Failed(path, e) => {

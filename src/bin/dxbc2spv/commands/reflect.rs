@@ -49,7 +49,7 @@ pub fn run(args: &ReflectArgs, console: &mut Console<'_>) -> io::Result<()> {
         None
     };
     let mut printed = 0usize;
-    for item in inputs::expand(&args.inputs.paths) {
+    for item in inputs::expand_with(&args.inputs.paths, inputs::READ_EXTENSIONS) {
         let input = match item {
             Found::File(input) => input,
             Found::Failed(path, e) => {

@@ -24,6 +24,7 @@ mod corpus_tests;
 mod tests;
 
 use crate::front::d3d9::ctab::{self, CtabError};
+use crate::front::d3d9::opcodes::Opcode;
 use crate::front::d3d9::program::{Instruction, Program, Version};
 use crate::front::d3d9::{decode, DecodeError};
 use crate::text::d3d9::ctab_header;
@@ -89,14 +90,33 @@ pub enum Error {
     Ctab(#[from] CtabError),
 }
 
-/// Appends the version line and every instruction of `program`, as fxc lists them.
+/// Appends the version line and every instruction of `program`, as fxc lists them: four
+/// spaces in, and two more per open `if`/`rep`/`loop` block (`else` and the block's end at the
+/// block's own depth).
 pub fn write_program(out: &mut String, program: &Program<'_>) -> Result<(), DisasmError> {
     write_version(out, program.version);
+    let mut depth: usize = 0;
     for inst in &program.instructions {
+        let (before, after) = match inst.opcode {
+            Opcode::If | Opcode::Ifc | Opcode::Rep | Opcode::Loop => (0, 1),
+            Opcode::Else => (-1, 1),
+            Opcode::Endif | Opcode::Endrep | Opcode::Endloop => (-1, 0),
+            _ => (0, 0),
+        };
+        depth = depth.saturating_add_signed(before);
+        // Deeper than any valid program nests, the indentation stops growing.
+        for _ in 0..depth.min(MAX_INDENT_DEPTH) {
+            out.push_str("  ");
+        }
         write_instruction_line(out, inst, program.version)?;
+        depth = depth.saturating_add_signed(after);
     }
     Ok(())
 }
+
+/// The deepest block nesting the listing indents (D3D9 allows 24 levels of `if` and 4 of
+/// `loop`/`rep`).
+const MAX_INDENT_DEPTH: usize = 32;
 
 /// Appends fxc's version line: `    ps_2_x`.
 pub fn write_version(out: &mut String, version: Version) {

@@ -8,6 +8,7 @@ use super::{
     SlotSummary,
 };
 use crate::front::d3d9::decode;
+use crate::front::d3d9::program::{DclToken, Payload};
 
 // Register types.
 const R: u32 = 0;
@@ -215,14 +216,14 @@ fn control_flow_spells_comparisons_and_loop_registers() {
         [
             "    vs_2_x",
             "    rep i0",
-            "    if_gt r0.x, c0.y",
-            "    break_ne r0.x, c0.y",
-            "    else",
-            "    break",
-            "    endif",
+            "      if_gt r0.x, c0.y",
+            "        break_ne r0.x, c0.y",
+            "      else",
+            "        break",
+            "      endif",
             "    endrep",
             "    loop aL, i1",
-            "    mov r0, c0[aL]",
+            "      mov r0, c0[aL]",
             "    endloop",
             "    if b3",
             "    endif",
@@ -372,7 +373,7 @@ fn shader_model_3_semantics_predicates_and_misc_registers() {
             "    (p0) mov r0, v0",
             "    (!p0.x) add r0.x, r0, vFace",
             "    rep i0",
-            "    breakp !p0.y",
+            "      breakp !p0.y",
             "    endrep",
             "    texldl r1, v1, s3",
             "    texldd r1, v1, s3, r2, r3",
@@ -526,7 +527,8 @@ fn vertex_shader_1_1_reads_a0_x_implicitly() {
 #[test]
 fn values_without_a_spelling_are_located_errors() {
     let bytes = |words: &[u32]| -> Vec<u8> { words.iter().flat_map(|w| w.to_le_bytes()).collect() };
-    // dcl with usage 14 (beyond `sample`).
+    // dcl with usage 14 (beyond `sample`): the decoder refuses it; a program built another
+    // way that holds one is a located disassembly error.
     let b = bytes(&[
         0xfffe_0200,
         op(0x1f, 0, 2),
@@ -534,8 +536,21 @@ fn values_without_a_spelling_are_located_errors() {
         dst(V, 0, "", 0),
         END,
     ]);
-    match disassemble(&b, &Options::default()) {
-        Err(Error::Disasm(e)) => {
+    assert!(matches!(
+        disassemble(&b, &Options::default()),
+        Err(Error::Decode(_))
+    ));
+    let b = bytes(&[
+        0xfffe_0200,
+        op(0x1f, 0, 2),
+        0x8000_0005,
+        dst(V, 0, "", 0),
+        END,
+    ]);
+    let mut program = decode(&b, 0).expect("decodes");
+    program.instructions[0].payload = Payload::Dcl(DclToken(0x8000_000e));
+    match write_program(&mut String::new(), &program) {
+        Err(e) => {
             assert_eq!(e.offset, 4);
             assert_eq!(e.kind, DisasmErrorKind::UnknownUsage(14));
         }
