@@ -59,7 +59,11 @@ pub fn expand_with(paths: &[PathBuf], extensions: &[&str]) -> Vec<Found> {
         walk(path, path, extensions, &mut found);
         if found.len() == before {
             let names: Vec<String> = extensions.iter().map(|e| format!(".{e}")).collect();
-            let err = anyhow!("no {} files found in this directory", names.join(" or "));
+            let names = match names.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+                _ => names.concat(),
+            };
+            let err = anyhow!("no {names} files found in this directory");
             found.push(Found::Failed(path.clone(), err));
         }
     }

@@ -269,7 +269,8 @@ fn disasm_walks_directories_and_mirrors_them_in_the_out_dir() {
     let r = run(&["disasm", &path_str(&empty)]);
     assert_eq!(r.status, Status::InputsFailed);
     assert!(
-        r.stderr.contains("no .dxbc or .cso files found"),
+        r.stderr
+            .contains("no .dxbc, .cso, .d3d9, .vso or .pso files found in this directory"),
         "{}",
         r.stderr
     );

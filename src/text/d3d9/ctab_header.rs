@@ -152,4 +152,4 @@ fn line(out: &mut String, text: &str) {
 
 #[cfg(test)]
 #[path = "ctab_header_tests.rs"]
-mod tests;
+pub(crate) mod tests;
