@@ -150,7 +150,7 @@ pub fn firstbit_lo(x: u32) -> u32 {
 }
 
 /// `f32tof16`: the half-precision bits of a float (round to nearest even, denormal halves kept,
-/// values too large become infinity, NaN stays NaN), in the low 16 bits.
+/// finite values too large become the largest half, NaN stays NaN), in the low 16 bits.
 pub fn f32tof16(bits: u32) -> u32 {
     let x = fin(bits);
     let sign = ((x.to_bits() >> 16) & 0x8000) as u16;
@@ -158,8 +158,12 @@ pub fn f32tof16(bits: u32) -> u32 {
         return u32::from(sign | 0x7e00 | ((x.to_bits() >> 13) & 0x1ff) as u16);
     }
     let a = x.abs();
-    let h: u16 = if a.is_infinite() || a >= 65520.0 {
+    // Finite values beyond the half range give the largest half, never infinity (D3D11.3
+    // 3.2.2 conversion rules); infinity stays infinity.
+    let h: u16 = if a.is_infinite() {
         0x7c00
+    } else if a > 65504.0 {
+        0x7bff
     } else if a < 6.103_515_6e-5 {
         // Denormal half: units of 2^-24, round to nearest even.
         (a as f64 * 16_777_216.0).round_ties_even() as u16
@@ -299,7 +303,8 @@ mod tests {
         assert_eq!(ftou(-3.0), 0);
         assert_eq!(ftou(1e10), u32::MAX);
         assert_eq!(f32tof16(1.0f32.to_bits()), 0x3c00);
-        assert_eq!(f32tof16(1e6f32.to_bits()), 0x7c00);
+        assert_eq!(f32tof16(1e6f32.to_bits()), 0x7bff);
+        assert_eq!(f32tof16(f32::INFINITY.to_bits()), 0x7c00);
         assert_eq!(f16tof32(0x3c00), 1.0f32.to_bits());
         assert_eq!(f16tof32(1), (1.0f32 / 16_777_216.0).to_bits());
     }

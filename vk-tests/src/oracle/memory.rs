@@ -77,12 +77,14 @@ impl Resource {
             ShaderType::Uint | ShaderType::Sint => 1,
         };
         let mut out = [0, 0, 0, one];
+        // Out of range: 0 in the format's channels, the defaults in the missing ones.
+        let missing = if f.channels() >= 4 { [0; 4] } else { out };
         if index >= self.typed_count() {
-            return Ok([0; 4]);
+            return Ok(missing);
         }
         let at = self.view_offset + index as usize * f.size as usize;
         let Some(texel) = self.bytes.get(at..at + f.size as usize) else {
-            return Ok([0; 4]);
+            return Ok(missing);
         };
         for (i, c) in f.decode(texel).into_iter().enumerate().take(4) {
             out[i] = c.bits;

@@ -252,8 +252,8 @@ impl Machine<'_, '_> {
                     Target::Unbound(_) => 0,
                     Target::Tgsm(..) => return Err(Fault::Invalid("bufinfo of TGSM".into())),
                 };
-                let sw = ops.get(1).map(|o| swizzle(o.components)).unwrap_or([0; 4]);
-                self.dst(t, ops.first(), sw.map(|c| if c == 0 { n } else { 0 }))
+                // "All components in dest receive the integer number of elements."
+                self.dst(t, ops.first(), [n; 4])
             }
             _ if inst.opcode.name().contains("atomic") => self.atomic(t, inst),
             _ => Err(Fault::Unsupported(name.to_owned())),
