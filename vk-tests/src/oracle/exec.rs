@@ -297,7 +297,7 @@ impl<'p, 'a> Machine<'p, 'a> {
                     Fault::Unsupported(format!("x{a}[{i}] out of range (undefined in D3D)"))
                 })?
             }
-            RegisterType::Immediate32 => match op.components {
+            RegisterType::Immediate32 | RegisterType::Immediate64 => match op.components {
                 dxbc2spv::front::dxbc::operand::Components::One => [op.imm[0]; 4],
                 _ => op.imm,
             },

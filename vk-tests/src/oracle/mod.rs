@@ -17,10 +17,11 @@
 //! - [`program`]: declarations and control-flow tables.
 //! - [`exec`]: threads, operands, control flow, dispatch order and barriers.
 //! - [`ops`]: the instructions' effects.
-//! - [`alu`]: 32-bit arithmetic rules.
+//! - [`alu`]: 32-bit arithmetic rules; [`doubles`]: the double-precision instructions.
 //! - [`memory`]: buffers, TGSM and out-of-bounds rules.
 
 pub mod alu;
+pub mod doubles;
 pub mod exec;
 pub mod memory;
 pub mod ops;

@@ -256,7 +256,13 @@ impl Machine<'_, '_> {
                 self.dst(t, ops.first(), [n; 4])
             }
             _ if inst.opcode.name().contains("atomic") => self.atomic(t, inst),
-            _ => Err(Fault::Unsupported(name.to_owned())),
+            _ => {
+                if self.execute_double(t, inst)? {
+                    Ok(())
+                } else {
+                    Err(Fault::Unsupported(name.to_owned()))
+                }
+            }
         }
     }
 
