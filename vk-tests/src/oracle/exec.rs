@@ -68,6 +68,9 @@ pub struct Machine<'p, 'a> {
     pub bind: HashMap<(Class, u32, u32), usize>,
     /// TGSM of the group being run.
     pub tgsm: HashMap<u32, Tgsm>,
+    /// Instructions one thread may execute in one dispatch before the run is abandoned as
+    /// [`Fault::Unsupported`] (default [`STEP_LIMIT`]).
+    pub step_limit: u64,
 }
 
 impl<'p, 'a> Machine<'p, 'a> {
@@ -146,9 +149,10 @@ impl<'p, 'a> Machine<'p, 'a> {
                 return Ok(Stop::Done);
             };
             t.steps += 1;
-            if t.steps > STEP_LIMIT {
+            if t.steps > self.step_limit {
                 return Err(Fault::Unsupported(format!(
-                    "more than {STEP_LIMIT} instructions in one thread (an endless loop?)"
+                    "more than {} instructions in one thread (an endless loop?)",
+                    self.step_limit
                 )));
             }
             let pc = t.pc;

@@ -19,8 +19,10 @@
 //! - [`ops`]: the instructions' effects.
 //! - [`alu`]: 32-bit arithmetic rules; [`doubles`]: the double-precision instructions.
 //! - [`memory`]: buffers, TGSM and out-of-bounds rules.
+//! - [`differential`]: generated programs as cases whose expected values come from the oracle.
 
 pub mod alu;
+pub mod differential;
 pub mod doubles;
 pub mod exec;
 pub mod memory;
@@ -149,42 +151,7 @@ fn run_case(case: &Case) -> Result<Vec<String>, Fault> {
     }
     let dxbc = case_dxbc(case)?;
     let prog = Program::new(&dxbc)?;
-    let mut machine = Machine {
-        prog: &prog,
-        resources: Vec::new(),
-        bind: HashMap::new(),
-        tgsm: HashMap::new(),
-    };
-    for b in &case.buffers {
-        let class = match b.register.class {
-            RegisterClass::Srv => Class::Srv,
-            RegisterClass::Uav => Class::Uav,
-            RegisterClass::Cbv => Class::Cb,
-            _ => return Err(Fault::Unsupported("buffer in this register class".into())),
-        };
-        let (view_offset, view_size) = match b.view {
-            Some((o, s)) => (o as usize, s as usize),
-            None => (0, b.contents.len()),
-        };
-        let format = match b.kind {
-            BufferKind::Typed(f) => Some(f),
-            _ => b.texel_format,
-        };
-        let visible = b.stages.as_ref().is_none_or(|s| s.contains(&Stage::Compute));
-        if visible {
-            machine.bind.insert(
-                (class, b.register.space, b.register.index),
-                machine.resources.len(),
-            );
-        }
-        machine.resources.push(Resource {
-            bytes: b.contents.clone(),
-            view_offset,
-            view_size,
-            format,
-            counter: b.counter.map(|c| c.initial),
-        });
-    }
+    let mut machine = machine(&prog, case)?;
     let mut failures = Vec::new();
     if case.steps.is_empty() {
         machine.dispatch(dispatch)?;
@@ -257,4 +224,46 @@ fn check(
         }
     }
     Ok(())
+}
+
+/// A machine for `prog` with the case's buffers bound (those visible to compute shaders).
+pub fn machine<'p, 'a>(prog: &'p Program<'a>, case: &Case) -> Result<Machine<'p, 'a>, Fault> {
+    let mut machine = Machine {
+        prog,
+        resources: Vec::new(),
+        bind: HashMap::new(),
+        tgsm: HashMap::new(),
+        step_limit: exec::STEP_LIMIT,
+    };
+    for b in &case.buffers {
+        let class = match b.register.class {
+            RegisterClass::Srv => Class::Srv,
+            RegisterClass::Uav => Class::Uav,
+            RegisterClass::Cbv => Class::Cb,
+            _ => return Err(Fault::Unsupported("buffer in this register class".into())),
+        };
+        let (view_offset, view_size) = match b.view {
+            Some((o, s)) => (o as usize, s as usize),
+            None => (0, b.contents.len()),
+        };
+        let format = match b.kind {
+            BufferKind::Typed(f) => Some(f),
+            _ => b.texel_format,
+        };
+        let visible = b.stages.as_ref().is_none_or(|s| s.contains(&Stage::Compute));
+        if visible {
+            machine.bind.insert(
+                (class, b.register.space, b.register.index),
+                machine.resources.len(),
+            );
+        }
+        machine.resources.push(Resource {
+            bytes: b.contents.clone(),
+            view_offset,
+            view_size,
+            format,
+            counter: b.counter.map(|c| c.initial),
+        });
+    }
+    Ok(machine)
 }

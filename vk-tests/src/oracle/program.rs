@@ -53,6 +53,14 @@ pub struct ResourceDecl {
     pub lower: u32,
     /// What the declaration says it holds.
     pub kind: DeclKind,
+    /// Typed views: the return type token (4 bits per component: 1 unorm, 2 snorm, 3 sint,
+    /// 4 uint, 5 float); 0 otherwise.
+    pub return_type: u32,
+    /// Constant buffers: the declared size in 16-byte registers; 0 otherwise.
+    pub cb_vec4s: u32,
+    /// Typed views: the resource dimension field of the declaration (1 buffer, 2 1-D, 3 2-D,
+    /// 4 2-D MS, 5 3-D, 6 cube, 7 1-D array, 8 2-D array, 9 2-D MS array, 10 cube array).
+    pub dimension: u32,
 }
 
 /// A `switch` block: where each `case` value and `default` lead, and where it ends.
@@ -93,6 +101,8 @@ pub struct Program<'a> {
     pub icb: Vec<[u32; 4]>,
     /// Shader Model 5.1 operand layout (resource ranges).
     pub sm51: bool,
+    /// Declared samplers (`s#` ids).
+    pub samplers: Vec<u32>,
 }
 
 const ICB_CLASS: u32 = 3;
@@ -123,6 +133,7 @@ impl<'a> Program<'a> {
             tgsm: HashMap::new(),
             icb: Vec::new(),
             sm51: program.version.is_sm51(),
+            samplers: Vec::new(),
         };
         for inst in program.instructions() {
             let inst = inst.map_err(|e| Fault::Invalid(format!("decode: {e}")))?;
@@ -195,6 +206,10 @@ impl<'a> Program<'a> {
                 (class, kind)
             }
             Opcode::DclConstantBuffer => (Class::Cb, DeclKind::Constant),
+            Opcode::DclSampler => {
+                self.samplers.push(index(0));
+                return Ok(());
+            }
             Opcode::DclFunctionBody | Opcode::DclFunctionTable | Opcode::DclInterface => {
                 return Err(unsupported("interfaces (dcl_function_body/table, fcall)"))
             }
@@ -209,12 +224,20 @@ impl<'a> Program<'a> {
         } else {
             (index(0), index(0))
         };
+        let cb_vec4s = match (class, inst.cb_size) {
+            (Class::Cb, Some(n)) => n,
+            (Class::Cb, None) => index(1),
+            _ => 0,
+        };
         self.resources.push(ResourceDecl {
             class,
             id,
             space: inst.space.unwrap_or(0),
             lower,
             kind,
+            return_type: inst.return_type.unwrap_or(0),
+            cb_vec4s,
+            dimension: inst.token.resource_dimension(),
         });
         Ok(())
     }
