@@ -137,9 +137,10 @@ pub fn generate_case(seed: u64, dir: &Path) -> Result<Generated, Fault> {
         if d.class == Class::Uav {
             uavs.push(register.clone());
         }
+        let counter = if d.has_counter { "counter = 0\n" } else { "" };
         let _ = write!(
             toml,
-            "\n[[buffer]]\nregister = \"{register}\"\nkind = \"{kind}\"\n{extra}data = {}\n",
+            "\n[[buffer]]\nregister = \"{register}\"\nkind = \"{kind}\"\n{extra}{counter}data = {}\n",
             words_toml(&mut data, n)
         );
     }
@@ -177,6 +178,13 @@ pub fn generate_case(seed: u64, dir: &Path) -> Result<Generated, Fault> {
             b.name,
             values.join(", ")
         );
+        if let Some(n) = r.counter {
+            let _ = write!(
+                toml,
+                "\n[[expect]]\nbuffer = \"{}\"\ncounter = {n}\n",
+                b.name
+            );
+        }
     }
     std::fs::create_dir_all(dir).map_err(|e| Fault::Invalid(e.to_string()))?;
     std::fs::write(dir.join(format!("{seed}.dxbc")), &dxbc)

@@ -47,12 +47,14 @@ impl Machine<'_, '_> {
         let mut plain = *o;
         plain.modifier = Modifier::None;
         let v = self.src(t, Some(&plain), false)?;
-        Ok([join(v[0], v[1]), join(v[2], v[3])].map(|d| match o.modifier {
-            Modifier::None => d,
-            Modifier::Neg => -d,
-            Modifier::Abs => d.abs(),
-            Modifier::AbsNeg => -d.abs(),
-        }))
+        Ok(
+            [join(v[0], v[1]), join(v[2], v[3])].map(|d| match o.modifier {
+                Modifier::None => d,
+                Modifier::Neg => -d,
+                Modifier::Abs => d.abs(),
+                Modifier::AbsNeg => -d.abs(),
+            }),
+        )
     }
 
     /// Writes doubles: pair `p` (xy, zw) gets `d[p]`, where the mask enables it.
@@ -82,7 +84,11 @@ impl Machine<'_, '_> {
     }
 
     /// Executes a double instruction; `Ok(false)` when `inst` is not one.
-    pub fn execute_double(&mut self, t: &mut Thread, inst: &Instruction<'_>) -> Result<bool, Fault> {
+    pub fn execute_double(
+        &mut self,
+        t: &mut Thread,
+        inst: &Instruction<'_>,
+    ) -> Result<bool, Fault> {
         let ops = inst.operands();
         let d = |m: &Self, t: &Thread, k: usize| m.src_d(t, ops.get(k));
         match inst.opcode {

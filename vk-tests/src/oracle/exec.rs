@@ -110,7 +110,12 @@ impl<'p, 'a> Machine<'p, 'a> {
             for ty in 0..g[1] {
                 for tx in 0..g[0] {
                     let flat = tx + ty * g[0] + tz * g[0] * g[1];
-                    let tid = [gid[0] * g[0] + tx, gid[1] * g[1] + ty, gid[2] * g[2] + tz, 0];
+                    let tid = [
+                        gid[0] * g[0] + tx,
+                        gid[1] * g[1] + ty,
+                        gid[2] * g[2] + tz,
+                        0,
+                    ];
                     threads.push(Thread {
                         r: vec![[0; 4]; self.prog.temps],
                         x: self
@@ -257,11 +262,11 @@ impl<'p, 'a> Machine<'p, 'a> {
         let c = rel.component as usize & 3;
         let reg = match rel.ty {
             RegisterType::Temp => t.r.get(rel.indices[0] as usize).copied(),
-            RegisterType::IndexableTemp => t
-                .x
-                .get(&rel.indices[0])
-                .and_then(|a| a.get(rel.indices[1] as usize))
-                .copied(),
+            RegisterType::IndexableTemp => {
+                t.x.get(&rel.indices[0])
+                    .and_then(|a| a.get(rel.indices[1] as usize))
+                    .copied()
+            }
             other => {
                 return Err(Fault::Unsupported(format!(
                     "relative index in {}",

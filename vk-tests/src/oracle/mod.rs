@@ -195,10 +195,7 @@ fn check(
             match check {
                 Check::Counter(want) => match r.counter {
                     Some(have) if have == *want => {}
-                    have => out.push(format!(
-                        "{} counter = {have:?} expected {want}",
-                        spec.name
-                    )),
+                    have => out.push(format!("{} counter = {have:?} expected {want}", spec.name)),
                 },
                 _ => compare_buffer(&spec.name, check, &r.bytes, out),
             }
@@ -250,7 +247,10 @@ pub fn machine<'p, 'a>(prog: &'p Program<'a>, case: &Case) -> Result<Machine<'p,
             BufferKind::Typed(f) => Some(f),
             _ => b.texel_format,
         };
-        let visible = b.stages.as_ref().is_none_or(|s| s.contains(&Stage::Compute));
+        let visible = b
+            .stages
+            .as_ref()
+            .is_none_or(|s| s.contains(&Stage::Compute));
         if visible {
             machine.bind.insert(
                 (class, b.register.space, b.register.index),

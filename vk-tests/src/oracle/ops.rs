@@ -12,6 +12,23 @@ use super::memory::atomic_apply;
 use super::program::{mask, swizzle, DeclKind};
 use super::Fault;
 
+/// The start of a buffer or TGSM access and, for structured ones, (index in range, offset,
+/// stride).
+struct Access {
+    base: u64,
+    structure: Option<(bool, u64, u64)>,
+}
+
+impl Access {
+    /// Component `c` lies inside its structure (always, for raw accesses).
+    fn ok(&self, c: u64) -> bool {
+        match self.structure {
+            None => true,
+            Some((inside, offset, stride)) => inside && offset + 4 * c + 4 <= stride,
+        }
+    }
+}
+
 fn per_lane(f: impl Fn(usize) -> u32) -> [u32; 4] {
     [f(0), f(1), f(2), f(3)]
 }
@@ -38,11 +55,24 @@ impl Machine<'_, '_> {
                 put_f(self, t, 0, v)
             }
             Opcode::Movc => {
-                let (c, a, b) = (s(self, t, 1, false)?, s(self, t, 2, true)?, s(self, t, 3, true)?);
-                put_f(self, t, 0, per_lane(|i| if c[i] != 0 { a[i] } else { b[i] }))
+                let (c, a, b) = (
+                    s(self, t, 1, false)?,
+                    s(self, t, 2, true)?,
+                    s(self, t, 3, true)?,
+                );
+                put_f(
+                    self,
+                    t,
+                    0,
+                    per_lane(|i| if c[i] != 0 { a[i] } else { b[i] }),
+                )
             }
             Opcode::Swapc => {
-                let (c, a, b) = (s(self, t, 2, false)?, s(self, t, 3, true)?, s(self, t, 4, true)?);
+                let (c, a, b) = (
+                    s(self, t, 2, false)?,
+                    s(self, t, 3, true)?,
+                    s(self, t, 4, true)?,
+                );
                 let d0 = per_lane(|i| if c[i] != 0 { b[i] } else { a[i] });
                 let d1 = per_lane(|i| if c[i] != 0 { a[i] } else { b[i] });
                 self.dst(t, ops.first(), d0)?;
@@ -69,7 +99,11 @@ impl Machine<'_, '_> {
                 }
             }
             Opcode::Mad => {
-                let (a, b, c) = (s(self, t, 1, true)?, s(self, t, 2, true)?, s(self, t, 3, true)?);
+                let (a, b, c) = (
+                    s(self, t, 1, true)?,
+                    s(self, t, 2, true)?,
+                    s(self, t, 3, true)?,
+                );
                 let v = per_lane(|i| {
                     let p = alu::ftz(fin(a[i]) * fin(b[i]));
                     fout(p + fin(c[i]))
@@ -220,7 +254,11 @@ impl Machine<'_, '_> {
                     s(self, t, 3, false)?,
                     s(self, t, 4, false)?,
                 );
-                self.dst(t, ops.first(), per_lane(|i| alu::bfi(w[i], o[i], x[i], b[i])))
+                self.dst(
+                    t,
+                    ops.first(),
+                    per_lane(|i| alu::bfi(w[i], o[i], x[i], b[i])),
+                )
             }
             Opcode::Msad => {
                 let (r, x, a) = (
@@ -266,17 +304,19 @@ impl Machine<'_, '_> {
         }
     }
 
-    /// The byte address of component 0 of an access and whether component `c` is in bounds of
-    /// its structure (raw: always).
+    /// Where an access starts and which of its components are in bounds of their structure.
     fn address(
         &self,
         kind: DeclKind,
         addr: [u32; 4],
         size: usize,
         structured_offset: Option<u32>,
-    ) -> Result<(u64, Box<dyn Fn(u64) -> bool>), Fault> {
+    ) -> Result<Access, Fault> {
         match kind {
-            DeclKind::Raw => Ok((u64::from(addr[0] & !3), Box::new(|_| true))),
+            DeclKind::Raw => Ok(Access {
+                base: u64::from(addr[0] & !3),
+                structure: None,
+            }),
             DeclKind::Structured(stride) => {
                 let (index, offset) = match structured_offset {
                     Some(o) => (addr[0], o),
@@ -288,13 +328,11 @@ impl Machine<'_, '_> {
                     (size / stride as usize) as u64
                 };
                 let stride = u64::from(stride);
-                let base = u64::from(index) * stride + u64::from(offset & !3);
                 let offset = u64::from(offset & !3);
-                let inside = u64::from(index) < count;
-                Ok((
-                    base,
-                    Box::new(move |c| inside && offset + 4 * c + 4 <= stride),
-                ))
+                Ok(Access {
+                    base: u64::from(index) * stride + offset,
+                    structure: Some((u64::from(index) < count, offset, stride)),
+                })
             }
             _ => Err(Fault::Unsupported("this resource kind here".into())),
         }
@@ -318,11 +356,11 @@ impl Machine<'_, '_> {
             Target::Bound(i, DeclKind::TypedBuffer) => self.resources[i].typed_load(addr[0])?,
             Target::Bound(i, kind) => {
                 let r = &self.resources[i];
-                let (base, ok) = self.address(kind, addr, r.view_size, offset)?;
+                let acc = self.address(kind, addr, r.view_size, offset)?;
                 per_lane(|c| {
                     let c = c as u64;
-                    if ok(c) {
-                        r.word(base + 4 * c)
+                    if acc.ok(c) {
+                        r.word(acc.base + 4 * c)
                     } else {
                         0
                     }
@@ -330,18 +368,18 @@ impl Machine<'_, '_> {
             }
             Target::Tgsm(g, kind) => {
                 let size = self.tgsm.get(&g).map(|m| m.bytes.len()).unwrap_or(0);
-                let (base, ok) = self.address(kind, addr, size, offset)?;
+                let acc = self.address(kind, addr, size, offset)?;
                 let mem = self
                     .tgsm
                     .get(&g)
                     .ok_or_else(|| Fault::Invalid("TGSM".into()))?;
                 let mut v = [0; 4];
-                for c in 0..4 {
+                for (c, slot) in v.iter_mut().enumerate() {
                     if sw.contains(&c) {
-                        if !ok(c as u64) {
+                        if !acc.ok(c as u64) {
                             return Err(Fault::Unsupported("out-of-bounds TGSM access".into()));
                         }
-                        v[c] = mem.word(base + 4 * c as u64)?;
+                        *slot = mem.word(acc.base + 4 * c as u64)?;
                     }
                 }
                 v
@@ -370,27 +408,27 @@ impl Machine<'_, '_> {
             }
             Target::Bound(i, kind) => {
                 let size = self.resources[i].view_size;
-                let (base, ok) = self.address(kind, addr, size, offset)?;
+                let acc = self.address(kind, addr, size, offset)?;
                 let r = &mut self.resources[i];
                 for c in 0..4u64 {
-                    if m & (1 << c) != 0 && ok(c) {
-                        r.set_word(base + 4 * c, value[c as usize]);
+                    if m & (1 << c) != 0 && acc.ok(c) {
+                        r.set_word(acc.base + 4 * c, value[c as usize]);
                     }
                 }
             }
             Target::Tgsm(g, kind) => {
                 let size = self.tgsm.get(&g).map(|m| m.bytes.len()).unwrap_or(0);
-                let (base, ok) = self.address(kind, addr, size, offset)?;
+                let acc = self.address(kind, addr, size, offset)?;
                 let mem = self
                     .tgsm
                     .get_mut(&g)
                     .ok_or_else(|| Fault::Invalid("TGSM".into()))?;
                 for c in 0..4u64 {
                     if m & (1 << c) != 0 {
-                        if !ok(c) {
+                        if !acc.ok(c) {
                             return Err(Fault::Unsupported("out-of-bounds TGSM access".into()));
                         }
-                        mem.set_word(base + 4 * c, value[c as usize])?;
+                        mem.set_word(acc.base + 4 * c, value[c as usize])?;
                     }
                 }
             }
@@ -402,7 +440,9 @@ impl Machine<'_, '_> {
         let ops = inst.operands();
         let name = inst.opcode.name();
         let imm = name.starts_with("imm_");
-        let op = name.trim_start_matches("imm_").trim_start_matches("atomic_");
+        let op = name
+            .trim_start_matches("imm_")
+            .trim_start_matches("atomic_");
         let res_k = usize::from(imm);
         let target = self.target(t, ops.get(res_k))?;
         if matches!(op, "alloc" | "consume") {
@@ -433,8 +473,7 @@ impl Machine<'_, '_> {
             (0, self.src(t, ops.get(res_k + 2), false)?[0])
         };
         let apply = |old: u32| {
-            atomic_apply(op, old, value, compare)
-                .ok_or_else(|| Fault::Unsupported(name.to_owned()))
+            atomic_apply(op, old, value, compare).ok_or_else(|| Fault::Unsupported(name.to_owned()))
         };
         let old = match target {
             Target::Unbound(_) => 0,
@@ -449,8 +488,8 @@ impl Machine<'_, '_> {
                         (u64::from(addr[0]) * 4, addr[0] < r.typed_count())
                     }
                     _ => {
-                        let (base, ok) = self.address(kind, addr, r.view_size, None)?;
-                        (base, ok(0))
+                        let acc = self.address(kind, addr, r.view_size, None)?;
+                        (acc.base, acc.ok(0))
                     }
                 };
                 let r = &mut self.resources[i];
@@ -464,8 +503,9 @@ impl Machine<'_, '_> {
             }
             Target::Tgsm(g, kind) => {
                 let size = self.tgsm.get(&g).map(|m| m.bytes.len()).unwrap_or(0);
-                let (at, ok) = self.address(kind, addr, size, None)?;
-                if !ok(0) {
+                let acc = self.address(kind, addr, size, None)?;
+                let at = acc.base;
+                if !acc.ok(0) {
                     return Err(Fault::Unsupported("out-of-bounds TGSM atomic".into()));
                 }
                 let mem = self

@@ -9,7 +9,8 @@
 use std::collections::HashMap;
 
 use dxbc2spv::front::dxbc::{
-    operand::Components, shader_program, Container, ParseOptions, Instruction, Opcode, RegisterType, Stage,
+    operand::Components, shader_program, Container, Instruction, Opcode, ParseOptions,
+    RegisterType, Stage,
 };
 
 use super::Fault;
@@ -61,6 +62,8 @@ pub struct ResourceDecl {
     /// Typed views: the resource dimension field of the declaration (1 buffer, 2 1-D, 3 2-D,
     /// 4 2-D MS, 5 3-D, 6 cube, 7 1-D array, 8 2-D array, 9 2-D MS array, 10 cube array).
     pub dimension: u32,
+    /// UAVs: declared with a hidden counter (`imm_atomic_alloc`/`consume`).
+    pub has_counter: bool,
 }
 
 /// A `switch` block: where each `case` value and `default` lead, and where it ends.
@@ -114,8 +117,13 @@ fn unsupported(what: impl Into<String>) -> Fault {
 impl<'a> Program<'a> {
     /// Decodes the compute program in `dxbc` and builds its tables.
     pub fn new(dxbc: &'a [u8]) -> Result<Program<'a>, Fault> {
-        let container =
-            Container::parse(dxbc, &ParseOptions { verify_checksum: false }).map_err(|e| Fault::Invalid(format!("container: {e}")))?;
+        let container = Container::parse(
+            dxbc,
+            &ParseOptions {
+                verify_checksum: false,
+            },
+        )
+        .map_err(|e| Fault::Invalid(format!("container: {e}")))?;
         let program =
             shader_program(&container).map_err(|e| Fault::Invalid(format!("program: {e}")))?;
         if program.version.stage != Stage::Compute {
@@ -238,6 +246,7 @@ impl<'a> Program<'a> {
             return_type: inst.return_type.unwrap_or(0),
             cb_vec4s,
             dimension: inst.token.resource_dimension(),
+            has_counter: class == Class::Uav && inst.token.uav_has_counter(),
         });
         Ok(())
     }
@@ -313,14 +322,14 @@ impl<'a> Program<'a> {
                     }
                     _ => return Err(bad("endswitch without switch", i)),
                 },
-                Opcode::Break | Opcode::Breakc => match stack
-                    .iter_mut()
-                    .rev()
-                    .find(|o| !matches!(o, Open::If(..)))
-                {
-                    Some(Open::Loop(_, breaks, _)) | Some(Open::Switch(_, breaks)) => breaks.push(i),
-                    _ => return Err(bad("break outside loop and switch", i)),
-                },
+                Opcode::Break | Opcode::Breakc => {
+                    match stack.iter_mut().rev().find(|o| !matches!(o, Open::If(..))) {
+                        Some(Open::Loop(_, breaks, _)) | Some(Open::Switch(_, breaks)) => {
+                            breaks.push(i)
+                        }
+                        _ => return Err(bad("break outside loop and switch", i)),
+                    }
+                }
                 Opcode::Continue | Opcode::Continuec => {
                     match stack.iter_mut().rev().find(|o| matches!(o, Open::Loop(..))) {
                         Some(Open::Loop(_, _, continues)) => continues.push(i),
