@@ -131,8 +131,10 @@ fn run_case(case: &Case) -> Result<Vec<String>, Fault> {
     if !case.root_descriptors.is_empty() {
         return Err(Fault::Unsupported("root descriptors".into()));
     }
-    if !case.push_constants.is_empty() {
-        return Err(Fault::Unsupported("push constants".into()));
+    if let Some(t) = &case.table {
+        if t.table.entries().iter().any(|e| e.heap_base.is_some()) {
+            return Err(Fault::Unsupported("bindless descriptor heap".into()));
+        }
     }
     if case.pipeline_state.is_some() || !case.specializations.is_empty() {
         return Err(Fault::Unsupported("pipeline state / specialization".into()));
@@ -264,6 +266,29 @@ pub fn machine<'p, 'a>(prog: &'p Program<'a>, case: &Case) -> Result<Machine<'p,
             format,
             counter: b.counter.map(|c| c.initial),
         });
+    }
+    // D3D12 root constants: constant buffer b# holding the given push-constant words; reads
+    // past them return 0, as beyond any constant buffer.
+    if let Some(t) = &case.table {
+        for rc in t.table.root_constants() {
+            let pc = rc.push_constants;
+            let words = case
+                .push_constants
+                .iter()
+                .skip(pc.offset as usize / 4)
+                .take(pc.size as usize / 4);
+            let bytes: Vec<u8> = words.flat_map(|w| w.to_le_bytes()).collect();
+            machine
+                .bind
+                .insert((Class::Cb, rc.space, rc.register), machine.resources.len());
+            machine.resources.push(Resource {
+                view_offset: 0,
+                view_size: bytes.len(),
+                bytes,
+                format: None,
+                counter: None,
+            });
+        }
     }
     Ok(machine)
 }
