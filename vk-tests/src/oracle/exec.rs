@@ -68,6 +68,8 @@ pub struct Machine<'p, 'a> {
     pub bind: HashMap<(Class, u32, u32), usize>,
     /// TGSM of the group being run.
     pub tgsm: HashMap<u32, Tgsm>,
+    /// The case's textures by (class, space, register).
+    pub textures: Vec<((Class, u32, u32), crate::conformance::textures::TextureSpec)>,
     /// Instructions one thread may execute in one dispatch before the run is abandoned as
     /// [`Fault::Unsupported`] (default [`STEP_LIMIT`]).
     pub step_limit: u64,

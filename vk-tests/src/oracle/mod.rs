@@ -18,7 +18,7 @@
 //! - [`exec`]: threads, operands, control flow, dispatch order and barriers.
 //! - [`ops`]: the instructions' effects.
 //! - [`alu`]: 32-bit arithmetic rules; [`doubles`]: the double-precision instructions.
-//! - [`memory`]: buffers, TGSM and out-of-bounds rules.
+//! - [`memory`]: buffers, TGSM and out-of-bounds rules; [`texture`]: texel fetches (`ld`).
 //! - [`differential`]: generated programs as cases whose expected values come from the oracle.
 
 pub mod alu;
@@ -28,6 +28,7 @@ pub mod exec;
 pub mod memory;
 pub mod ops;
 pub mod program;
+pub mod texture;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -232,6 +233,7 @@ pub fn machine<'p, 'a>(prog: &'p Program<'a>, case: &Case) -> Result<Machine<'p,
         resources: Vec::new(),
         bind: HashMap::new(),
         tgsm: HashMap::new(),
+        textures: Vec::new(),
         step_limit: exec::STEP_LIMIT,
     };
     for b in &case.buffers {
@@ -266,6 +268,20 @@ pub fn machine<'p, 'a>(prog: &'p Program<'a>, case: &Case) -> Result<Machine<'p,
             format,
             counter: b.counter.map(|c| c.initial),
         });
+    }
+    for tex in &case.textures {
+        let class = match tex.register.class {
+            RegisterClass::Srv => Class::Srv,
+            _ => Class::Uav,
+        };
+        if tex
+            .stages
+            .as_ref()
+            .is_none_or(|s| s.contains(&Stage::Compute))
+        {
+            let key = (class, tex.register.space, tex.register.index);
+            machine.textures.push((key, tex.clone()));
+        }
     }
     // D3D12 root constants: constant buffer b# holding the given push-constant words; reads
     // past them return 0, as beyond any constant buffer.

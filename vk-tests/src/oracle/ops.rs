@@ -268,9 +268,11 @@ impl Machine<'_, '_> {
                 );
                 self.dst(t, ops.first(), per_lane(|i| alu::msad(r[i], x[i], a[i])))
             }
-            Opcode::LdRaw | Opcode::LdStructured | Opcode::LdUavTyped | Opcode::Ld => {
-                self.load(t, inst)
-            }
+            Opcode::Ld => match self.texture_of(t, inst)? {
+                Some(i) => self.texture_ld(t, inst, i),
+                None => self.load(t, inst),
+            },
+            Opcode::LdRaw | Opcode::LdStructured | Opcode::LdUavTyped => self.load(t, inst),
             Opcode::StoreRaw | Opcode::StoreStructured | Opcode::StoreUavTyped => {
                 self.store(t, inst)
             }
