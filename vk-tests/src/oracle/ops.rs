@@ -272,6 +272,10 @@ impl Machine<'_, '_> {
                 Some(i) => self.texture_ld(t, inst, i),
                 None => self.load(t, inst),
             },
+            Opcode::Resinfo => match self.texture_of(t, inst)? {
+                Some(i) => self.texture_resinfo(t, inst, i),
+                None => Err(Fault::Unsupported("resinfo of this resource".into())),
+            },
             Opcode::LdRaw | Opcode::LdStructured | Opcode::LdUavTyped => self.load(t, inst),
             Opcode::StoreRaw | Opcode::StoreStructured | Opcode::StoreUavTyped => {
                 self.store(t, inst)

@@ -1,12 +1,14 @@
 //! Texel fetches (`ld` from a `t#` texture): integer coordinates, the mip level in the address's
-//! w component, immediate offsets (`_aoffimmi`), the view's component mapping.
+//! w component, immediate offsets (`_aoffimmi`), the view's component mapping; and `resinfo`.
 //!
 //! Contract: by the D3D11.3 functional specification's `ld` rules — the address holds the texel
 //! coordinates, then the array slice (1-D arrays: y, 2-D arrays: z), and w the mip level; an
 //! address outside the mip, the slices or the mips reads 0 in the format's channels and the
 //! defaults (0, 0, 1) in the missing ones. Texel data are laid out as the conformance case
 //! format says: slice by slice, in each slice mip by mip, each mip tightly packed. Multisampled
-//! and cube textures are [`Fault::Unsupported`].
+//! and cube textures are [`Fault::Unsupported`]. `resinfo` gives (width, height, depth or slices,
+//! mip count) of the mip its source names — 0 for the sizes of a mip that does not exist — as
+//! floats, reciprocal floats (`_rcpFloat`: the sizes, not the slice count) or integers (`_uint`).
 
 use ash::vk::ComponentSwizzle;
 use dxbc2spv::front::dxbc::{Instruction, RegisterType};
@@ -42,6 +44,48 @@ impl Machine<'_, '_> {
             .position(|(k, _)| *k == (Class::Srv, decl.space, reg))
             .map(Some)
             .ok_or_else(|| Fault::Unsupported("ld from an unbound texture".into()))
+    }
+
+    /// `resinfo` of texture `index` of [`Machine::textures`].
+    pub fn texture_resinfo(
+        &self,
+        t: &mut Thread,
+        inst: &Instruction<'_>,
+        index: usize,
+    ) -> Result<(), Fault> {
+        let ops = inst.operands();
+        let spec = &self.textures[index].1;
+        let mip = self.src(t, ops.get(1), false)?[0];
+        let [w, h, d] = if mip < spec.mips {
+            spec.mip_extent(mip)
+        } else {
+            [0; 3]
+        };
+        let layers = spec.layers;
+        // (value, is a size that `_rcpFloat` reciprocates)
+        let dims: [(u32, bool); 3] = match spec.dim {
+            TextureDim::Tex1D => [(w, true), (0, false), (0, false)],
+            TextureDim::Tex1DArray => [(w, true), (layers, false), (0, false)],
+            TextureDim::Tex2D | TextureDim::Tex2DMS | TextureDim::Cube => {
+                [(w, true), (h, true), (0, false)]
+            }
+            TextureDim::Tex2DArray | TextureDim::Tex2DMSArray => {
+                [(w, true), (h, true), (layers, false)]
+            }
+            TextureDim::CubeArray => [(w, true), (h, true), (layers / 6, false)],
+            TextureDim::Tex3D => [(w, true), (h, true), (d, true)],
+        };
+        let all = [dims[0], dims[1], dims[2], (spec.mips, false)];
+        let v = all.map(|(x, size)| match inst.token.return_type() {
+            2 => x,
+            1 if size => (1.0 / x as f32).to_bits(),
+            _ => (x as f32).to_bits(),
+        });
+        let sw = ops
+            .get(2)
+            .map(|o| swizzle(o.components))
+            .unwrap_or([0, 1, 2, 3]);
+        self.dst(t, ops.first(), sw.map(|c| v[c]))
     }
 
     /// `ld` from texture `index` of [`Machine::textures`].
