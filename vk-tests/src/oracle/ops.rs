@@ -318,9 +318,14 @@ impl Machine<'_, '_> {
         size: usize,
         structured_offset: Option<u32>,
     ) -> Result<Access, Fault> {
+        // D3D leaves byte addresses and structure offsets that are not multiples of 4
+        // undefined.
+        let unaligned =
+            || Fault::Unsupported("address not a multiple of 4 (undefined in D3D)".into());
         match kind {
+            DeclKind::Raw if addr[0] % 4 != 0 => Err(unaligned()),
             DeclKind::Raw => Ok(Access {
-                base: u64::from(addr[0] & !3),
+                base: u64::from(addr[0]),
                 structure: None,
             }),
             DeclKind::Structured(stride) => {
@@ -333,8 +338,11 @@ impl Machine<'_, '_> {
                 } else {
                     (size / stride as usize) as u64
                 };
+                if offset % 4 != 0 {
+                    return Err(unaligned());
+                }
                 let stride = u64::from(stride);
-                let offset = u64::from(offset & !3);
+                let offset = u64::from(offset);
                 Ok(Access {
                     base: u64::from(index) * stride + offset,
                     structure: Some((u64::from(index) < count, offset, stride)),
