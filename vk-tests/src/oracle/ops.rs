@@ -323,7 +323,7 @@ impl Machine<'_, '_> {
         let unaligned =
             || Fault::Unsupported("address not a multiple of 4 (undefined in D3D)".into());
         match kind {
-            DeclKind::Raw if addr[0] % 4 != 0 => Err(unaligned()),
+            DeclKind::Raw if !addr[0].is_multiple_of(4) => Err(unaligned()),
             DeclKind::Raw => Ok(Access {
                 base: u64::from(addr[0]),
                 structure: None,
@@ -338,7 +338,7 @@ impl Machine<'_, '_> {
                 } else {
                     (size / stride as usize) as u64
                 };
-                if offset % 4 != 0 {
+                if !offset.is_multiple_of(4) {
                     return Err(unaligned());
                 }
                 let stride = u64::from(stride);
