@@ -22,6 +22,8 @@
 //! - [`features`]: device features by Vulkan name (what is supported, what is enabled).
 //! - [`conformance`]: the conformance runner (declarative cases under `fixtures/conformance/`,
 //!   run by `cargo run -p vk-tests -- run fixtures/conformance` and by `cargo test`).
+//! - [`oracle`]: a CPU reference interpreter of D3D compute-shader semantics, checked against
+//!   the conformance cases' expected values (no Vulkan needed).
 //! - [`policy`]: how tests behave when Vulkan or `spirv-val` is missing (fail unless told to skip).
 //! - [`watchdog`]: stops a conformance run whose case never finishes, naming the case.
 //!
@@ -40,6 +42,7 @@ pub mod format;
 pub mod gpu;
 pub mod graphics;
 pub mod image;
+pub mod oracle;
 pub mod png;
 pub mod policy;
 pub mod samples;

@@ -3,6 +3,7 @@
 //! ```text
 //! cargo run -p vk-tests -- run fixtures/conformance [--device NAME]
 //! cargo run -p vk-tests -- features [--device NAME]
+//! cargo run --release -p vk-tests -- differential --seed S --count N [--device NAME]
 //! ```
 
 use std::io::Write;
@@ -17,11 +18,17 @@ use vk_tests::Gpu;
 const USAGE: &str = "\
 usage: vk-tests run PATH... [--device NAME]
        vk-tests features [--device NAME]
+       vk-tests differential --seed S --count N [--device NAME]
 
 run       runs the conformance cases at each PATH (a case file, or a folder searched
           recursively for *.toml), one line per case, then `N passed, N failed`;
           exits 1 when a case failed
 features  prints the device and the features and properties cases may require
+differential
+          generates N compute programs (seeds S, S+1, ...), runs each on the CPU
+          reference interpreter and, as a conformance case with its results as the
+          expected values, on the device; last line `differential: N programs, M mismatches`;
+          exits 1 when a program mismatched
 
 --device NAME  the first Vulkan device whose name contains NAME (case-insensitive);
                default: $DXBC2SPV_VK_DEVICE, else a discrete, integrated or virtual GPU,
@@ -42,6 +49,7 @@ fn real_main() -> anyhow::Result<ExitCode> {
     let mut command = None;
     let mut paths = Vec::new();
     let mut device = None;
+    let (mut seed, mut count) = (None, None);
     while let Some(arg) = args.next() {
         if arg == "-h" || arg == "--help" {
             println!("{USAGE}");
@@ -53,6 +61,16 @@ fn real_main() -> anyhow::Result<ExitCode> {
             );
         } else if let Some(name) = arg.strip_prefix("--device=") {
             device = Some(name.to_owned());
+        } else if arg == "--seed" || arg == "--count" {
+            let value: u64 = args
+                .next()
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| anyhow::anyhow!("{arg} needs a number\n{USAGE}"))?;
+            if arg == "--seed" {
+                seed = Some(value);
+            } else {
+                count = Some(value);
+            }
         } else if arg.starts_with('-') {
             anyhow::bail!("unknown option {arg}\n{USAGE}");
         } else if command.is_none() {
@@ -74,6 +92,12 @@ fn real_main() -> anyhow::Result<ExitCode> {
                 anyhow::bail!("features takes no paths\n{USAGE}");
             }
             features(device.as_deref())
+        }
+        Some("differential") => {
+            let (Some(seed), Some(count)) = (seed, count) else {
+                anyhow::bail!("differential needs --seed S and --count N\n{USAGE}");
+            };
+            differential(seed, count, device)
         }
         Some(other) => anyhow::bail!("unknown command {other:?}\n{USAGE}"),
         None => anyhow::bail!("no command\n{USAGE}"),
@@ -129,4 +153,53 @@ fn features(device: Option<&str>) -> anyhow::Result<ExitCode> {
         println!("{state:<8} {name}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn differential(seed: u64, count: u64, device: Option<String>) -> anyhow::Result<ExitCode> {
+    use vk_tests::conformance::{Case, Outcome};
+    use vk_tests::oracle::differential::{generate_case, Generated};
+    let dir = std::env::temp_dir().join("dxbc2spv-differential");
+    let gpu = open(device.as_deref())?;
+    println!("device: {}", gpu.info());
+    println!("cases: {}", dir.display());
+    let mut runner =
+        Runner::new(gpu, device, default_translator()).with_watchdog(Watchdog::from_env());
+    let (mut mismatches, mut compared) = (0u64, 0u64);
+    let mut skipped: std::collections::BTreeMap<String, u64> = Default::default();
+    for s in seed..seed.saturating_add(count) {
+        let path = match generate_case(s, &dir) {
+            Ok(Generated::Case(path)) => path,
+            Ok(Generated::Skip(why)) => {
+                *skipped.entry(why).or_default() += 1;
+                continue;
+            }
+            Err(e) => {
+                println!("ERROR seed {s}: {e}");
+                mismatches += 1;
+                continue;
+            }
+        };
+        let case = Case::load(&path)?;
+        compared += 1;
+        match runner.run_case(&case) {
+            Outcome::Pass { .. } => {
+                let _ = std::fs::remove_file(&path);
+                let _ = std::fs::remove_file(path.with_extension("dxbc"));
+            }
+            Outcome::Skip(why) => *skipped.entry(format!("device: {why}")).or_default() += 1,
+            Outcome::Fail(why) => {
+                mismatches += 1;
+                println!("MISMATCH seed {s} ({}): {why}", path.display());
+            }
+        }
+        let _ = std::io::stdout().flush();
+    }
+    let skips: Vec<String> = skipped.iter().map(|(w, n)| format!("{n}× {w}")).collect();
+    println!("compared {compared}; skipped: {}", skips.join(", "));
+    println!("differential: {count} programs, {mismatches} mismatches");
+    Ok(if mismatches > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -1,0 +1,209 @@
+//! Differential testing: random compute programs from the crate's generator
+//! (`dxbc2spv::fuzzing::generate`), interpreted by the oracle, written as conformance cases whose
+//! expected values are the oracle's UAV contents, for the runner to translate and run on the
+//! Vulkan device (`vk-tests differential --seed S --count N`).
+//!
+//! Contract: [`generate_case`] turns one seed into either a case file (the program's container
+//! beside it, every declared raw, structured and typed buffer and constant buffer filled with
+//! seeded contents, one `[[expect]]` per UAV giving every word bit-exactly) or a skip reason: a
+//! program the oracle cannot run (textures, a feature it does not model, an endless loop) is
+//! skipped, never guessed. The same seed gives the same case.
+//!
+//! Limits (the generator is not yet restricted to programs whose result D3D defines): generated
+//! programs may read registers before writing them (the oracle reads 0), race between threads of
+//! a group, and produce NaNs whose payload D3D leaves open, so a mismatch needs triage before it
+//! is called a translator bug.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use dxbc2spv::front::dxbc::{ShaderVersion, Stage};
+use dxbc2spv::fuzzing::generate::{generate_program, Profile};
+use dxbc2spv::fuzzing::Rng;
+
+use super::program::{Class, DeclKind, Program};
+use super::{machine, Fault};
+use crate::conformance::Case;
+
+/// Instructions per generated program (about).
+pub const BUDGET: u32 = 40;
+
+/// Instructions one thread may run in a generated program before it is skipped as endless.
+const STEPS: u64 = 100_000;
+
+/// What one seed gave.
+#[derive(Debug)]
+pub enum Generated {
+    /// A case file ready for the runner.
+    Case(PathBuf),
+    /// No case: why.
+    Skip(String),
+}
+
+fn word(rng: &mut Rng) -> u32 {
+    match rng.below(6) {
+        0 => rng.below32(16),
+        1 => rng.next_u32(),
+        2 => rng.pick(&[1.0f32, -2.5, 0.5, 100.0, -0.0, 3.0e9]).to_bits(),
+        3 => rng.below32(64) * 4,
+        4 => u32::MAX - rng.below32(4),
+        _ => 0,
+    }
+}
+
+fn words_toml(rng: &mut Rng, n: usize) -> String {
+    let v: Vec<String> = (0..n).map(|_| format!("{:#010x}", word(rng))).collect();
+    format!("[{}]", v.join(", "))
+}
+
+fn skip(why: impl Into<String>) -> Result<Generated, Fault> {
+    Ok(Generated::Skip(why.into()))
+}
+
+/// Builds the case for `seed` in `dir` (`<seed>.toml` and `<seed>.dxbc`).
+pub fn generate_case(seed: u64, dir: &Path) -> Result<Generated, Fault> {
+    let mut rng = Rng::new(seed);
+    let v = ShaderVersion {
+        stage: Stage::Compute,
+        major: 5,
+        minor: 0,
+    };
+    let mut coverage = [0u32; 256];
+    let words = generate_program(
+        &mut rng,
+        v,
+        Profile::Translatable,
+        true,
+        BUDGET,
+        &mut coverage,
+    );
+    let dxbc = dxbc2spv::text::dxbc::asm::container_of_program(&words)
+        .map_err(|e| Fault::Invalid(format!("container: {e}")))?;
+    let prog = match Program::new(&dxbc) {
+        Ok(p) => p,
+        Err(Fault::Unsupported(why)) => return skip(why),
+        Err(e) => return Err(e),
+    };
+    let mut data = Rng::new(seed ^ 0x9e37_79b9_7f4a_7c15);
+    let mut toml = format!(
+        "description = \"differential seed {seed}: expected values from the oracle\"\n\
+         dispatch = [1, 1, 1]\n\n[shader]\ndxbc = \"{seed}.dxbc\"\n"
+    );
+    let mut uavs = Vec::new();
+    for d in &prog.resources {
+        let prefix = match d.class {
+            Class::Srv => "t",
+            Class::Uav => "u",
+            Class::Cb => "cb",
+        };
+        let (kind, extra, n) = match d.kind {
+            DeclKind::Raw => ("raw", String::new(), 64),
+            DeclKind::Structured(stride) if stride > 0 && stride % 4 == 0 => (
+                "structured",
+                format!("stride = {stride}\n"),
+                stride as usize / 4 * 8,
+            ),
+            DeclKind::TypedBuffer => {
+                let format = match d.return_type & 0xf {
+                    3 => "r32g32b32a32_sint",
+                    4 => "r32g32b32a32_uint",
+                    5 => "r32g32b32a32_float",
+                    _ => return skip("typed buffer of a normalized type"),
+                };
+                ("typed", format!("format = \"{format}\"\n"), 64)
+            }
+            DeclKind::Constant => ("constant", String::new(), d.cb_vec4s.max(1) as usize * 4),
+            DeclKind::Structured(_) => return skip("structured stride"),
+            // Bound (zero texels) so that the program can run; a program that uses it is
+            // skipped when the oracle reaches the use.
+            DeclKind::Texture => {
+                let Some(dimension) = texture_toml(d.dimension) else {
+                    return skip("multisampled texture");
+                };
+                let format = match d.return_type & 0xf {
+                    3 => "r32g32b32a32_sint",
+                    4 => "r32g32b32a32_uint",
+                    _ => "r32g32b32a32_float",
+                };
+                let _ = write!(
+                    toml,
+                    "\n[[texture]]\nregister = \"{prefix}{}\"\nformat = \"{format}\"\n{dimension}",
+                    d.id
+                );
+                continue;
+            }
+        };
+        let register = format!("{prefix}{}", d.id);
+        if d.class == Class::Uav {
+            uavs.push(register.clone());
+        }
+        let counter = if d.has_counter { "counter = 0\n" } else { "" };
+        let _ = write!(
+            toml,
+            "\n[[buffer]]\nregister = \"{register}\"\nkind = \"{kind}\"\n{extra}{counter}data = {}\n",
+            words_toml(&mut data, n)
+        );
+    }
+    for s in &prog.samplers {
+        let _ = write!(toml, "\n[[sampler]]\nregister = \"s{s}\"\n");
+    }
+    let Some(first) = uavs.first() else {
+        return skip("no UAV");
+    };
+    let probe = format!("{toml}\n[[expect]]\nbuffer = \"{first}\"\nvalues = [\"*\"]\n");
+    let path = dir.join(format!("{seed}.toml"));
+    let case = Case::parse(&probe, &path).map_err(|e| Fault::Invalid(format!("{e:#}")))?;
+    let mut m = machine(&prog, &case)?;
+    m.step_limit = STEPS;
+    match m.dispatch([1, 1, 1]) {
+        Ok(()) => {}
+        Err(Fault::Unsupported(why)) => return skip(why),
+        Err(e) => return Err(e),
+    }
+    for (i, b) in case.buffers.iter().enumerate() {
+        if !uavs.contains(&b.name) {
+            continue;
+        }
+        let Some(r) = m.resources.get(i) else {
+            continue;
+        };
+        let values: Vec<String> = r
+            .bytes
+            .chunks_exact(4)
+            .map(|c| format!("{:#010x}", u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+            .collect();
+        let _ = write!(
+            toml,
+            "\n[[expect]]\nbuffer = \"{}\"\nvalues = [{}]\n",
+            b.name,
+            values.join(", ")
+        );
+        if let Some(n) = r.counter {
+            let _ = write!(
+                toml,
+                "\n[[expect]]\nbuffer = \"{}\"\ncounter = {n}\n",
+                b.name
+            );
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|e| Fault::Invalid(e.to_string()))?;
+    std::fs::write(dir.join(format!("{seed}.dxbc")), &dxbc)
+        .and_then(|()| std::fs::write(&path, toml))
+        .map_err(|e| Fault::Invalid(e.to_string()))?;
+    Ok(Generated::Case(path))
+}
+
+/// The `[[texture]]` keys of a declaration's resource dimension (4 × 4 texels, 2 slices or
+/// layers, cubes square); `None` for multisampled ones.
+fn texture_toml(dimension: u32) -> Option<&'static str> {
+    Some(match dimension {
+        2 => "dimension = \"1d\"\nwidth = 4\n",
+        3 => "dimension = \"2d\"\nwidth = 4\nheight = 4\n",
+        5 => "dimension = \"3d\"\nwidth = 4\nheight = 4\ndepth = 2\n",
+        6 => "dimension = \"cube\"\nwidth = 4\nheight = 4\n",
+        7 => "dimension = \"1d_array\"\nwidth = 4\narray_layers = 2\n",
+        8 => "dimension = \"2d_array\"\nwidth = 4\nheight = 4\narray_layers = 2\n",
+        10 => "dimension = \"cube_array\"\nwidth = 4\nheight = 4\narray_layers = 12\n",
+        _ => return None,
+    })
+}
