@@ -57,10 +57,19 @@ pub(crate) fn usages(module: &ir::Module) -> Usages {
             }
         }
         let family = inst.op.family();
-        let reads = matches!(
+        if !matches!(
             family,
-            Family::Buffer | Family::TextureLoad | Family::Sample | Family::Gather | Family::Sparse
-        ) && inst.op != Op::Bufinfo;
+            Family::Buffer
+                | Family::TextureLoad
+                | Family::Sample
+                | Family::Gather
+                | Family::Sparse
+                | Family::Atomic
+        ) {
+            // No other family names a resource, a sampler or a UAV destination.
+            continue;
+        }
+        let reads = family != Family::Atomic && inst.op != Op::Bufinfo;
         let atomic = family == Family::Atomic;
         let counter = matches!(
             inst.op.kind(),

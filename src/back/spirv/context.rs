@@ -2,15 +2,14 @@
 //! typed values, loads through swizzles with modifiers, stores through write masks.
 //!
 //! Registers are stored as 32-bit words (`r#`, `x#`, `icb`, `cb#` hold `uvec4`); an operation
-//! reads them as the [`Scalar`] type it computes in and bitcasts (free in every driver), so no
-//! register needs a type of its own.
-
-use spirv::{Decoration, GlslStd450Op, StorageClass};
+//! reads them as the [`Scalar`] type it computes in and bitcasts (free), so no register needs
+//! a type of its own.
 
 use super::declare::Registers;
 use crate::back::spirv::Error;
 use crate::ir::{self, Dst, Index, Inst, Modifier, Reg, RelFile, Src};
 use crate::spv::{Id, Module};
+use spirv::{Decoration, GlslStd450Op, StorageClass};
 
 /// The scalar type an operation computes in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -660,6 +659,7 @@ impl<'a> Emitter<'a> {
                         4,
                     ));
                 }
+                self.cbuffer_read(span, &cb, &slot);
                 if let Some(p) = var.push {
                     return Ok((
                         self.read_push_cbuffer(span, var.var, p, &element, &slot)?,

@@ -3,14 +3,14 @@
 //!
 //! Contract: warnings never change the module. [`Emitter::warn`] records one per kind and
 //! offset. [`Emitter::program_warnings`] looks at the IR and the options once, before the
-//! functions are emitted (the conditions that are about the program as a whole or about
-//! operands); the typed-UAV format choice warns where it is made (`resources.rs`). With nothing
-//! to report nothing is allocated.
+//! functions are emitted (the conditions about the program as a whole), and walks the
+//! instructions only when one of them can fire; a constant-buffer read past the declared size
+//! warns where the operand is loaded ([`Emitter::cbuffer_read`]), the typed-UAV format choice
+//! where it is made (`resources.rs`). With nothing to report nothing is allocated.
 
 use super::context::Emitter;
 use super::UavFormat;
-use crate::ir::binding::BindingTarget;
-use crate::ir::{self, GlobalFlags, Index, Op, Reg};
+use crate::ir::{self, GlobalFlags, Index, Op};
 use crate::warning::{Warning, WarningKind};
 
 impl Emitter<'_> {
@@ -44,10 +44,14 @@ impl Emitter<'_> {
         }
         let strict = !ir.global_flags.contains(GlobalFlags::REFACTORING_ALLOWED);
         let demote = self.options.demote_to_helper;
-        let mut seen_strict = false;
-        let mut seen_discard = false;
+        if !strict && demote {
+            // Nothing below can warn: no pass over the instructions.
+            return;
+        }
+        let mut seen_strict = !strict;
+        let mut seen_discard = demote;
         for inst in &ir.insts {
-            if strict && !seen_strict && contractible(inst) {
+            if !seen_strict && contractible(inst) {
                 seen_strict = true;
                 self.warn(
                     WarningKind::StrictFloatOrderNotKept,
@@ -60,7 +64,7 @@ impl Emitter<'_> {
                     },
                 );
             }
-            if !demote && !seen_discard && inst.op == Op::Discard {
+            if !seen_discard && inst.op == Op::Discard {
                 seen_discard = true;
                 self.warn(WarningKind::DiscardEndsInvocation, Some(inst.span), || {
                     "discard is OpKill (demote to helper is off): the discarded invocation ends, \
@@ -68,22 +72,17 @@ impl Emitter<'_> {
                         .to_string()
                 });
             }
-            for src in inst.src() {
-                if let Reg::ConstantBuffer { decl, slot, .. } = src.reg {
-                    self.cbuffer_read(inst.span, decl, &slot);
-                }
+            if seen_strict && seen_discard {
+                break;
             }
         }
     }
 
-    /// Warns about a read of `cb#[slot]` with a constant `slot` past the declared size (it
-    /// reads 0; buffers bound by device address have no size and are not checked).
-    fn cbuffer_read(&mut self, span: u32, decl: ir::CbId, slot: &Index) {
-        let Some(cb) = self.ir.cbuffers.get(decl.index()) else {
-            return;
-        };
-        let by_address = matches!(cb.binding, Some(BindingTarget::DeviceAddress(_)));
-        if slot.is_relative() || slot.imm < cb.size.max(1) || by_address {
+    /// A read of constant buffer `cb` at `slot` (by descriptor or push constants; buffers
+    /// bound by device address have no size to check), from the emitter's constant-buffer
+    /// operand loads: a constant slot past the declared size reads 0.
+    pub(super) fn cbuffer_read(&mut self, span: u32, cb: &ir::CbDecl, slot: &Index) {
+        if slot.is_relative() || slot.imm < cb.size.max(1) {
             return;
         }
         let (id, size, imm) = (cb.id, cb.size, slot.imm);
@@ -93,8 +92,6 @@ impl Emitter<'_> {
     }
 }
 
-/// Whether `inst` is a float multiply-add or dot product the driver could fuse (not
-/// `[precise]`).
 fn contractible(inst: &ir::Inst) -> bool {
     matches!(inst.op, Op::Mad | Op::Dp2 | Op::Dp3 | Op::Dp4) && inst.flags.precise == 0
 }
