@@ -47,9 +47,9 @@ pub use module::{
 };
 pub use op::{
     AtomicOp, BitsOp, BufferOp, ControlFlowOp, DerivativeOp, DiscardOp, DoubleOp, Family, FloatOp,
-    GatherOp, GeometryOp, Inst, InstFlags, IntegerOp, InterpolationOp, MoveOp, Op, OpKind, Payload,
-    QueryOp, ResinfoReturn, Role, SampleOp, SampleinfoReturn, SparseOp, SwitchId, SyncOp, Test,
-    TextureLoadOp,
+    GatherOp, GeometryOp, Inst, InstFlags, IntegerOp, InterpolationOp, LegacyOp, MoveOp, Op,
+    OpKind, Payload, QueryOp, ResinfoReturn, Role, SampleOp, SampleinfoReturn, SparseOp, SwitchId,
+    SyncOp, Test, TextureLoadOp,
 };
 pub use operand::{DepthOutput, Dst, Index, Modifier, Reg, Rel, RelFile, Src};
 pub use print::{print, register_name};

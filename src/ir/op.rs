@@ -29,6 +29,10 @@ pub enum Family {
     Bits,
     /// 64-bit float arithmetic, comparisons and conversions.
     Double,
+    /// Direct3D 9's float arithmetic: the legacy multiply (`0 × anything = 0`), `log`/`rsq` of
+    /// `|x|`, `lit`, `dst`, `nrm` and the SM1 partial-precision `expp`/`logp` (`docs/d3d9.md`).
+    /// The back end emits each in the strict or the fast variant the options choose.
+    Legacy,
     /// Screen-space derivatives (pixel shaders).
     Derivative,
     /// Structured control flow, jumps, returns, calls and `nop`.
@@ -236,6 +240,39 @@ ops! {
         Dmov "dmov" (1 -> 1); Dmovc "dmovc" (1 -> 3);
         Dtof "dtof" (1 -> 1); Ftod "ftod" (1 -> 1); Dtoi "dtoi" (1 -> 1); Dtou "dtou" (1 -> 1);
         Itod "itod" (1 -> 1); Utod "utod" (1 -> 1);
+    }
+    Legacy(LegacyOp) {
+        // `a × b` per component, where `0 × x = 0` for every x (inf and NaN included).
+        MulLegacy "mul_legacy" (1 -> 2);
+        // `a × b + c` with the legacy multiply.
+        MadLegacy "mad_legacy" (1 -> 3);
+        // `a.x × b.x + a.y × b.y + c.x` (the `c` component its swizzle selects first), legacy
+        // multiply, the sum replicated.
+        Dp2AddLegacy "dp2add_legacy" (1 -> 3);
+        // Dot products over xyz / xyzw with the legacy multiply, the sum replicated.
+        Dp3Legacy "dp3_legacy" (1 -> 2); Dp4Legacy "dp4_legacy" (1 -> 2);
+        // `exp2(b × log2|a|)` with the legacy multiply (`pow(0, 0) = 1`).
+        PowLegacy "pow_legacy" (1 -> 2);
+        // `2^x` (full precision).
+        ExpLegacy "exp_legacy" (1 -> 1);
+        // `log2|x|`, with `log(0) = -FLT_MAX`.
+        LogLegacy "log_legacy" (1 -> 1);
+        // `1 / x` (`rcp(0) = +inf` strict, FLT_MAX fast).
+        RcpLegacy "rcp_legacy" (1 -> 1);
+        // `1 / sqrt|x|` (`rsq(0) = +inf` strict, FLT_MAX fast).
+        RsqLegacy "rsq_legacy" (1 -> 1);
+        // Every written component of `x` scaled by `rsq(dot3(x, x))` (legacy multiply).
+        NrmLegacy "nrm_legacy" (1 -> 1);
+        // `lit`: (1, max(x, 0), x > 0 && y > 0 ? pow(y, clamp(w, ±127.9961)) : 0, 1) from
+        // (x, y, _, w).
+        Lit "lit" (1 -> 1);
+        // `dst`: (1, a.y × b.y, a.z, b.w) with the legacy multiply.
+        DistVec "dst" (1 -> 2);
+        // SM1 `expp`: (2^floor(x), x − floor(x), 2^x, 1) of the scalar x.
+        ExppSm1 "expp_sm1" (1 -> 1);
+        // SM1 `logp`: (exponent of |x|, mantissa of |x| in [1, 2), log2|x|, 1), `log(0)` as in
+        // `log_legacy`.
+        LogpSm1 "logp_sm1" (1 -> 1);
     }
     ControlFlow(ControlFlowOp) {
         If "if" (0 -> 1); Else "else" (0 -> 0); EndIf "endif" (0 -> 0);

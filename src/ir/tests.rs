@@ -142,6 +142,7 @@ fn the_op_table_is_consistent() {
             OpKind::Integer(o) => (Family::Integer, Op::from(o)),
             OpKind::Bits(o) => (Family::Bits, Op::from(o)),
             OpKind::Double(o) => (Family::Double, Op::from(o)),
+            OpKind::Legacy(o) => (Family::Legacy, Op::from(o)),
             OpKind::Derivative(o) => (Family::Derivative, Op::from(o)),
             OpKind::ControlFlow(o) => (Family::ControlFlow, Op::from(o)),
             OpKind::Discard(o) => (Family::Discard, Op::from(o)),

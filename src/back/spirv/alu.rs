@@ -27,6 +27,7 @@ mod bits;
 mod double;
 mod float;
 mod int;
+mod legacy;
 #[cfg(test)]
 mod tests;
 
@@ -53,6 +54,7 @@ impl Emitter<'_> {
             OpKind::Integer(op) => self.int_alu(inst, op),
             OpKind::Bits(op) => self.bits_alu(inst, op),
             OpKind::Double(op) => self.double_alu(inst, op),
+            OpKind::Legacy(op) => self.legacy_alu(inst, op),
             OpKind::Derivative(_)
             | OpKind::ControlFlow(_)
             | OpKind::Discard(_)

@@ -135,6 +135,7 @@ impl Emitter<'_> {
             OpKind::TextureLoad(TextureLoadOp::LdMs)
             | OpKind::Move(_)
             | OpKind::Float(_)
+            | OpKind::Legacy(_)
             | OpKind::Integer(_)
             | OpKind::Bits(_)
             | OpKind::Double(_)

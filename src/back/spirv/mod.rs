@@ -492,7 +492,12 @@ impl Emitter<'_> {
                 self.ensure_block();
                 self.stage_op(inst)
             }
-            Family::Move | Family::Float | Family::Integer | Family::Bits | Family::Double => {
+            Family::Move
+            | Family::Float
+            | Family::Integer
+            | Family::Bits
+            | Family::Double
+            | Family::Legacy => {
                 self.ensure_block();
                 self.alu(inst)
             }

@@ -190,6 +190,7 @@ impl Emitter<'_> {
             },
             OpKind::Move(_)
             | OpKind::Float(_)
+            | OpKind::Legacy(_)
             | OpKind::Integer(_)
             | OpKind::Bits(_)
             | OpKind::Double(_)

@@ -80,6 +80,7 @@ fn form(op: Op) -> Option<Form> {
         },
         OpKind::Move(_)
         | OpKind::Float(_)
+        | OpKind::Legacy(_)
         | OpKind::Integer(_)
         | OpKind::Bits(_)
         | OpKind::Double(_)
