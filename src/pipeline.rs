@@ -19,7 +19,7 @@ pub use crate::back::spirv::{
     parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE,
 };
 pub use crate::back::spirv::{
-    DomainModes, FloatControls, ForcedBarriers, RovInterlock, StorageBufferAlignment,
+    DomainModes, FloatControls, FloatEmulation, ForcedBarriers, RovInterlock, StorageBufferAlignment,
     TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat, WorkgroupZeroInit, ENTRY_POINT,
 };
 use crate::bindings::{BindingTarget, Bindings, ClassLinkage, Count, RegisterRange, ResourceKind};
@@ -190,6 +190,9 @@ pub struct Options {
     /// Declared formats of typed UAVs, for devices without
     /// `shaderStorageImageReadWithoutFormat` (default: none listed, `Unknown`).
     pub typed_uav_formats: TypedUavFormats,
+    /// Direct3D 9 shaders: how D3D9's float rules are emitted (`docs/d3d9.md`, "Float
+    /// rules"). Default [`FloatEmulation::Strict`]: the legacy multiply `0 × x = 0` exactly.
+    pub float_emulation: FloatEmulation,
 }
 
 impl Default for Options {
@@ -210,6 +213,7 @@ impl Default for Options {
             texel_raw_buffers: TexelRawBuffers::default(),
             storage_buffer_alignment: None,
             typed_uav_formats: TypedUavFormats::default(),
+            float_emulation: FloatEmulation::Strict,
         }
     }
 }
@@ -322,6 +326,13 @@ impl Options {
         self
     }
 
+    /// These options with the D3D9 float emulation `float_emulation`.
+    #[must_use]
+    pub fn with_float_emulation(mut self, float_emulation: FloatEmulation) -> Options {
+        self.float_emulation = float_emulation;
+        self
+    }
+
     /// These options with the typed UAV formats `typed_uav_formats`.
     #[must_use]
     pub fn with_typed_uav_formats(mut self, typed_uav_formats: TypedUavFormats) -> Options {
@@ -346,6 +357,7 @@ impl Options {
             texel_raw_buffers: self.texel_raw_buffers,
             storage_buffer_alignment: self.storage_buffer_alignment,
             typed_uav_formats: self.typed_uav_formats.clone(),
+            float_emulation: self.float_emulation,
         })
     }
 }

@@ -57,7 +57,7 @@ pub(crate) fn geometry_vertex_map_for_tests(
 }
 
 pub use options::{
-    DomainModes, EmitOptions, FloatControls, ForcedBarriers, LinkedInput, Linking, RovInterlock,
+    DomainModes, EmitOptions, FloatControls, FloatEmulation, ForcedBarriers, LinkedInput, Linking, RovInterlock,
     StorageBufferAlignment, TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat,
     WorkgroupZeroInit, ENTRY_POINT,
 };
