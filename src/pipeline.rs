@@ -19,8 +19,9 @@ pub use crate::back::spirv::{
     parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE,
 };
 pub use crate::back::spirv::{
-    DomainModes, FloatControls, FloatEmulation, ForcedBarriers, RovInterlock, StorageBufferAlignment,
-    TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat, WorkgroupZeroInit, ENTRY_POINT,
+    DomainModes, FloatControls, FloatEmulation, ForcedBarriers, RovInterlock,
+    StorageBufferAlignment, TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat,
+    WorkgroupZeroInit, ENTRY_POINT,
 };
 use crate::bindings::{BindingTarget, Bindings, ClassLinkage, Count, RegisterRange, ResourceKind};
 use crate::error::Error;
@@ -646,6 +647,16 @@ pub fn bound_shader_info(bytes: &[u8], options: &Options) -> Result<ShaderInfo, 
         .map_err(|e| name(e, |at| front.name_at(at)))?;
     let semantics = front.semantics();
     shader_info(&module, &options.emit_options(&semantics)?, semantics)
+}
+
+/// The back end alone, on an IR module built or edited by hand (device tests of single
+/// operations, `dxbc2spv::fuzzing::emit_ir`): `module` is checked with [`ir::validate`], then
+/// emitted as [`translate`] emits with `options` (no signatures: no stage linking by semantic).
+#[cfg(any(test, feature = "fuzzing"))]
+pub fn emit_ir(module: &ir::Module, options: &Options) -> Result<Vec<u32>, Error> {
+    ir::validate(module)?;
+    let emit_options = options.emit_options(&Semantics::default())?;
+    Ok(emit::emit(module, &emit_options)?)
 }
 
 /// [`translate_to_ir`] with the front end `F`.

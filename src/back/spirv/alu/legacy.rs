@@ -37,26 +37,26 @@ impl Emitter<'_> {
     /// Emits one operation of the legacy (D3D9) float family.
     pub(super) fn legacy_alu(&mut self, inst: &Inst, op: LegacyOp) -> Result<(), Error> {
         match op {
-            LegacyOp::MulLegacy => self.legacy_binary(inst, |e, a, b, known| {
-                e.legacy_mul(inst, a, b, known)
-            }),
+            LegacyOp::MulLegacy => {
+                self.legacy_binary(inst, |e, a, b, known| e.legacy_mul(inst, a, b, known))
+            }
             LegacyOp::MadLegacy => self.legacy_mad(inst),
             LegacyOp::Dp2AddLegacy => self.legacy_dot(inst, 2, true),
             LegacyOp::Dp3Legacy => self.legacy_dot(inst, 3, false),
             LegacyOp::Dp4Legacy => self.legacy_dot(inst, 4, false),
             LegacyOp::PowLegacy => self.legacy_binary(inst, |e, a, b, known| {
-                let abs = e.fext(inst, G::FAbs, F, a.n, &[a.id]);
+                let abs = e.abs_bits(a);
                 let log = e.fext(inst, G::Log2, F, a.n, &[abs.id]);
                 e.legacy_pow(inst, log, b, [false, known[1]])
             }),
             LegacyOp::ExpLegacy => self.unary(inst, F, |e, x| e.legacy_exp2(inst, x)),
             LegacyOp::LogLegacy => self.unary(inst, F, |e, x| {
-                let abs = e.fext(inst, G::FAbs, F, x.n, &[x.id]);
+                let abs = e.abs_bits(x);
                 e.log_abs(inst, abs)
             }),
             LegacyOp::RcpLegacy => self.unary(inst, F, |e, x| e.legacy_rcp(inst, x)),
             LegacyOp::RsqLegacy => self.unary(inst, F, |e, x| {
-                let abs = e.fext(inst, G::FAbs, F, x.n, &[x.id]);
+                let abs = e.abs_bits(x);
                 e.rsq_abs(inst, abs)
             }),
             LegacyOp::NrmLegacy => self.legacy_nrm(inst),
@@ -102,7 +102,13 @@ impl Emitter<'_> {
 
     /// The legacy multiply `a × b` (same widths); `known[i]`: operand `i` is never zero.
     /// Strict: `+0` where either operand is `±0`; fast: the IEEE product.
-    pub(super) fn legacy_mul(&mut self, inst: &Inst, a: Value, b: Value, known: [bool; 2]) -> Value {
+    pub(super) fn legacy_mul(
+        &mut self,
+        inst: &Inst,
+        a: Value,
+        b: Value,
+        known: [bool; 2],
+    ) -> Value {
         let n = a.n;
         let product = self.fop(inst, SpvOp::FMul, F, n, &[a.id, b.id]);
         if !self.strict_floats() {
@@ -244,6 +250,15 @@ impl Emitter<'_> {
         let lo = self.k(F, n, MINUS_FLT_MAX);
         let hi = self.k(F, n, FLT_MAX);
         self.fext(inst, G::NClamp, F, n, &[v.id, lo, hi])
+    }
+
+    /// `|x|` by clearing the sign bit: exact for every input (`|-0| = +0`, NaNs kept), whatever
+    /// the device's `FAbs` does with signed zeros.
+    pub(super) fn abs_bits(&mut self, x: Value) -> Value {
+        let u = self.bitcast(x, Scalar::U32);
+        let k = self.k(Scalar::U32, x.n, 0x7fff_ffff);
+        let abs = self.op(SpvOp::BitwiseAnd, Scalar::U32, x.n, &[u.id, k]);
+        self.bitcast(abs, F)
     }
 
     /// `x == 1 ? 1 : v` (D3D9: `rcp` and `rsq` of exactly 1 are exactly 1).

@@ -5,8 +5,7 @@
 //! `vk-tests/tests/d3d9_float.rs`.
 
 use super::tests::{
-    count, count_ext, family, imm, inst, r, s, translate_with, validate, with,
-    LEGACY_OPS, XYZW,
+    count, count_ext, family, imm, inst, r, s, translate_with, validate, with, LEGACY_OPS, XYZW,
 };
 use crate::back::spirv::FloatEmulation;
 use crate::ir::{Inst, Modifier, Op};
@@ -37,7 +36,13 @@ fn legacy_family_validates_in_both_emulations() {
 fn every_mask_of_the_component_wise_operations_validates() {
     for mode in BOTH {
         let mut insts = Vec::new();
-        for op in [Op::Lit, Op::DistVec, Op::ExppSm1, Op::LogpSm1, Op::NrmLegacy] {
+        for op in [
+            Op::Lit,
+            Op::DistVec,
+            Op::ExppSm1,
+            Op::LogpSm1,
+            Op::NrmLegacy,
+        ] {
             let (_, srcs) = op.arity();
             for mask in 1..16u8 {
                 let sr: Vec<_> = (0..srcs as u32)
@@ -148,4 +153,3 @@ fn precise_decorates_the_legacy_arithmetic() {
     // The multiply and the add.
     assert_eq!(count(&words, spirv::Op::Decorate), 2);
 }
-

@@ -165,7 +165,7 @@ impl Emitter<'_> {
         let mut parts = [None; 4];
         if mask & 0x7 != 0 {
             let v = self.load_src(inst, 0, 0x1, F)?;
-            let abs = self.fext(inst, G::FAbs, F, 1, &[v.id]);
+            let abs = self.abs_bits(v);
             let u = Scalar::U32;
             let bits = self.bitcast(abs, u);
             if mask & 0x1 != 0 {
@@ -215,11 +215,10 @@ impl Emitter<'_> {
     fn store_parts(&mut self, inst: &Inst, mask: u8, parts: [Option<Id>; 4]) -> Result<(), Error> {
         let mut ids = Vec::with_capacity(4);
         for c in Self::mask_components(mask) {
-            let id = parts
-                .get(c as usize)
-                .copied()
-                .flatten()
-                .ok_or_else(|| Error::internal(inst.span, "a written component not computed"))?;
+            let id =
+                parts.get(c as usize).copied().flatten().ok_or_else(|| {
+                    Error::internal(inst.span, "a written component not computed")
+                })?;
             ids.push(id);
         }
         let v = self.compose(F, &ids);

@@ -613,7 +613,10 @@ fn every_operation_of_the_alu_families_is_listed_and_emits() {
             "{family:?}: the test list and the op table differ"
         );
     }
-    let alu: Vec<Op> = [FLOAT_OPS, INT_OPS, BIT_OPS, MOVE_OPS, DOUBLE_OPS, LEGACY_OPS].concat();
+    let alu: Vec<Op> = [
+        FLOAT_OPS, INT_OPS, BIT_OPS, MOVE_OPS, DOUBLE_OPS, LEGACY_OPS,
+    ]
+    .concat();
     // Every ALU operation emits with plain operands (`.xy` suits every double form too).
     let insts: Vec<Inst> = alu
         .iter()
