@@ -322,6 +322,49 @@ mod tests {
         assert!(err("[[constants]]\nstage = \"gs\"\n").contains("stage"));
     }
 
+    /// D3D9 text reaches the translator as a token stream (the version token first); its
+    /// assembly errors name the line in the case file; tokens go through unchanged.
+    #[test]
+    fn d3d9_sources_reach_the_translator_as_tokens() {
+        use super::super::shader::{compile, CompileOptions, CompiledShader, DxbcInput};
+        let seen = std::sync::Mutex::new(Vec::new());
+        let t = |input: &DxbcInput<'_>| -> anyhow::Result<CompiledShader> {
+            if let Ok(mut s) = seen.lock() {
+                s.push(input.dxbc.to_vec());
+            }
+            Ok(CompiledShader {
+                spirv: Vec::new(),
+                entry_point: "main".into(),
+                bindings: Some(Vec::new()),
+            })
+        };
+        let options = CompileOptions::new("vulkan1.1");
+        let asm = |text: &str| ShaderSource::Asm {
+            text: text.into(),
+            case_file: PathBuf::from("c.toml"),
+            first_line: 10,
+        };
+        compile(&asm("ps_2_0\nmov oC0, c0\n"), None, &t, &options)
+            .unwrap_or_else(|e| panic!("{e:#}"));
+        let words = ShaderSource::Tokens {
+            words: vec![0xffff_0200, 0x0000_ffff],
+            case_file: PathBuf::from("c.toml"),
+        };
+        compile(&words, None, &t, &options).unwrap_or_else(|e| panic!("{e:#}"));
+        let e = format!(
+            "{:#}",
+            compile(&asm("vs_2_0\nbogus r0\n"), None, &t, &options)
+                .err()
+                .unwrap_or_else(|| panic!("bogus assembled"))
+        );
+        assert!(e.starts_with("c.toml:11:"), "{e}");
+        let seen = seen.into_inner().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(&seen[0][..4], &0xffff_0200u32.to_le_bytes());
+        assert_eq!(&seen[0][seen[0].len() - 4..], &0x0000_ffffu32.to_le_bytes());
+        assert_eq!(seen[1], [0x00, 0x02, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00]);
+        assert!(is_d3d9(&asm("vs_1_1\n")) && !is_d3d9(&asm("vs_5_0\nret\n")));
+    }
+
     #[test]
     fn tokens_are_words() {
         let v: Vec<toml::Value> = vec!["0xffff0200".into(), 0xffff.into()];
