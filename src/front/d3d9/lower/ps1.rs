@@ -134,7 +134,10 @@ impl<'p> Lowering<'p, '_> {
     /// `x` of the temp of `t(m − back)`, the result of an earlier `texm3x*pad`.
     fn pad_result(&self, m: u32, back: u32, span: u32) -> Result<ir::Src, Error> {
         let n = m.checked_sub(back).ok_or_else(|| {
-            Error::invalid(span, "a texm3x* instruction without its texm3x*pad before it")
+            Error::invalid(
+                span,
+                "a texm3x* instruction without its texm3x*pad before it",
+            )
         })?;
         Ok(temp_c(self.texture_temp(n, span)?, 0))
     }
@@ -147,7 +150,12 @@ impl<'p> Lowering<'p, '_> {
         }
         let [res, smp] = self.sampler(stage, [0, 1, 2, 3], span);
         let t = self.temps.scratch();
-        self.push(inst(Op::Sample, span, &[temp_d(t, 0xf)], &[coord, res, smp]));
+        self.push(inst(
+            Op::Sample,
+            span,
+            &[temp_d(t, 0xf)],
+            &[coord, res, smp],
+        ));
         t
     }
 
@@ -263,10 +271,9 @@ impl<'p> Lowering<'p, '_> {
                 self.write_result(i, &d, t)
             }
             Opcode::Texm3x2tex | Opcode::Texm3x2depth => self.texm3x2(i, &d),
-            Opcode::Texm3x3
-            | Opcode::Texm3x3tex
-            | Opcode::Texm3x3spec
-            | Opcode::Texm3x3vspec => self.texm3x3(i, &d),
+            Opcode::Texm3x3 | Opcode::Texm3x3tex | Opcode::Texm3x3spec | Opcode::Texm3x3vspec => {
+                self.texm3x3(i, &d)
+            }
             Opcode::Texm3x3diff => Err(self.unsupported(
                 i,
                 "texm3x3diff is reserved: Direct3D 9 defines no meaning for it",
@@ -296,7 +303,11 @@ impl<'p> Lowering<'p, '_> {
             Op::MadLegacy,
             span,
             &[temp_d(t, 0x3)],
-            &[reswizzle(s, [1; 4]), reswizzle(state.bump, [2, 3, 2, 3]), temp(t)],
+            &[
+                reswizzle(s, [1; 4]),
+                reswizzle(state.bump, [2, 3, 2, 3]),
+                temp(t),
+            ],
         ));
         let r = self.stage_sample(m, temp(t), span);
         if i.opcode == Opcode::Texbeml {
@@ -395,9 +406,10 @@ impl<'p> Lowering<'p, '_> {
                 return self.write_result(i, d, r);
             }
             Opcode::Texm3x3spec => {
-                let e = i.sources().get(1).copied().ok_or_else(|| {
-                    Error::internal(span, "texm3x3spec without its eye vector")
-                })?;
+                let e =
+                    i.sources().get(1).copied().ok_or_else(|| {
+                        Error::internal(span, "texm3x3spec without its eye vector")
+                    })?;
                 self.source(&e)?
             }
             _ => {
@@ -457,8 +469,7 @@ impl<'p> Lowering<'p, '_> {
     /// ps_1_4 `bem r#.xy, src0, src1`: src0.xy plus stage #'s bump matrix applied to src1.xy.
     fn bem(&mut self, i: &Instruction, d: &Dst) -> Result<(), Error> {
         let span = i.offset;
-        let (Some(a), Some(b)) = (i.sources().first().copied(), i.sources().get(1).copied())
-        else {
+        let (Some(a), Some(b)) = (i.sources().first().copied(), i.sources().get(1).copied()) else {
             return Err(Error::internal(span, "bem without its sources"));
         };
         let (a, b) = (self.source(&a)?, self.source(&b)?);

@@ -322,9 +322,11 @@ fn every_ps_1_x_stream_lowers_and_translates_to_valid_spirv() {
                 continue;
             }
         };
-        if program.instructions.iter().any(|i| {
-            i.opcode == crate::front::d3d9::opcodes::Opcode::Texm3x3diff
-        }) {
+        if program
+            .instructions
+            .iter()
+            .any(|i| i.opcode == crate::front::d3d9::opcodes::Opcode::Texm3x3diff)
+        {
             // Reserved; refused by name (`texm3x3diff_and_a_pad_less_matrix_are_refused`).
             continue;
         }
@@ -342,6 +344,8 @@ fn every_ps_1_x_stream_lowers_and_translates_to_valid_spirv() {
             Err(e) => failures.push(format!("{name}: translate: {e}")),
         }
     }
-    eprintln!("ps_1_x: {valid} translated (spirv-val when installed), {legacy} wait for the legacy ops");
+    eprintln!(
+        "ps_1_x: {valid} translated (spirv-val when installed), {legacy} wait for the legacy ops"
+    );
     assert!(failures.is_empty(), "{failures:#?}");
 }
