@@ -83,6 +83,11 @@ impl Lowering<'_, '_> {
         num
     }
 
+    /// The IR input register of pre-SM3 pixel `v#` (COLOR#).
+    pub fn color_register(&self, num: u32) -> u32 {
+        PS_COLOR_BASE + num
+    }
+
     /// The IR output register a D3D9 output destination writes.
     pub fn output_register(&self, d: &Dst) -> Result<u32, Error> {
         Ok(match d.reg {

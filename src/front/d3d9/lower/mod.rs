@@ -23,7 +23,11 @@ mod alu;
 mod flow;
 mod io;
 mod operand;
+mod ps1;
 mod texture;
+
+#[cfg(test)]
+mod ps1_tests;
 
 use crate::error::Error;
 use crate::front::d3d9::opcodes::Opcode;
@@ -209,7 +213,8 @@ impl Lowering<'_, '_> {
                 RegisterType::Address => uses[0] = true,
                 RegisterType::Loop => uses[1] = true,
                 RegisterType::Predicate => uses[2] = true,
-                RegisterType::Texture if ps1 => uses[3] = true,
+                // ps_1_1–1_3 `t#` are temporaries; ps_1_4's are texture coordinates.
+                RegisterType::Texture if ps1 && self.version.minor < 4 => uses[3] = true,
                 _ => {}
             };
             if let Some(d) = &inst.dst {
@@ -423,9 +428,23 @@ impl Lowering<'_, '_> {
         Ok(())
     }
 
-    /// Lowers one instruction.
+    /// Lowers one instruction (ps_1_x: a co-issued pair together).
     fn instruction(&mut self, inst: &Instruction) -> Result<(), Error> {
         self.temps.release_scratch();
+        if self.pixel && self.version.major < 2 {
+            if self.is_coissued_second(inst) {
+                // Lowered with the instruction before it.
+                return Ok(());
+            }
+            if let Some(second) = self.coissue_partner(inst) {
+                return self.coissued(inst, second);
+            }
+        }
+        self.dispatch(inst)
+    }
+
+    /// Lowers one instruction into the current scratch pool.
+    fn dispatch(&mut self, inst: &Instruction) -> Result<(), Error> {
         match inst.opcode {
             Opcode::Nop | Opcode::Phase => Ok(()),
             // Handled by `prescan` and `declare`.

@@ -137,6 +137,10 @@ impl Lowering<'_, '_> {
         let span = s.offset;
         Ok(match s.reg {
             RegisterType::Temp => Reg::Temp(s.num),
+            RegisterType::Input if self.pixel && self.version.major < 3 => {
+                // Pre-SM3 pixel `v#` is COLOR#, declared past the texture coordinates.
+                Reg::Input(Index::imm(self.color_register(s.num)))
+            }
             RegisterType::Input => Reg::Input(self.index(s.num, s.relative.as_ref(), span)?),
             RegisterType::Const
             | RegisterType::Const2

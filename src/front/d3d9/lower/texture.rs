@@ -61,7 +61,8 @@ impl Lowering<'_, '_> {
         Ok(())
     }
 
-    fn add_sampler(
+    /// Declares sampler `s#` (and its texture `t#`) with texture type `ty`.
+    pub(super) fn add_sampler(
         &mut self,
         num: u32,
         ty: SamplerType,
@@ -161,7 +162,7 @@ impl Lowering<'_, '_> {
                     _ => self.emit(i, Op::Sample, &[coord, res, smp]),
                 }
             }
-            _ => Err(self.unsupported(i, "the ps_1_x texture instructions")),
+            _ => self.ps1_texture(i),
         }
     }
 
