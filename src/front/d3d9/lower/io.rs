@@ -389,8 +389,8 @@ impl Lowering<'_, '_> {
         }
     }
 
-    /// The location of `(u, index)`: the rule's, else the first one from 19 that neither the
-    /// rule's fixed table nor an earlier register of the shader holds (past the table: 30).
+    /// The location of `(u, index)`: the rule's, else the first one from 30 (past the rule's
+    /// fixed table) that no earlier register of the shader holds.
     fn free_location(&self, u: u32, index: u32, input: bool) -> u32 {
         if let Some(l) = location_of(u, index) {
             return l;
@@ -400,10 +400,12 @@ impl Lowering<'_, '_> {
         } else {
             &self.module.output_locations
         };
+        // Past the table: 30, 31, then on (never a location another register holds).
         let first = 19 + OTHER_USAGES.len() as u32;
-        (first..ir::MAX_IO_REGISTERS)
+        let taken = map.len() as u32;
+        (first..=first + taken)
             .find(|&l| !map.iter().any(|&(_, m)| m == l))
-            .unwrap_or(ir::MAX_IO_REGISTERS - 1)
+            .unwrap_or(first + taken)
     }
 
     /// The entry point's first instructions: `vPos`, `vFace` and SM1/2 vertex defaults.

@@ -330,3 +330,14 @@ fn texldd_with_a_temp_as_sampler_is_invalid() {
         .expect_err("r2 is no sampler");
     assert_eq!(e.kind(), ErrorKind::Invalid, "{e}");
 }
+
+#[test]
+fn usages_past_the_table_get_distinct_locations() {
+    // POSITION1..3 have no fixed location: each takes its own from 30 on, none shared.
+    let m = lower(
+        "vs_3_0\ndef c0, 0, 0, 0, 0\ndcl_position o0\ndcl_position1 o1\ndcl_position2 o2.xyz\n\
+         dcl_position3 o3.xyz\nmov o0, c0.x\nmov o1, c0.x\nmov o2.xyz, c0.x\nmov o3.xyz, c0.x\n",
+    )
+    .expect("lowers");
+    assert_eq!(m.output_locations, [(1, 30), (2, 31), (3, 32)]);
+}
