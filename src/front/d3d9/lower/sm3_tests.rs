@@ -341,3 +341,24 @@ fn usages_past_the_table_get_distinct_locations() {
     .expect("lowers");
     assert_eq!(m.output_locations, [(1, 30), (2, 31), (3, 32)]);
 }
+
+#[test]
+fn predicated_texkill_tests_only_the_predicated_components() {
+    let lines = ir_lines(
+        "ps_3_0\ndcl vPos.xy\ndef c0, 0, 2, 0, 0\ndef c1, -1, -1, -1, -1\nmov r1, c1\n\
+         setp_ge p0.x, vPos.x, c0.y\n(p0.x) texkill r1\n(!p0.y) texkill r1.x\nmov oC0, c0\n",
+    );
+    assert_sequence(
+        &lines,
+        &[
+            "lt r4.xyzw, r1.xyzw, l(0x00000000, 0x00000000, 0x00000000, 0x00000000)",
+            "and r4.xyzw, r4.xyzw, r2.xxxx",
+            "or r4.x, r4.xxxx, r4.wwww",
+            "discard_nz r4.xxxx",
+            "lt r4.x, r1.xyzw, l(0x00000000, 0x00000000, 0x00000000, 0x00000000)",
+            "not r5.x, r2.yyyy",
+            "and r4.x, r4.xyzw, r5.xyzw",
+            "discard_nz r4.xxxx",
+        ],
+    );
+}
