@@ -156,7 +156,10 @@ impl Lowering<'_, '_> {
         let span = s.offset;
         Ok(match s.reg {
             RegisterType::Temp => Reg::Temp(s.num),
-            RegisterType::Input => Reg::Input(self.index(s.num, s.relative.as_ref(), span)?),
+            RegisterType::Input => {
+                let register = self.input_register(s.num);
+                Reg::Input(self.index(register, s.relative.as_ref(), span)?)
+            }
             RegisterType::Const
             | RegisterType::Const2
             | RegisterType::Const3

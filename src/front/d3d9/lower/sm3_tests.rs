@@ -362,3 +362,13 @@ fn predicated_texkill_tests_only_the_predicated_components() {
         ],
     );
 }
+
+#[test]
+fn sm2_pixel_colour_inputs_read_the_colour_registers() {
+    // Before ps_3_0, `v#` is COLOR#: the input declared for it is the one read.
+    let m = lower("ps_2_0\ndcl v1\nmov oC0, v1\n").expect("lowers");
+    let read = ir::print(&m);
+    assert!(read.contains("mov o[0].xyzw, v[9].xyzw"), "{read}");
+    assert!(m.inputs.iter().any(|d| d.register == 9), "{:?}", m.inputs);
+    assert_eq!(m.input_locations, [(9, 17)]);
+}

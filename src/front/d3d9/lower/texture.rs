@@ -184,7 +184,7 @@ impl Lowering<'_, '_> {
                     d.mask,
                 )
             }
-            RegisterType::Input => (Reg::Input(Index::imm(d.num)), d.mask),
+            RegisterType::Input => (Reg::Input(Index::imm(self.input_register(d.num))), d.mask),
             _ => {
                 return Err(Error::invalid(
                     span,
