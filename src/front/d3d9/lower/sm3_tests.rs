@@ -33,10 +33,7 @@ fn assert_sequence(lines: &[String], expected: &[&str]) {
     for want in expected {
         match lines[at..].iter().position(|l| l == want) {
             Some(p) => at += p + 1,
-            None => panic!(
-                "`{want}` not found (in order) in:\n{}",
-                lines.join("\n")
-            ),
+            None => panic!("`{want}` not found (in order) in:\n{}", lines.join("\n")),
         }
     }
 }
@@ -141,8 +138,14 @@ fn loop_counts_with_its_own_counter_so_step_zero_ends() {
     );
     // The counter starts at i0.x, aL at i0.y, and aL moves by i0.z.
     assert!(has(&lines, "mov r2.x, l(0x00000003"), "{lines:?}");
-    assert!(has(&lines, "mov r1.x, l(0x00000005, 0x00000005"), "{lines:?}");
-    assert!(has(&lines, "iadd r1.x, r1.xxxx, l(0x00000000, 0x00000000"), "{lines:?}");
+    assert!(
+        has(&lines, "mov r1.x, l(0x00000005, 0x00000005"),
+        "{lines:?}"
+    );
+    assert!(
+        has(&lines, "iadd r1.x, r1.xxxx, l(0x00000000, 0x00000000"),
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -183,7 +186,10 @@ fn rep_runs_the_count_without_al() {
          endrep\nmov oC0, r0\n",
     );
     assert_sequence(&lines, &["loop", "breakc_nz r4.xxxx", "endloop"]);
-    assert!(!has(&lines, "iadd r1.x, r1.xxxx, l(0x00000000, 0x00000000"), "{lines:?}");
+    assert!(
+        !has(&lines, "iadd r1.x, r1.xxxx, l(0x00000000, 0x00000000"),
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -201,7 +207,10 @@ fn relative_constant_reads_the_buffer_and_direct_reads_the_def() {
         "vs_2_0\ndcl_position v0\ndef c2, 1, 2, 3, 4\nmova a0.x, v0.x\nmov r0, c2\n\
          add oPos, r0, c[a0.x + 2]\n",
     );
-    assert!(has(&lines, "mov r0.xyzw, l(0x3f800000, 0x40000000"), "{lines:?}");
+    assert!(
+        has(&lines, "mov r0.xyzw, l(0x3f800000, 0x40000000"),
+        "{lines:?}"
+    );
     assert!(
         lines.iter().any(|l| l.contains("cb#0[r1.x + 2]")),
         "{lines:?}"
@@ -219,7 +228,11 @@ fn sm3_relative_inputs_and_outputs_index_by_al() {
         "vs_3_0\ndcl_position o0\ndcl_texcoord0 o1\ndcl_texcoord1 o2\ndefi i0, 2, 1, 1, 0\n\
          mov o0, c0\nloop aL, i0\nmov o[aL], c1\nendloop\n",
     );
-    assert!(vs.iter().any(|l| l.contains("mov o[r0.x + 0].xyzw, cb#0[1].xyzw")), "{vs:?}");
+    assert!(
+        vs.iter()
+            .any(|l| l.contains("mov o[r0.x + 0].xyzw, cb#0[1].xyzw")),
+        "{vs:?}"
+    );
 }
 
 #[test]
@@ -232,16 +245,29 @@ fn texture_sampling_variants() {
     );
     // texldp divides by w before sampling, even for a cube map.
     assert_sequence(&lines, &["div r6.xyzw, v[0].xyzw, v[0].wwww"]);
-    assert!(has(&lines, "sample r0.xyzw, r6.xyzw, t#0.xyzw, s#0"), "{lines:?}");
-    assert!(has(&lines, "sample_b r1.xyzw, v[0].xyzw, t#1.xyzw, s#1.xyzw, v[0].wwww"), "{lines:?}");
+    assert!(
+        has(&lines, "sample r0.xyzw, r6.xyzw, t#0.xyzw, s#0"),
+        "{lines:?}"
+    );
+    assert!(
+        has(
+            &lines,
+            "sample_b r1.xyzw, v[0].xyzw, t#1.xyzw, s#1.xyzw, v[0].wwww"
+        ),
+        "{lines:?}"
+    );
     // texldl: LOD from w; SM3 applies the sampler's swizzle to the result.
     assert!(
         lines
             .iter()
-            .any(|l| l.starts_with("sample_l r2.xyzw, v[0].xyzw, t#2.yxzw") && l.ends_with("v[0].wwww")),
+            .any(|l| l.starts_with("sample_l r2.xyzw, v[0].xyzw, t#2.yxzw")
+                && l.ends_with("v[0].wwww")),
         "{lines:?}"
     );
-    assert!(has(&lines, "sample_d r3.xyzw, v[0].xyzw, t#2.xyzw"), "{lines:?}");
+    assert!(
+        has(&lines, "sample_d r3.xyzw, v[0].xyzw, t#2.xyzw"),
+        "{lines:?}"
+    );
     assert!(has(&lines, "deriv_rtx r4.xyzw, v[0].xyzw"), "{lines:?}");
     assert!(has(&lines, "deriv_rty r5.xyzw, v[0].xyzw"), "{lines:?}");
 }
@@ -252,7 +278,13 @@ fn vertex_texture_fetch_samples_lod_from_w() {
         "vs_3_0\ndcl_position o0\ndcl_texcoord0 v0\ndcl_2d s3\ntexldl r0, v0, s3\nmov o0, r0\n",
     );
     assert!(has(&lines, "resource #0 t3 space0"), "{lines:?}");
-    assert!(has(&lines, "sample_l r0.xyzw, v[0].xyzw, t#0.xyzw, s#0.xyzw, v[0].wwww"), "{lines:?}");
+    assert!(
+        has(
+            &lines,
+            "sample_l r0.xyzw, v[0].xyzw, t#0.xyzw, s#0.xyzw, v[0].wwww"
+        ),
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -271,9 +303,9 @@ fn vpos_is_the_pixel_centre_minus_half_and_vface_is_plus_minus_one() {
         "{lines:?}"
     );
     assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("movc r") && l.contains("l(0x3f800000") && l.contains("0xbf800000")),
+        lines.iter().any(|l| l.starts_with("movc r")
+            && l.contains("l(0x3f800000")
+            && l.contains("0xbf800000")),
         "{lines:?}"
     );
 }
@@ -311,16 +343,25 @@ fn matrix_macros_read_consecutive_rows_relative_too() {
     let lines = ir_lines(
         "vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nm3x2 r0.xy, v0, c[a0.x + 4]\nmov oPos, r0\n",
     );
-    assert!(lines.iter().any(|l| l.contains("cb#0[r1.x + 4]")), "{lines:?}");
-    assert!(lines.iter().any(|l| l.contains("cb#0[r1.x + 5]")), "{lines:?}");
-    assert!(!lines.iter().any(|l| l.contains("cb#0[r1.x + 6]")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("cb#0[r1.x + 4]")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("cb#0[r1.x + 5]")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("cb#0[r1.x + 6]")),
+        "{lines:?}"
+    );
     assert!(has(&lines, "mov r0.xy, r2.xyzw"), "{lines:?}");
 }
 
 #[test]
 fn call_to_an_undefined_label_is_invalid() {
-    let e = lower("vs_2_0\ndcl_position v0\nmov oPos, v0\ncall l2047\n")
-        .expect_err("no label l2047");
+    let e =
+        lower("vs_2_0\ndcl_position v0\nmov oPos, v0\ncall l2047\n").expect_err("no label l2047");
     assert_eq!(e.kind(), ErrorKind::Invalid, "{e}");
 }
 

@@ -207,7 +207,10 @@ impl Lowering<'_, '_> {
             // `(p0.swz) texkill`: component c counts only where p0.swz[c] is set (clear for
             // `!p0`).
             let Some(p) = i.predicate else {
-                return Err(Error::internal(span, "a predicated texkill without predicate"));
+                return Err(Error::internal(
+                    span,
+                    "a predicated texkill without predicate",
+                ));
             };
             let p0 = self
                 .temps
