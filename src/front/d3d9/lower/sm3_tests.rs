@@ -373,17 +373,6 @@ fn texldd_with_a_temp_as_sampler_is_invalid() {
 }
 
 #[test]
-fn usages_past_the_table_get_distinct_locations() {
-    // POSITION1..3 have no fixed location: each takes its own from 30 on, none shared.
-    let m = lower(
-        "vs_3_0\ndef c0, 0, 0, 0, 0\ndcl_position o0\ndcl_position1 o1\ndcl_position2 o2.xyz\n\
-         dcl_position3 o3.xyz\nmov o0, c0.x\nmov o1, c0.x\nmov o2.xyz, c0.x\nmov o3.xyz, c0.x\n",
-    )
-    .expect("lowers");
-    assert_eq!(m.output_locations, [(1, 30), (2, 31), (3, 32)]);
-}
-
-#[test]
 fn predicated_texkill_tests_only_the_predicated_components() {
     let lines = ir_lines(
         "ps_3_0\ndcl vPos.xy\ndef c0, 0, 2, 0, 0\ndef c1, -1, -1, -1, -1\nmov r1, c1\n\
