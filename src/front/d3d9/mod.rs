@@ -27,3 +27,5 @@ pub(crate) mod corpus_tests;
 mod decode_tests;
 #[cfg(test)]
 mod malformed_tests;
+#[cfg(test)]
+mod translate_corpus_tests;

@@ -142,8 +142,12 @@ impl Lowering<'_, '_> {
                 self.emit(i, Op::MadLegacy, &[s[0], temp(t), s[2]])
             }
             Opcode::Crs => {
-                // a.yzx × b.zxy − a.zxy × b.yzx.
+                // a.yzx × b.zxy − a.zxy × b.yzx, written to x, y and z only (D3D9 refuses
+                // a w in crs's mask; a w there is left unwritten).
                 let s = self.sources(i, 2)?;
+                let Some(d) = i.dst else {
+                    return Err(Error::internal(i.offset, "crs without destination"));
+                };
                 let t = self.temps.scratch();
                 self.push(inst(
                     Op::MulLegacy,
@@ -151,15 +155,17 @@ impl Lowering<'_, '_> {
                     &[temp_d(t, 0x7)],
                     &[reswizzle(s[0], [2, 0, 1, 1]), reswizzle(s[1], [1, 2, 0, 0])],
                 ));
-                self.emit(
-                    i,
+                self.push(inst(
                     Op::MadLegacy,
+                    i.offset,
+                    &[temp_d(t, 0x7)],
                     &[
                         reswizzle(s[0], [1, 2, 0, 0]),
                         reswizzle(s[1], [2, 0, 1, 1]),
                         negate(temp(t)),
                     ],
-                )
+                ));
+                self.finish_masked(i, d, 0x7, t)
             }
             Opcode::Cmp => {
                 // src0 >= 0 ? src1 : src2.
@@ -203,16 +209,7 @@ impl Lowering<'_, '_> {
                 let sin = if sin.mask == 0 { null() } else { sin };
                 let cos = if cos.mask == 0 { null() } else { cos };
                 self.push(inst(Op::Sincos, i.offset, &[sin, cos], &[src]));
-                let dst = self.destination(&d)?;
-                let d = crate::front::d3d9::program::Dst {
-                    mask: d.mask & 0x3,
-                    ..d
-                };
-                let dst = ir::Dst {
-                    mask: dst.mask & 0x3,
-                    ..dst
-                };
-                self.finish(i, &d, dst, t)
+                self.finish_masked(i, d, 0x3, t)
             }
             Opcode::M4x4 | Opcode::M4x3 | Opcode::M3x4 | Opcode::M3x3 | Opcode::M3x2 => {
                 self.matrix(i)
@@ -264,8 +261,23 @@ impl Lowering<'_, '_> {
             let m = self.source(&m)?;
             self.push(inst(op, i.offset, &[temp_d(t, 1 << row)], &[v, m]));
         }
+        self.finish_masked(i, d, (1u8 << rows) - 1, t)
+    }
+
+    /// Moves the result computed into temp `t` to the destination `d`, only the components of
+    /// `limit` of its mask (the others the instruction leaves unwritten).
+    fn finish_masked(
+        &mut self,
+        i: &Instruction,
+        d: crate::front::d3d9::program::Dst,
+        limit: u8,
+        t: u32,
+    ) -> Result<(), Error> {
+        let mask = d.mask & limit;
+        if mask == 0 {
+            return Ok(());
+        }
         let dst = self.destination(&d)?;
-        let mask = d.mask & ((1u8 << rows) - 1);
         let d = crate::front::d3d9::program::Dst { mask, ..d };
         self.finish(i, &d, ir::Dst { mask, ..dst }, t)
     }

@@ -83,9 +83,14 @@ impl Lowering<'_, '_> {
         num
     }
 
-    /// The IR input register of pre-SM3 pixel `v#` (COLOR#).
-    pub fn color_register(&self, num: u32) -> u32 {
-        PS_COLOR_BASE + num
+    /// The IR input register of a `v#` source: before ps_3_0 `v#` is COLOR#, at
+    /// `PS_COLOR_BASE + #`; otherwise its own number.
+    pub fn input_register(&self, num: u32) -> u32 {
+        if self.pixel && self.version.major < 3 {
+            PS_COLOR_BASE + num
+        } else {
+            num
+        }
     }
 
     /// The IR output register a D3D9 output destination writes.

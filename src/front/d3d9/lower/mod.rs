@@ -28,6 +28,8 @@ mod texture;
 
 #[cfg(test)]
 mod ps1_tests;
+#[cfg(test)]
+mod sm3_tests;
 
 use crate::error::Error;
 use crate::front::d3d9::opcodes::Opcode;
@@ -112,6 +114,33 @@ struct ConstantBuffers {
     pub int: Option<ir::CbId>,
     /// `b#` (b2).
     pub bool: Option<ir::CbId>,
+}
+
+/// The label number of D3D9's main program when it is a function of its own (past D3D9's
+/// labels `l0`–`l2047`).
+const MAIN_LABEL: u32 = 0x1_0000;
+
+/// Whether `main` (D3D9's main program, up to the first `label`) has a `ret` inside flow
+/// control, which must return from main without skipping the entry point's epilogue.
+fn early_return(main: &[Instruction]) -> bool {
+    let mut depth = 0usize;
+    for i in main {
+        match i.opcode {
+            Opcode::If | Opcode::Ifc | Opcode::Loop | Opcode::Rep => depth += 1,
+            Opcode::Endif | Opcode::Endloop | Opcode::Endrep => depth = depth.saturating_sub(1),
+            Opcode::Ret if depth > 0 => return true,
+            Opcode::Ret => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `call` of function `f`.
+fn inst_call(f: ir::FunctionId, span: u32) -> ir::Inst {
+    let mut i = ir::Inst::new(ir::Op::Call, span);
+    i.push_src(ir::Src::new(ir::Reg::Function(f)));
+    i
 }
 
 /// The state of one lowering.
@@ -344,8 +373,17 @@ impl Lowering<'_, '_> {
     fn body(&mut self) -> Result<(), Error> {
         let program = self.program;
         let instructions = &program.instructions;
+        let main_end = instructions
+            .iter()
+            .position(|i| i.opcode == Opcode::Label)
+            .unwrap_or(instructions.len());
+        let (main, subroutines) = instructions.split_at(main_end);
+        // A `ret` inside main's flow control returns from D3D9's main program, and the
+        // epilogue must still run: main becomes function 1, which the entry point calls.
+        let wrapped = early_return(main);
+        let main_function = ir::FunctionId::new(1);
         // Labels: every `label` starts a function; main ends at the first.
-        let mut next = 1u32;
+        let mut next = if wrapped { 2u32 } else { 1 };
         for inst in instructions.iter().filter(|i| i.opcode == Opcode::Label) {
             let Some(l) = inst.srcs.first().map(|s| s.num) else {
                 continue;
@@ -359,15 +397,21 @@ impl Lowering<'_, '_> {
             self.labels.push((l, ir::FunctionId::new(next)));
             next += 1;
         }
-        let main_end = instructions
-            .iter()
-            .position(|i| i.opcode == Opcode::Label)
-            .unwrap_or(instructions.len());
-        let (main, subroutines) = instructions.split_at(main_end);
         // The entry point.
         let start = self.module.insts.len() as u32;
         self.prologue()?;
-        self.in_main = true;
+        if wrapped {
+            self.push(inst_call(main_function, program.base_offset));
+            self.epilogue()?;
+            self.push(ir::Inst::new(ir::Op::Ret, program.end_offset));
+            self.module.functions.push(ir::Function {
+                label: None,
+                body: start..self.module.insts.len() as u32,
+                span: program.base_offset,
+            });
+        }
+        let main_start = self.module.insts.len() as u32;
+        self.in_main = !wrapped;
         let mut ended = false;
         for inst in main {
             if ended {
@@ -381,13 +425,22 @@ impl Lowering<'_, '_> {
             self.instruction(inst)?;
         }
         self.check_closed(program.end_offset)?;
-        self.epilogue()?;
-        self.push(ir::Inst::new(ir::Op::Ret, program.end_offset));
-        self.module.functions.push(ir::Function {
-            label: None,
-            body: start..self.module.insts.len() as u32,
-            span: program.base_offset,
-        });
+        if wrapped {
+            self.push(ir::Inst::new(ir::Op::Ret, program.end_offset));
+            self.module.functions.push(ir::Function {
+                label: Some(MAIN_LABEL),
+                body: main_start..self.module.insts.len() as u32,
+                span: program.base_offset,
+            });
+        } else {
+            self.epilogue()?;
+            self.push(ir::Inst::new(ir::Op::Ret, program.end_offset));
+            self.module.functions.push(ir::Function {
+                label: None,
+                body: start..self.module.insts.len() as u32,
+                span: program.base_offset,
+            });
+        }
         // Subroutines: from each `label` to the next.
         self.in_main = false;
         let mut rest = subroutines;

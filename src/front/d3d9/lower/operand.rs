@@ -78,7 +78,20 @@ pub(super) fn negate(mut src: ir::Src) -> ir::Src {
 pub(super) fn reswizzle(mut src: ir::Src, swizzle: [u8; 4]) -> ir::Src {
     let own = src.swizzle;
     src.swizzle = swizzle.map(|c| own[usize::from(c & 3)]);
-    src
+    fold_immediate(src)
+}
+
+/// `src` with an immediate's swizzle applied to its values (the swizzle then the identity),
+/// so that the IR's immediates read as printed.
+pub(super) fn fold_immediate(src: ir::Src) -> ir::Src {
+    match src.reg {
+        Reg::Imm32(v) => ir::Src {
+            reg: Reg::Imm32(src.swizzle.map(|c| v[usize::from(c & 3)])),
+            swizzle: [0, 1, 2, 3],
+            modifier: src.modifier,
+        },
+        _ => src,
+    }
 }
 
 /// An instruction of `op` with its operands.
@@ -91,6 +104,12 @@ pub(super) fn inst(op: Op, span: u32, dst: &[ir::Dst], src: &[ir::Src]) -> Inst 
         i.push_src(*s);
     }
     i
+}
+
+/// Whether a write to `d` saturates: its `_sat`, and every `oDepth` write (D3D9 clamps the
+/// depth a pixel shader outputs to [0, 1]).
+fn saturates(d: &Dst) -> bool {
+    d.saturate || d.reg == RegisterType::DepthOut
 }
 
 impl Lowering<'_, '_> {
@@ -137,11 +156,10 @@ impl Lowering<'_, '_> {
         let span = s.offset;
         Ok(match s.reg {
             RegisterType::Temp => Reg::Temp(s.num),
-            RegisterType::Input if self.pixel && self.version.major < 3 => {
-                // Pre-SM3 pixel `v#` is COLOR#, declared past the texture coordinates.
-                Reg::Input(Index::imm(self.color_register(s.num)))
+            RegisterType::Input => {
+                let register = self.input_register(s.num);
+                Reg::Input(self.index(register, s.relative.as_ref(), span)?)
             }
-            RegisterType::Input => Reg::Input(self.index(s.num, s.relative.as_ref(), span)?),
             RegisterType::Const
             | RegisterType::Const2
             | RegisterType::Const3
@@ -255,11 +273,11 @@ impl Lowering<'_, '_> {
     pub fn source(&mut self, s: &Src) -> Result<ir::Src, Error> {
         let reg = self.source_reg(s)?;
         let sw = swizzle(s.swizzle);
-        let plain = ir::Src {
+        let plain = fold_immediate(ir::Src {
             reg,
             swizzle: sw,
             modifier: Modifier::None,
-        };
+        });
         let span = s.offset;
         let computed = |l: &mut Self, op: Op, srcs: &[ir::Src]| -> ir::Src {
             let t = l.temps.scratch();
@@ -367,7 +385,7 @@ impl Lowering<'_, '_> {
         let direct = d.shift == 0 && !i.predicated;
         if direct {
             let mut x = inst(op, i.offset, &[dst], srcs);
-            x.flags.saturate = d.saturate;
+            x.flags.saturate = saturates(&d);
             self.push(x);
             return Ok(());
         }
@@ -408,6 +426,35 @@ impl Lowering<'_, '_> {
                 swizzle: swizzle(p.swizzle),
                 ..temp(p0)
             };
+            let test = if p.modifier == SrcModifier::Not {
+                ir::Test::Zero
+            } else {
+                ir::Test::NonZero
+            };
+            if !matches!(dst.reg, Reg::Temp(_) | Reg::Output(_)) {
+                // A register the IR cannot read back (oDepth): one `if` per component.
+                for c in 0..4u8 {
+                    if dst.mask & (1 << c) == 0 {
+                        continue;
+                    }
+                    let mut x = inst(Op::If, span, &[], &[reswizzle(cond, [c; 4])]);
+                    x.flags.test = test;
+                    self.push(x);
+                    let mut x = inst(
+                        Op::Mov,
+                        span,
+                        &[ir::Dst {
+                            mask: 1 << c,
+                            ..dst
+                        }],
+                        &[temp(t)],
+                    );
+                    x.flags.saturate = saturates(d);
+                    self.push(x);
+                    self.push(Inst::new(Op::EndIf, span));
+                }
+                return Ok(());
+            }
             let old = ir::Src::new(dst.reg);
             let (a, b) = if p.modifier == SrcModifier::Not {
                 (old, temp(t))
@@ -415,8 +462,7 @@ impl Lowering<'_, '_> {
                 (temp(t), old)
             };
             let mut x = inst(Op::Movc, span, &[dst], &[cond, a, b]);
-            x.flags.saturate = d.saturate;
-            if d.saturate {
+            if saturates(d) {
                 // Saturate the new value only: clamp it before selecting.
                 self.push({
                     let mut s = inst(Op::Mov, span, &[temp_d(t, d.mask)], &[temp(t)]);
@@ -429,7 +475,7 @@ impl Lowering<'_, '_> {
             return Ok(());
         }
         let mut x = inst(Op::Mov, span, &[dst], &[temp(t)]);
-        x.flags.saturate = d.saturate;
+        x.flags.saturate = saturates(d);
         self.push(x);
         Ok(())
     }

@@ -4,12 +4,13 @@
 //! Contract: `texldp` divides the coordinates by w before sampling; `texldb` biases by the
 //! coordinates' w, `texldl` takes the LOD from w; a vertex shader's `texld` samples LOD 0; SM3
 //! applies the sampler operand's swizzle to the result. `texkill` discards when any of the
-//! tested components is negative: x, y, z before ps_2_0, the operand's write mask after.
+//! tested components is negative: x, y, z before ps_2_0, the operand's write mask after; a
+//! predicated `texkill` tests a component only where its predicate component is set.
 //! Samplers without a `dcl` are 2D.
 
 use crate::error::Error;
 use crate::front::d3d9::opcodes::{Opcode, TEXLD_BIAS, TEXLD_PROJECT};
-use crate::front::d3d9::program::{Instruction, RegisterType};
+use crate::front::d3d9::program::{Instruction, RegisterType, SrcModifier};
 use crate::ir::binding::{RegisterRange, ResourceKind};
 use crate::ir::{self, Index, Op, Reg, ReturnType, Test};
 
@@ -184,7 +185,7 @@ impl Lowering<'_, '_> {
                     d.mask,
                 )
             }
-            RegisterType::Input => (Reg::Input(Index::imm(d.num)), d.mask),
+            RegisterType::Input => (Reg::Input(Index::imm(self.input_register(d.num))), d.mask),
             _ => {
                 return Err(Error::invalid(
                     span,
@@ -193,6 +194,9 @@ impl Lowering<'_, '_> {
             }
         };
         let mask = if sm1 { 0x7 } else { mask };
+        if mask == 0 {
+            return Ok(());
+        }
         let t = self.temps.scratch();
         self.push(inst(
             Op::Lt,
@@ -200,6 +204,30 @@ impl Lowering<'_, '_> {
             &[temp_d(t, mask)],
             &[ir::Src::new(reg), imm_f(0.0)],
         ));
+        if i.predicated {
+            // `(p0.swz) texkill`: component c counts only where p0.swz[c] is set (clear for
+            // `!p0`).
+            let Some(p) = i.predicate else {
+                return Err(Error::internal(
+                    span,
+                    "a predicated texkill without predicate",
+                ));
+            };
+            let p0 = self
+                .temps
+                .p0
+                .ok_or_else(|| Error::invalid(span, "predicated texkill without p0"))?;
+            let mut cond = ir::Src {
+                swizzle: swizzle(p.swizzle),
+                ..temp(p0)
+            };
+            if p.modifier == SrcModifier::Not {
+                let u = self.temps.scratch();
+                self.push(inst(Op::Not, span, &[temp_d(u, mask)], &[cond]));
+                cond = temp(u);
+            }
+            self.push(inst(Op::And, span, &[temp_d(t, mask)], &[temp(t), cond]));
+        }
         let first = mask.trailing_zeros() as u8;
         for c in first + 1..4 {
             if mask & (1 << c) != 0 {
@@ -210,9 +238,6 @@ impl Lowering<'_, '_> {
                     &[temp_c(t, first), temp_c(t, c)],
                 ));
             }
-        }
-        if mask == 0 {
-            return Ok(());
         }
         let mut x = inst(Op::Discard, span, &[], &[temp_c(t, first)]);
         x.flags.test = Test::NonZero;
