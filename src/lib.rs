@@ -49,7 +49,7 @@ mod warning;
 pub use error::{Error, ErrorKind, Located};
 pub use front::{Semantic, Semantics};
 pub use linking::{StageLinking, Workarounds};
-#[cfg(feature = "dxbc")]
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
 pub use pipeline::{bound_resources, bound_shader_info, translate, translate_to_ir};
 pub use pipeline::{
     parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE,

@@ -25,6 +25,8 @@ pub use crate::back::spirv::{
 };
 use crate::bindings::{BindingTarget, Bindings, ClassLinkage, Count, RegisterRange, ResourceKind};
 use crate::error::Error;
+#[cfg(feature = "d3d9")]
+use crate::front::d3d9::D3d9;
 #[cfg(feature = "dxbc")]
 use crate::front::dxbc::Dxbc;
 use crate::front::{FrontEnd, Semantic, Semantics};
@@ -509,11 +511,16 @@ impl Translator {
         }
     }
 
-    /// Translates a DXBC container to SPIR-V (see [`translate`]), in this translator's buffers.
-    #[cfg(feature = "dxbc")]
+    /// Translates a DXBC container or a Direct3D 9 token stream to SPIR-V (see [`translate`]),
+    /// in this translator's buffers.
+    #[cfg(any(feature = "dxbc", feature = "d3d9"))]
     pub fn translate(&mut self, bytes: &[u8], options: &Options) -> Result<Translation, Error> {
-        refuse_d3d9(bytes)?;
-        self.translate_with::<Dxbc<'_>>(bytes, options)
+        match Format::of(bytes)? {
+            #[cfg(feature = "d3d9")]
+            Format::D3d9 => self.translate_with::<D3d9<'_>>(bytes, options),
+            #[cfg(feature = "dxbc")]
+            Format::Dxbc => self.translate_with::<Dxbc<'_>>(bytes, options),
+        }
     }
 
     /// Translates `bytes` with the front end `F`: the pipeline every front end shares.
@@ -580,48 +587,57 @@ impl Translator {
     }
 }
 
-/// Translates a DXBC container to SPIR-V.
+/// Translates a DXBC container or a Direct3D 9 token stream (told by its version token) to
+/// SPIR-V.
 ///
 /// Errors name the byte offset and the instruction or structure they are about
 /// (`at 0x1a4 (dcl_temps): 70000 temps exceeds the limit 4096`; see [`Error`]). The function
 /// keeps no state between calls, only a [`Translator`]'s buffers per thread for reuse (bounded;
 /// [`crate::release_thread_buffers`] frees them): any number of threads may call it at once.
-#[cfg(feature = "dxbc")]
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
 pub fn translate(bytes: &[u8], options: &Options) -> Result<Translation, Error> {
     crate::scratch::with_thread_translator(|translator| translator.translate(bytes, options))
 }
 
 /// The stages up to the IR the back end receives (decoded, lowered, passes run, validated).
 /// Errors name their instruction as [`translate`]'s do.
-#[cfg(feature = "dxbc")]
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
 pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Error> {
-    refuse_d3d9(bytes)?;
-    translate_to_ir_with::<Dxbc<'_>>(bytes, options)
+    match Format::of(bytes)? {
+        #[cfg(feature = "d3d9")]
+        Format::D3d9 => translate_to_ir_with::<D3d9<'_>>(bytes, options),
+        #[cfg(feature = "dxbc")]
+        Format::Dxbc => translate_to_ir_with::<Dxbc<'_>>(bytes, options),
+    }
 }
 
-/// A Direct3D 9 token stream (told by its version token) is [`Error::Unsupported`]: its front
-/// end decodes, lists and reflects it, but does not lower it to the IR yet.
-#[cfg(feature = "dxbc")]
-fn refuse_d3d9(bytes: &[u8]) -> Result<(), Error> {
+/// The bytecode formats the crate reads.
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
+enum Format {
+    /// A Direct3D 9 token stream.
     #[cfg(feature = "d3d9")]
-    if crate::front::d3d9::decode::is_token_stream(bytes) {
-        let profile = bytes
-            .get(..4)
-            .and_then(|b| b.try_into().ok())
-            .map(u32::from_le_bytes)
-            .and_then(crate::front::d3d9::Version::from_token)
-            .map(|v| v.profile())
-            .unwrap_or_default();
-        return Err(Error::unsupported(
+    D3d9,
+    /// A DXBC container.
+    #[cfg(feature = "dxbc")]
+    Dxbc,
+}
+
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
+impl Format {
+    /// The format of `bytes`: a D3D9 token stream by its version token, else DXBC.
+    fn of(bytes: &[u8]) -> Result<Format, Error> {
+        #[cfg(feature = "d3d9")]
+        if crate::front::d3d9::is_token_stream(bytes) {
+            return Ok(Format::D3d9);
+        }
+        #[cfg(feature = "dxbc")]
+        return Ok(Format::Dxbc);
+        #[cfg(not(feature = "dxbc"))]
+        Err(Error::unsupported(
             0,
-            format!(
-                "translating Direct3D 9 shader bytecode ({profile}) to SPIR-V \
-                 (the D3D9 front end decodes, lists and reflects it, but has no lowering yet)"
-            ),
-        ));
+            "DXBC containers (the crate is built without its `dxbc` feature)",
+        ))
     }
-    let _ = bytes;
-    Ok(())
 }
 
 /// Where each range the shader declares is bound under `options`, without emitting SPIR-V:
@@ -630,7 +646,7 @@ fn refuse_d3d9(bytes: &[u8]) -> Result<(), Error> {
 /// counter, in [`ShaderInfo::resources`] order. [`BoundResource::target`] holds the set, the
 /// binding, the array offset and the size of the binding (`descriptor_count`, `Unbounded` for
 /// a runtime array). Errors: those of [`translate_to_ir`].
-#[cfg(feature = "dxbc")]
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
 pub fn bound_resources(bytes: &[u8], options: &Options) -> Result<Vec<BoundResource>, Error> {
     Ok(bound_shader_info(bytes, options)?.resources)
 }
@@ -638,11 +654,24 @@ pub fn bound_resources(bytes: &[u8], options: &Options) -> Result<Vec<BoundResou
 /// [`bound_resources`] with the rest of the reflection [`translate`] gives, among it the
 /// push-constant range ([`ShaderInfo::push_constants`]), without emitting SPIR-V. Errors:
 /// those of [`translate_to_ir`], and a push-constant layout the back end refuses.
-#[cfg(feature = "dxbc")]
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
 pub fn bound_shader_info(bytes: &[u8], options: &Options) -> Result<ShaderInfo, Error> {
-    refuse_d3d9(bytes)?;
-    let front = Dxbc::decode(bytes, options.has(OptionFlags::VERIFY_CHECKSUM))
-        .map_err(|e| name(e, |at| Dxbc::name_in_bytes(bytes, at)))?;
+    match Format::of(bytes)? {
+        #[cfg(feature = "d3d9")]
+        Format::D3d9 => bound_shader_info_with::<D3d9<'_>>(bytes, options),
+        #[cfg(feature = "dxbc")]
+        Format::Dxbc => bound_shader_info_with::<Dxbc<'_>>(bytes, options),
+    }
+}
+
+/// [`bound_shader_info`] with the front end `F`.
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
+fn bound_shader_info_with<'a, F: FrontEnd<'a>>(
+    bytes: &'a [u8],
+    options: &Options,
+) -> Result<ShaderInfo, Error> {
+    let front = F::decode(bytes, options.has(OptionFlags::VERIFY_CHECKSUM))
+        .map_err(|e| name(e, |at| F::name_in_bytes(bytes, at)))?;
     let module = lower_and_check(&front, options, Vec::new())
         .map_err(|e| name(e, |at| front.name_at(at)))?;
     let semantics = front.semantics();
@@ -660,7 +689,7 @@ pub fn emit_ir(module: &ir::Module, options: &Options) -> Result<Vec<u32>, Error
 }
 
 /// [`translate_to_ir`] with the front end `F`.
-#[cfg(feature = "dxbc")]
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
 fn translate_to_ir_with<'a, F: FrontEnd<'a>>(
     bytes: &'a [u8],
     options: &Options,
