@@ -830,5 +830,4 @@ fn shader_info(
 }
 
 #[cfg(test)]
-#[path = "pipeline_tests.rs"]
 mod tests;

@@ -1,4 +1,5 @@
-//! Tests of the pipeline: stream-output resolution, buffer reuse, error naming.
+//! Tests of the pipeline: errors named by their stage, bindings reported under the chosen
+//! map, any front end driven.
 
 use super::*;
 
