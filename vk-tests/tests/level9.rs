@@ -1,0 +1,87 @@
+//! The two-part differential check (`vk_tests::level9`) over the corpus's `4_0_level_9_x`
+//! pixel shaders: each container's SM4 and level-9 programs draw with the same inputs and must
+//! agree. Prints the containers compared, matched and skipped, per cause.
+//!
+//! The corpus lives outside the repository (`../shared/corpus` beside the checkout, or
+//! `$DXBC2SPV_CORPUS`); without it the test says so and returns.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use vk_tests::gpu_or_skip;
+use vk_tests::level9::{check_container, Verdict};
+
+/// The corpus folder, if present.
+fn corpus_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("DXBC2SPV_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
+    dir.join("index.tsv").is_file().then_some(dir)
+}
+
+/// The corpus's pixel-shader containers with an `Aon9` chunk (index.tsv: column 3 the stage,
+/// column 5 the chunks), in index order.
+fn level9_pixel_shaders(dir: &PathBuf) -> Vec<PathBuf> {
+    let index = std::fs::read_to_string(dir.join("index.tsv")).expect("read index.tsv");
+    index
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let cols: Vec<&str> = line.split('\t').collect();
+            let (file, stage, chunks) = (cols.first()?, cols.get(2)?, cols.get(4)?);
+            (*stage == "ps" && chunks.contains("Aon9")).then(|| dir.join(file))
+        })
+        .collect()
+}
+
+#[test]
+fn level9_and_sm4_parts_draw_the_same() {
+    let Some(dir) = corpus_dir() else {
+        eprintln!("skipped: no corpus (set DXBC2SPV_CORPUS)");
+        return;
+    };
+    let Some(gpu) = gpu_or_skip().expect("Vulkan") else {
+        return;
+    };
+    let files = level9_pixel_shaders(&dir);
+    assert!(
+        files.len() >= 100,
+        "only {} level-9 pixel shaders",
+        files.len()
+    );
+    let (mut matched, mut mismatched) = (0usize, Vec::new());
+    let mut skipped: BTreeMap<String, usize> = BTreeMap::new();
+    for file in &files {
+        let bytes = std::fs::read(file).expect("read a container");
+        let name = file
+            .strip_prefix(&dir)
+            .unwrap_or(file)
+            .display()
+            .to_string();
+        match check_container(&gpu, &bytes) {
+            Ok(Verdict::Match) => matched += 1,
+            Ok(Verdict::Mismatch(why)) => mismatched.push(format!("{name}: {why}")),
+            Ok(Verdict::Skipped(cause)) => *skipped.entry(cause).or_default() += 1,
+            Err(e) => mismatched.push(format!("{name}: harness error {e:#}")),
+        }
+    }
+    eprintln!(
+        "level-9 differential: {} containers, {matched} match, {} mismatch, {} skipped",
+        files.len(),
+        mismatched.len(),
+        files.len() - matched - mismatched.len()
+    );
+    for m in &mismatched {
+        eprintln!("  mismatch {m}");
+    }
+    let mut causes: Vec<(&String, &usize)> = skipped.iter().collect();
+    causes.sort_by(|a, b| b.1.cmp(a.1));
+    for (cause, n) in causes {
+        eprintln!("  skipped {n:4}  {cause}");
+    }
+    assert!(
+        mismatched.is_empty(),
+        "{} containers disagree",
+        mismatched.len()
+    );
+}
