@@ -6,8 +6,8 @@
 //! - both parts are translated (checksum not verified); a part that does not translate, a stage
 //!   other than pixel, inputs that do not pair, or resources this harness does not make give
 //!   [`Verdict::Skipped`] with a cause (one line, the same for every container sharing it);
-//! - inputs pair in order: the SM4 program's inputs other than system values, by register,
-//!   with the level-9 program's inputs by location (fxc gives them `t0, t1, …` in that order);
+//! - inputs pair in order: the `k`-th SM4 input other than a system value (by register) is
+//!   the level-9 program's `t{k}` (fxc's numbering; `TEXCOORD k`, location `k`);
 //!   a generated pass-through vertex shader (a vs_3_0 stream, translated by the crate) writes
 //!   the same values to the locations each pixel shader reads;
 //! - the resources are the SM4 module's (the level-9 module must name the same set and
@@ -66,10 +66,17 @@ pub fn cause_of(part: &str, error: &dxbc2spv::Error) -> String {
         Some(i) if text.starts_with("at ") => &text[i + 3..],
         _ => &text[..],
     };
-    let generic: String = text
-        .chars()
-        .map(|c| if c.is_ascii_digit() { '#' } else { c })
-        .collect();
+    // Numbers become `#`, except inside names such as `D3D9` (digits after a capital).
+    let mut generic = String::with_capacity(text.len());
+    let mut keep = false;
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            generic.push(if keep { c } else { '#' });
+        } else {
+            keep = c.is_ascii_uppercase();
+            generic.push(c);
+        }
+    }
     format!("{part}: {generic}")
 }
 
@@ -117,7 +124,9 @@ pub fn check_container(gpu: &Gpu, bytes: &[u8]) -> Result<Verdict> {
 }
 
 /// The (SM4 location, level-9 location) of each pixel-shader input pair, or why they do not
-/// pair.
+/// pair. fxc numbers the level-9 inputs `t0, t1, …` in the order of the SM4 input signature
+/// without its system values, whether the program reads them or not (so `TEXCOORD k`, location
+/// `k`, pairs with the `k`-th such SM4 input).
 fn pair_inputs(sm4: &[Semantic], l9: &[Semantic]) -> Result<Vec<(u32, u32)>, String> {
     let mut a: Vec<&Semantic> = Vec::new();
     for s in sm4 {
@@ -130,19 +139,19 @@ fn pair_inputs(sm4: &[Semantic], l9: &[Semantic]) -> Result<Vec<(u32, u32)>, Str
         }
         a.push(s);
     }
-    let mut b: Vec<&Semantic> = l9.iter().collect();
     a.sort_by_key(|s| s.register);
-    b.sort_by_key(|s| s.register);
-    if a.len() != b.len() {
-        return Err("the parts' input counts differ".into());
-    }
-    if b.iter().any(|s| s.register > 17) || a.iter().any(|s| s.register > 15) {
+    a.dedup_by_key(|s| s.register);
+    if a.len() > 16 || a.iter().any(|s| s.register > 15) {
         return Err("an input past the generated vertex shader's locations".into());
     }
-    Ok(a.iter()
-        .zip(&b)
-        .map(|(x, y)| (x.register, y.register))
-        .collect())
+    let n = a.len() as u32;
+    if let Some(s) = l9.iter().find(|s| s.register >= n) {
+        return Err(format!(
+            "a level-9 input ({} {}) with no SM4 input to pair",
+            s.name, s.index
+        ));
+    }
+    Ok(a.iter().zip(0..).map(|(x, k)| (x.register, k)).collect())
 }
 
 /// Where the level-9 module binds a resource differently from the SM4 module (or binds one
@@ -211,11 +220,12 @@ impl<'g> Made<'g> {
                 (
                     ResourceKind::ShaderResource,
                     Some(ResourceShape::Typed {
-                        dim: Dimension::Texture2D,
+                        dim:
+                            dim @ (Dimension::Texture2D | Dimension::TextureCube | Dimension::Texture3D),
                         ..
                     }),
                 ) => {
-                    let (image, view) = texture(gpu, r.register)?;
+                    let (image, view) = texture(gpu, r.register, dim)?;
                     made.images.push((set, binding, image, view));
                 }
                 (ResourceKind::Sampler, _) => {
@@ -288,30 +298,49 @@ fn constant_value(cb: u32, w: u32) -> u32 {
     (0.1 + 0.1 * n as f32).to_bits()
 }
 
-/// A 4×4 RGBA32F texture for `t#` with values in [0, 1].
-fn texture(gpu: &Gpu, register: u32) -> Result<(Image<'_>, crate::image::ImageView<'_>)> {
+/// A 4×4 RGBA32F texture for `t#` (2-D, cube: six faces, or 3-D: four slices) with values
+/// in [0, 1].
+fn texture(
+    gpu: &Gpu,
+    register: u32,
+    dim: Dimension,
+) -> Result<(Image<'_>, crate::image::ImageView<'_>)> {
+    let (image_type, view_type, cube, depth, layers) = match dim {
+        Dimension::TextureCube => (vk::ImageType::TYPE_2D, vk::ImageViewType::CUBE, true, 1, 6),
+        Dimension::Texture3D => (
+            vk::ImageType::TYPE_3D,
+            vk::ImageViewType::TYPE_3D,
+            false,
+            SIZE,
+            1,
+        ),
+        _ => (
+            vk::ImageType::TYPE_2D,
+            vk::ImageViewType::TYPE_2D,
+            false,
+            1,
+            1,
+        ),
+    };
     let desc = ImageDesc {
-        image_type: vk::ImageType::TYPE_2D,
-        cube: false,
+        image_type,
+        cube,
         format: vk::Format::R32G32B32A32_SFLOAT,
         aspects: vk::ImageAspectFlags::COLOR,
         width: SIZE,
         height: SIZE,
-        depth: 1,
-        layers: 1,
+        depth,
+        layers,
         mips: 1,
         samples: 1,
         usage: vk::ImageUsageFlags::SAMPLED,
     };
     let image = Image::new(gpu, &desc, &format!("t{register}"))?;
-    let bytes: Vec<u8> = (0..SIZE * SIZE * 4)
+    let bytes: Vec<u8> = (0..SIZE * SIZE * 4 * depth * layers)
         .flat_map(|i| ((((i * 7 + register * 3) % 16) as f32) / 15.0).to_le_bytes())
         .collect();
     image.upload(&bytes, 16)?;
-    let view = image.view(
-        vk::ImageViewType::TYPE_2D,
-        image.range(vk::ImageAspectFlags::COLOR),
-    )?;
+    let view = image.view(view_type, image.range(vk::ImageAspectFlags::COLOR))?;
     Ok((image, view))
 }
 

@@ -11,6 +11,9 @@ use std::path::PathBuf;
 use vk_tests::gpu_or_skip;
 use vk_tests::level9::{check_container, Verdict};
 
+/// The fewest containers the check must compare.
+const MIN_COMPARED: usize = 90;
+
 /// The corpus folder, if present.
 fn corpus_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("DXBC2SPV_CORPUS")
