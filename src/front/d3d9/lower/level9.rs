@@ -9,7 +9,8 @@
 //!   converted to float as the feature-level-9 runtime converts it;
 //! - a relative read `c[a0.x + n]` reads the buffer of the mapping that holds `c{n}`, at the
 //!   same offset plus the address (HLSL arrays live in one mapping; an address that leaves it
-//!   is undefined in HLSL);
+//!   is undefined in HLSL); when no mapping holds `c{n}` but all of them are one affine map
+//!   of one buffer (fxc folds array offsets into the base), that map;
 //! - a runtime constant (the vertex-shader position offset, D3D's half-pixel correction) reads
 //!   0: Vulkan's pixel centres need none; a `c#` no table names reads 0 too;
 //! - sampler `s#` samples texture `t{resource}` with sampler state `s{sampler}` of its
@@ -50,6 +51,27 @@ pub struct ConstantRange {
     pub uint_components: u8,
 }
 
+impl Level9Layout {
+    /// The range that reads `c{num}` when every constant row maps one buffer with the same
+    /// offset (`first_register − target`) and the same conversions, extended to `c{num}`.
+    fn affine(&self, num: u32) -> Option<ConstantRange> {
+        let first = *self.constants.first()?;
+        let delta = i64::from(first.first_register) - i64::from(first.target);
+        let same = self.constants.iter().all(|r| {
+            r.buffer == first.buffer
+                && i64::from(r.first_register) - i64::from(r.target) == delta
+                && r.uint_components == first.uint_components
+        });
+        let register = u32::try_from(i64::from(num) + delta).ok()?;
+        same.then_some(ConstantRange {
+            first_register: register,
+            count: 1,
+            target: num,
+            ..first
+        })
+    }
+}
+
 impl ConstantRange {
     /// Whether `c{num}` lies in this range.
     fn holds(&self, num: u32) -> bool {
@@ -78,7 +100,11 @@ impl Lowering<'_, '_> {
         rel: Option<&Relative>,
         span: u32,
     ) -> Result<Reg, Error> {
-        let Some(range) = layout.constants.iter().find(|r| r.holds(num)).copied() else {
+        let held = layout.constants.iter().find(|r| r.holds(num)).copied();
+        // A relative read whose base lies outside every row (fxc folds an array offset into
+        // the base): exact when the rows are one affine map of one buffer.
+        let held = held.or_else(|| rel.and(layout.affine(num)));
+        let Some(range) = held else {
             if rel.is_some() {
                 return Err(Error::unsupported(
                     span,
