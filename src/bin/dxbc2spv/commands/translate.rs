@@ -138,6 +138,7 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
         .with_flag(OptionFlags::DEBUG_NAMES, args.debug_names)
         .with_flag(OptionFlags::LEVEL9, args.level9)
         .with_rov_interlock(args.rov_interlock.option())
+        .with_float_emulation(args.float_emulation.option())
         .with_hull_schedule(match args.hull_schedule {
             HullScheduleArg::Serial => HullSchedule::Serial,
             HullScheduleArg::Parallel => HullSchedule::Parallel,

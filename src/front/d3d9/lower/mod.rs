@@ -191,6 +191,7 @@ fn lower_with(
     module.insts = arena;
     module.program_span = span;
     module.model = (version.major, version.minor.min(9));
+    module.invariant_position = !pixel;
     let mut lowering = Lowering {
         program,
         version,
