@@ -6,7 +6,7 @@
 //! `$DXBC2SPV_CORPUS`); without it the test says so and returns.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use vk_tests::gpu_or_skip;
 use vk_tests::level9::{check_container, Verdict};
@@ -61,7 +61,7 @@ fn corpus_dir() -> Option<PathBuf> {
 
 /// The corpus's pixel-shader containers with an `Aon9` chunk (index.tsv: column 3 the stage,
 /// column 5 the chunks), in index order.
-fn level9_pixel_shaders(dir: &PathBuf) -> Vec<PathBuf> {
+fn level9_pixel_shaders(dir: &Path) -> Vec<PathBuf> {
     let index = std::fs::read_to_string(dir.join("index.tsv")).expect("read index.tsv");
     index
         .lines()
@@ -130,4 +130,9 @@ fn level9_and_sm4_parts_draw_the_same() {
         }
     }
     assert!(new.is_empty(), "containers disagree: {new:?}");
+    let compared = matched + mismatched.len();
+    assert!(
+        compared >= MIN_COMPARED,
+        "only {compared} containers compared"
+    );
 }
