@@ -29,6 +29,8 @@ use crate::error::Error;
 use crate::front::d3d9::D3d9;
 #[cfg(feature = "dxbc")]
 use crate::front::dxbc::Dxbc;
+#[cfg(all(feature = "dxbc", feature = "d3d9"))]
+use crate::front::level9::Level9Part;
 use crate::front::{FrontEnd, Semantic, Semantics};
 pub use crate::ir::HullSchedule;
 use crate::ir::{self, ResourceShape, Stage};
@@ -38,57 +40,15 @@ pub use crate::ir::{
 use crate::linking::{StageLinking, Workarounds};
 use crate::passes;
 use crate::resource_usage::ResourceUsage;
-use crate::spv::Version;
 use crate::warning::Warning;
 
-/// The Vulkan version the SPIR-V is written for; it decides the SPIR-V version.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Target {
-    /// Vulkan 1.0: SPIR-V 1.0.
-    Vulkan1_0,
-    /// Vulkan 1.1: SPIR-V 1.3 (the default).
-    #[default]
-    Vulkan1_1,
-    /// Vulkan 1.2: SPIR-V 1.5.
-    Vulkan1_2,
-    /// Vulkan 1.3: SPIR-V 1.6.
-    Vulkan1_3,
-}
+mod target;
+pub use target::Target;
 
-impl Target {
-    /// Every target, oldest first.
-    pub const ALL: [Target; 4] = [
-        Target::Vulkan1_0,
-        Target::Vulkan1_1,
-        Target::Vulkan1_2,
-        Target::Vulkan1_3,
-    ];
-
-    /// The SPIR-V version of the module header.
-    pub fn spirv_version(self) -> Version {
-        match self {
-            Target::Vulkan1_0 => Version::V1_0,
-            Target::Vulkan1_1 => Version::V1_3,
-            Target::Vulkan1_2 => Version::V1_5,
-            Target::Vulkan1_3 => Version::V1_6,
-        }
-    }
-
-    /// The `spirv-val --target-env` spelling: `vulkan1.0` … `vulkan1.3`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Target::Vulkan1_0 => "vulkan1.0",
-            Target::Vulkan1_1 => "vulkan1.1",
-            Target::Vulkan1_2 => "vulkan1.2",
-            Target::Vulkan1_3 => "vulkan1.3",
-        }
-    }
-
-    /// Parses [`Target::name`]'s spelling.
-    pub fn from_name(name: &str) -> Option<Target> {
-        Target::ALL.into_iter().find(|t| t.name() == name)
-    }
-}
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
+mod format;
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
+use format::Format;
 
 bitflags::bitflags! {
     /// The on/off choices of [`Options`] ([`Options::flags`]). The default is
@@ -114,6 +74,10 @@ bitflags::bitflags! {
         /// requires the write). Off: they write no size, as Vulkan requires without the
         /// feature, and points are one pixel by definition (default on).
         const GEOMETRY_POINT_SIZE = 1 << 4;
+        /// Translate the level-9 part (`Aon9`) of a `4_0_level_9_x` DXBC container instead
+        /// of its Shader Model 4 program; it reads the SM4 program's constant buffers and
+        /// textures (`docs/d3d9.md`, "Level-9 parts"). No effect on D3D9 streams.
+        const LEVEL9 = 1 << 5;
     }
 }
 
@@ -515,11 +479,13 @@ impl Translator {
     /// in this translator's buffers.
     #[cfg(any(feature = "dxbc", feature = "d3d9"))]
     pub fn translate(&mut self, bytes: &[u8], options: &Options) -> Result<Translation, Error> {
-        match Format::of(bytes)? {
+        match Format::of(bytes, options)? {
             #[cfg(feature = "d3d9")]
             Format::D3d9 => self.translate_with::<D3d9<'_>>(bytes, options),
             #[cfg(feature = "dxbc")]
             Format::Dxbc => self.translate_with::<Dxbc<'_>>(bytes, options),
+            #[cfg(all(feature = "dxbc", feature = "d3d9"))]
+            Format::Level9 => self.translate_with::<Level9Part<'_>>(bytes, options),
         }
     }
 
@@ -603,40 +569,13 @@ pub fn translate(bytes: &[u8], options: &Options) -> Result<Translation, Error> 
 /// Errors name their instruction as [`translate`]'s do.
 #[cfg(any(feature = "dxbc", feature = "d3d9"))]
 pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Error> {
-    match Format::of(bytes)? {
+    match Format::of(bytes, options)? {
         #[cfg(feature = "d3d9")]
         Format::D3d9 => translate_to_ir_with::<D3d9<'_>>(bytes, options),
         #[cfg(feature = "dxbc")]
         Format::Dxbc => translate_to_ir_with::<Dxbc<'_>>(bytes, options),
-    }
-}
-
-/// The bytecode formats the crate reads.
-#[cfg(any(feature = "dxbc", feature = "d3d9"))]
-enum Format {
-    /// A Direct3D 9 token stream.
-    #[cfg(feature = "d3d9")]
-    D3d9,
-    /// A DXBC container.
-    #[cfg(feature = "dxbc")]
-    Dxbc,
-}
-
-#[cfg(any(feature = "dxbc", feature = "d3d9"))]
-impl Format {
-    /// The format of `bytes`: a D3D9 token stream by its version token, else DXBC.
-    fn of(bytes: &[u8]) -> Result<Format, Error> {
-        #[cfg(feature = "d3d9")]
-        if crate::front::d3d9::is_token_stream(bytes) {
-            return Ok(Format::D3d9);
-        }
-        #[cfg(feature = "dxbc")]
-        return Ok(Format::Dxbc);
-        #[cfg(not(feature = "dxbc"))]
-        Err(Error::unsupported(
-            0,
-            "DXBC containers (the crate is built without its `dxbc` feature)",
-        ))
+        #[cfg(all(feature = "dxbc", feature = "d3d9"))]
+        Format::Level9 => translate_to_ir_with::<Level9Part<'_>>(bytes, options),
     }
 }
 
@@ -656,11 +595,13 @@ pub fn bound_resources(bytes: &[u8], options: &Options) -> Result<Vec<BoundResou
 /// those of [`translate_to_ir`], and a push-constant layout the back end refuses.
 #[cfg(any(feature = "dxbc", feature = "d3d9"))]
 pub fn bound_shader_info(bytes: &[u8], options: &Options) -> Result<ShaderInfo, Error> {
-    match Format::of(bytes)? {
+    match Format::of(bytes, options)? {
         #[cfg(feature = "d3d9")]
         Format::D3d9 => bound_shader_info_with::<D3d9<'_>>(bytes, options),
         #[cfg(feature = "dxbc")]
         Format::Dxbc => bound_shader_info_with::<Dxbc<'_>>(bytes, options),
+        #[cfg(all(feature = "dxbc", feature = "d3d9"))]
+        Format::Level9 => bound_shader_info_with::<Level9Part<'_>>(bytes, options),
     }
 }
 

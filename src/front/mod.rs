@@ -11,6 +11,8 @@
 pub mod d3d9;
 #[cfg(feature = "dxbc")]
 pub mod dxbc;
+#[cfg(all(feature = "dxbc", feature = "d3d9"))]
+pub mod level9;
 
 use std::borrow::Cow;
 

@@ -22,6 +22,8 @@
 //! - [`features`]: device features by Vulkan name (what is supported, what is enabled).
 //! - [`conformance`]: the conformance runner (declarative cases under `fixtures/conformance/`,
 //!   run by `cargo run -p vk-tests -- run fixtures/conformance` and by `cargo test`).
+//! - [`level9`]: the two-part differential check of `4_0_level_9_x` pixel shaders (the SM4
+//!   program against the level-9 program of one container, same inputs, same outputs).
 //! - [`oracle`]: a CPU reference interpreter of D3D compute-shader semantics, checked against
 //!   the conformance cases' expected values (no Vulkan needed).
 //! - [`policy`]: how tests behave when Vulkan or `spirv-val` is missing (fail unless told to skip).
@@ -42,6 +44,7 @@ pub mod format;
 pub mod gpu;
 pub mod graphics;
 pub mod image;
+pub mod level9;
 pub mod oracle;
 pub mod png;
 pub mod policy;

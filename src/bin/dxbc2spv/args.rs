@@ -182,6 +182,11 @@ pub struct TranslateArgs {
     /// Batch runs: also print a line for each file that translates, not only the failures.
     #[arg(short = 'v', long)]
     pub verbose: bool,
+    /// Translate a `4_0_level_9_x` container's level-9 part (its Direct3D 9 program, reading
+    /// the SM4 program's constant buffers and textures) instead of its SM4 program; a container
+    /// without one fails. D3D9 streams translate as without it.
+    #[arg(long)]
+    pub level9: bool,
 }
 
 /// Stage linking and workaround switches of `translate` (`docs/runtime.md`, "Stage linking

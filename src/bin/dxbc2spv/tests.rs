@@ -800,6 +800,7 @@ mod batch;
 mod bindings;
 mod d3d9_disasm;
 mod d3d9_info;
+mod level9;
 
 /// `translate --spirv-asm` writes `<output>.spvasm` (in-process, no spirv-tools) and
 /// `spirv-dis` prints the same text for the module; a file that is not SPIR-V fails with the

@@ -11,6 +11,7 @@ use crate::error::Error;
 use crate::front::{FrontEnd, Semantics};
 use crate::ir;
 
+use super::lower::Level9Layout;
 use super::program::Program;
 
 /// A decoded Direct3D 9 shader, ready to lower.
@@ -31,6 +32,29 @@ impl<'a> D3d9<'a> {
     /// The decoded program.
     pub fn program(&self) -> &Program<'a> {
         &self.program
+    }
+
+    /// [`FrontEnd::lower`], for the level-9 part of a DXBC container when `level9` gives its
+    /// constant and sampler sources.
+    pub fn lower_with(
+        &self,
+        stream_output: Option<&ir::StreamOutputRequest>,
+        _class_linkage: &ClassLinkage,
+        level9: Option<&Level9Layout>,
+        arena: Vec<ir::Inst>,
+    ) -> Result<ir::Module, Error> {
+        if stream_output.is_some() {
+            return Err(Error::unsupported(
+                self.program.base_offset,
+                "stream output of a Direct3D 9 shader",
+            ));
+        }
+        let (module, semantics) = match level9 {
+            Some(layout) => super::lower::lower_level9(&self.program, layout, arena)?,
+            None => super::lower::lower(&self.program, arena)?,
+        };
+        *self.semantics.borrow_mut() = semantics;
+        Ok(module)
     }
 }
 
@@ -58,18 +82,10 @@ impl<'a> FrontEnd<'a> for D3d9<'a> {
     fn lower(
         &self,
         stream_output: Option<&ir::StreamOutputRequest>,
-        _class_linkage: &ClassLinkage,
+        class_linkage: &ClassLinkage,
         arena: Vec<ir::Inst>,
     ) -> Result<ir::Module, Error> {
-        if stream_output.is_some() {
-            return Err(Error::unsupported(
-                self.program.base_offset,
-                "stream output of a Direct3D 9 shader",
-            ));
-        }
-        let (module, semantics) = super::lower::lower(&self.program, arena)?;
-        *self.semantics.borrow_mut() = semantics;
-        Ok(module)
+        self.lower_with(stream_output, class_linkage, None, arena)
     }
 
     fn semantics(&self) -> Semantics {

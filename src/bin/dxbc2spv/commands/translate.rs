@@ -113,8 +113,9 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
         Some(path) => match std::fs::read(path)
             .map_err(anyhow::Error::from)
             .and_then(|bytes| {
-                let o =
-                    Options::default().with_flag(OptionFlags::VERIFY_CHECKSUM, !args.no_checksum);
+                let o = Options::default()
+                    .with_flag(OptionFlags::VERIFY_CHECKSUM, !args.no_checksum)
+                    .with_flag(OptionFlags::LEVEL9, args.level9);
                 dxbc2spv::translate(&bytes, &o).map_err(anyhow::Error::from)
             }) {
             Ok(t) => Some(t.info.outputs),
@@ -135,6 +136,7 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
         .with_target(target)
         .with_flag(OptionFlags::VERIFY_CHECKSUM, !args.no_checksum)
         .with_flag(OptionFlags::DEBUG_NAMES, args.debug_names)
+        .with_flag(OptionFlags::LEVEL9, args.level9)
         .with_rov_interlock(args.rov_interlock.option())
         .with_float_emulation(args.float_emulation.option())
         .with_hull_schedule(match args.hull_schedule {

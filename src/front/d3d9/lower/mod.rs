@@ -22,6 +22,7 @@
 mod alu;
 mod flow;
 mod io;
+mod level9;
 mod operand;
 mod ps1;
 mod texture;
@@ -37,6 +38,7 @@ use crate::front::d3d9::program::{Instruction, Program, RegisterType, Version};
 use crate::ir;
 
 pub use io::{location_of, usage_name};
+pub use level9::{ConstantRange, Level9Layout, SamplerSource};
 
 /// Temps of registers that live across instructions, and the per-instruction scratch pool.
 #[derive(Clone, Debug, Default)]
@@ -175,12 +177,32 @@ struct Lowering<'p, 'a> {
     pub loop_stack: Vec<(bool, crate::front::d3d9::program::Src)>,
     /// Usages of the inputs and outputs.
     pub usages: io::Usages,
+    /// The level-9 part's constant and sampler sources (`None`: a standalone D3D9 shader).
+    pub level9: Option<&'p Level9Layout>,
 }
 
 /// Lowers `program` into a module whose instructions are built in `arena`, with the
 /// semantics of its inputs and outputs.
 pub fn lower(
     program: &Program<'_>,
+    arena: Vec<ir::Inst>,
+) -> Result<(ir::Module, crate::front::Semantics), Error> {
+    lower_with(program, None, arena)
+}
+
+/// [`lower`] for the level-9 part of a DXBC container, whose constants and samplers are the
+/// container's Shader Model 4 resources as `layout` maps them.
+pub fn lower_level9(
+    program: &Program<'_>,
+    layout: &Level9Layout,
+    arena: Vec<ir::Inst>,
+) -> Result<(ir::Module, crate::front::Semantics), Error> {
+    lower_with(program, Some(layout), arena)
+}
+
+fn lower_with(
+    program: &Program<'_>,
+    level9: Option<&Level9Layout>,
     mut arena: Vec<ir::Inst>,
 ) -> Result<(ir::Module, crate::front::Semantics), Error> {
     arena.clear();
@@ -219,6 +241,7 @@ pub fn lower(
         in_main: true,
         loop_stack: Vec::new(),
         usages: io::Usages::default(),
+        level9,
     };
     lowering.prescan()?;
     lowering.declare()?;

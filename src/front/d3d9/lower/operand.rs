@@ -170,6 +170,9 @@ impl Lowering<'_, '_> {
                         return Ok(Reg::Imm32(v));
                     }
                 }
+                if let Some(layout) = self.level9 {
+                    return self.level9_constant(layout, num, s.relative.as_ref(), span);
+                }
                 let decl = self.float_constants(span)?;
                 let reg = Reg::ConstantBuffer {
                     decl,

@@ -69,10 +69,12 @@ impl Lowering<'_, '_> {
         ty: SamplerType,
         span: u32,
     ) -> (ir::ResourceId, ir::SamplerId) {
+        // A level-9 part names the SM4 program's t# and s# (its sampler table).
+        let (t, s) = self.sampler_source(num);
         let resource = ir::ResourceId::new(self.module.resources.len() as u32);
         self.module.resources.push(ir::ResourceDecl {
-            range: RegisterRange::single(ResourceKind::ShaderResource, 0, num),
-            id: num,
+            range: RegisterRange::single(ResourceKind::ShaderResource, 0, t),
+            id: t,
             shape: ir::ResourceShape::Typed {
                 dim: ty.dimension(),
                 ret: [ReturnType::Float; 4],
@@ -87,8 +89,8 @@ impl Lowering<'_, '_> {
         });
         let sampler = ir::SamplerId::new(self.module.samplers.len() as u32);
         self.module.samplers.push(ir::SamplerDecl {
-            range: RegisterRange::single(ResourceKind::Sampler, 0, num),
-            id: num,
+            range: RegisterRange::single(ResourceKind::Sampler, 0, s),
+            id: s,
             comparison: false,
             binding: None,
             span,
