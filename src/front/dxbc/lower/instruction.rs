@@ -279,7 +279,11 @@ mod tests {
                 assert_eq!(op.name(), opcode.name(), "{opcode:?}");
             }
         }
-        for &op in ir::Op::ALL {
+        // Every operation but Direct3D 9's legacy float family, which no DXBC opcode has.
+        for &op in ir::Op::ALL
+            .iter()
+            .filter(|op| op.family() != ir::Family::Legacy)
+        {
             let opcodes: Vec<_> = crate::front::dxbc::Opcode::ALL
                 .iter()
                 .filter(|&&opcode| super::executable_op(opcode) == Some(op))
