@@ -23,6 +23,7 @@ pub use crate::back::spirv::{
     TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat, WorkgroupZeroInit, ENTRY_POINT,
 };
 use crate::bindings::{BindingTarget, Bindings, ClassLinkage, Count, RegisterRange, ResourceKind};
+use crate::d3d9_state::D3d9State;
 use crate::error::Error;
 #[cfg(feature = "dxbc")]
 use crate::front::dxbc::Dxbc;
@@ -190,6 +191,9 @@ pub struct Options {
     /// Declared formats of typed UAVs, for devices without
     /// `shaderStorageImageReadWithoutFormat` (default: none listed, `Unknown`).
     pub typed_uav_formats: TypedUavFormats,
+    /// Direct3D 9 pipeline state (`docs/d3d9.md`, "Pipeline state parameters"). Default
+    /// [`D3d9State::default`]: the same module as without it.
+    pub d3d9_state: D3d9State,
 }
 
 impl Default for Options {
@@ -210,6 +214,7 @@ impl Default for Options {
             texel_raw_buffers: TexelRawBuffers::default(),
             storage_buffer_alignment: None,
             typed_uav_formats: TypedUavFormats::default(),
+            d3d9_state: D3d9State::default(),
         }
     }
 }
@@ -329,9 +334,20 @@ impl Options {
         self
     }
 
-    /// What the back end is asked for (the linking resolved against `semantics`).
-    fn emit_options(&self, semantics: &Semantics) -> Result<EmitOptions, Error> {
-        let linking = crate::linking::resolve(&self.linking, &self.workarounds, semantics)?;
+    /// These options with the Direct3D 9 pipeline state `d3d9_state`.
+    #[must_use]
+    pub fn with_d3d9_state(mut self, d3d9_state: D3d9State) -> Options {
+        self.d3d9_state = d3d9_state;
+        self
+    }
+
+    /// What the back end is asked for (the linking resolved against `semantics`) for a
+    /// module of `stage`.
+    fn emit_options(&self, semantics: &Semantics, stage: Stage) -> Result<EmitOptions, Error> {
+        let mut linking = crate::linking::resolve(&self.linking, &self.workarounds, semantics)?;
+        if self.d3d9_state.flat_shading && stage == Stage::Pixel {
+            linking.flat_locations |= crate::d3d9_state::COLOR_LOCATIONS;
+        }
         Ok(EmitOptions {
             version: self.target.spirv_version(),
             debug_names: self.has(OptionFlags::DEBUG_NAMES),
@@ -430,6 +446,9 @@ pub struct ShaderInfo {
     /// root-descriptor addresses), `None` when it declares none: the pipeline layout must give
     /// [`ShaderInfo::stage`] a push-constant range that contains it.
     pub push_constants: Option<emit::PushConstantRange>,
+    /// The `SpecId`s of the module's parameters ([`Options::d3d9_state`] values given as
+    /// specialization constants), in order: what the pipeline may specialize.
+    pub spec_ids: Vec<u32>,
 }
 
 /// A translated shader.
@@ -633,7 +652,11 @@ pub fn bound_shader_info(bytes: &[u8], options: &Options) -> Result<ShaderInfo, 
     let module = lower_and_check(&front, options, Vec::new())
         .map_err(|e| name(e, |at| front.name_at(at)))?;
     let semantics = front.semantics();
-    shader_info(&module, &options.emit_options(&semantics)?, semantics)
+    shader_info(
+        &module,
+        &options.emit_options(&semantics, module.stage)?,
+        semantics,
+    )
 }
 
 /// [`translate_to_ir`] with the front end `F`.
@@ -664,19 +687,20 @@ fn lower_and_check<'a, F: FrontEnd<'a>>(
         &bindings,
         &options.class_linkage,
         options.hull_schedule,
+        &options.d3d9_state,
     )?;
     ir::validate(&module)?;
     Ok(module)
 }
 
 /// The back end and the reflection of a module that passed [`ir::validate`].
-fn emit_with_info(
+pub(crate) fn emit_with_info(
     module: &ir::Module,
     options: &Options,
     semantics: Semantics,
     scratch: &mut emit::Scratch,
 ) -> Result<Translation, Error> {
-    let emit_options = options.emit_options(&semantics)?;
+    let emit_options = options.emit_options(&semantics, module.stage)?;
     let emitted = emit::emit_reusing(module, &emit_options, scratch)?;
     Ok(Translation {
         spirv: emitted.spirv,
@@ -774,6 +798,11 @@ fn shader_info(
         inputs: semantics.inputs,
         outputs: semantics.outputs,
         push_constants: emit::push_constant_range(module).map_err(Error::from)?,
+        spec_ids: module
+            .parameters
+            .iter()
+            .flat_map(|p| p.spec_ids())
+            .collect(),
     })
 }
 
@@ -852,7 +881,7 @@ mod tests {
         module.resources[0].binding = None;
         let semantics = Semantics::default();
         let emit_options = Options::default()
-            .emit_options(&semantics)
+            .emit_options(&semantics, module.stage)
             .expect("default options");
         let e = shader_info(&module, &emit_options, semantics)
             .expect_err("a declaration the passes left unbound");

@@ -103,6 +103,9 @@ pub struct Module {
     /// SM5 class linkage (`dcl_interface`): the constant buffer that holds each interface
     /// slot's function-table index and `this` data; `None` for shaders without interfaces.
     pub class_linkage: Option<ClassLinkage>,
+    /// Values the runtime provides, indexed by [`Reg::Parameter`](super::Reg::Parameter)
+    /// (pipeline state such as Direct3D 9's alpha-test reference); empty for most modules.
+    pub parameters: Vec<super::Parameter>,
 }
 
 /// The class-linkage data block of a shader that declares interfaces.
@@ -150,6 +153,7 @@ impl Module {
             insts: Default::default(),
             switches: Default::default(),
             class_linkage: None,
+            parameters: Vec::new(),
         }
     }
 
