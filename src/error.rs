@@ -63,6 +63,9 @@ pub enum Error {
     /// The bytes are not a well-formed DXBC container or shader program.
     #[cfg(feature = "dxbc")]
     Decode(Box<DecodeError>),
+    /// The bytes are not a well-formed Direct3D 9 token stream.
+    #[cfg(feature = "d3d9")]
+    D3d9Decode(crate::front::d3d9::DecodeError),
     /// The program decodes, but breaks a rule of the shader model (an undeclared register, an
     /// `endif` without `if`, an operand of the wrong kind, a count past a D3D limit, ...);
     /// [`Located::what`] is the message.
@@ -106,6 +109,8 @@ impl fmt::Display for Error {
         match self {
             #[cfg(feature = "dxbc")]
             Error::Decode(e) => write!(f, "{e}"),
+            #[cfg(feature = "d3d9")]
+            Error::D3d9Decode(e) => write!(f, "{e}"),
             Error::Invalid(e) => write!(f, "{}{}", Location(e.offset, e.instruction), e.what),
             Error::Unsupported(e) => write!(
                 f,
@@ -137,6 +142,8 @@ impl std::error::Error for Error {
         match self {
             #[cfg(feature = "dxbc")]
             Error::Decode(e) => e.source(),
+            #[cfg(feature = "d3d9")]
+            Error::D3d9Decode(_) => None,
             Error::Binding(e) => Some(&e.what),
             Error::Spirv(e) => Some(&**e),
             Error::Invalid(_) | Error::Unsupported(_) | Error::Internal(_) => None,
@@ -240,6 +247,8 @@ impl Error {
         match self {
             #[cfg(feature = "dxbc")]
             Error::Decode(_) => ErrorKind::Decode,
+            #[cfg(feature = "d3d9")]
+            Error::D3d9Decode(_) => ErrorKind::Decode,
             Error::Invalid(_) => ErrorKind::Invalid,
             Error::Unsupported(_) => ErrorKind::Unsupported,
             Error::Binding(_) => ErrorKind::Binding,
@@ -252,6 +261,8 @@ impl Error {
         match self {
             #[cfg(feature = "dxbc")]
             Error::Decode(e) => Some(e.offset),
+            #[cfg(feature = "d3d9")]
+            Error::D3d9Decode(e) => Some(e.offset),
             Error::Invalid(e) | Error::Unsupported(e) | Error::Internal(e) => Some(e.offset),
             Error::Binding(e) => Some(e.offset),
             Error::Spirv(_) => None,
@@ -264,6 +275,8 @@ impl Error {
         match self {
             #[cfg(feature = "dxbc")]
             Error::Decode(e) => e.context,
+            #[cfg(feature = "d3d9")]
+            Error::D3d9Decode(e) => e.context,
             Error::Invalid(e) | Error::Unsupported(e) | Error::Internal(e) => e.instruction,
             Error::Binding(e) => e.instruction,
             Error::Spirv(_) => None,
@@ -277,6 +290,10 @@ impl Error {
             Error::Decode(e) => {
                 e.context.get_or_insert(name);
             }
+            #[cfg(feature = "d3d9")]
+            Error::D3d9Decode(e) => {
+                *e = e.clone().with_context(name);
+            }
             Error::Invalid(e) | Error::Unsupported(e) | Error::Internal(e) => {
                 e.instruction.get_or_insert(name);
             }
@@ -286,6 +303,13 @@ impl Error {
             Error::Spirv(_) => {}
         }
         self
+    }
+}
+
+#[cfg(feature = "d3d9")]
+impl From<crate::front::d3d9::DecodeError> for Error {
+    fn from(e: crate::front::d3d9::DecodeError) -> Error {
+        Error::D3d9Decode(e)
     }
 }
 

@@ -344,7 +344,7 @@ fn thirty_thousand_signature_elements_are_refused() {
 }
 
 #[test]
-fn a_d3d9_stream_is_unsupported_not_a_bad_container() {
+fn a_d3d9_stream_translates_and_a_truncated_one_is_a_d3d9_decode_error() {
     // ps_2_0; mov oC0, c0; end.
     let words = [
         0xffff_0200u32,
@@ -354,11 +354,11 @@ fn a_d3d9_stream_is_unsupported_not_a_bad_container() {
         0x0000_ffff,
     ];
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let e = must_fail(&bytes);
-    assert_eq!(e.kind(), crate::ErrorKind::Unsupported);
-    assert_eq!(
-        e.to_string(),
-        "at 0x0: unsupported: translating Direct3D 9 shader bytecode (ps_2_0) to SPIR-V (the D3D9 \
-         front end decodes, lists and reflects it, but has no lowering yet)"
-    );
+    let t = translate(&bytes, &Options::default()).expect("a ps_2_0 stream translates");
+    crate::spv::tests::tools::validate(&t.spirv, "vulkan1.1");
+    // Without its end token the stream is cut short inside no instruction: a D3D9 decode
+    // error at the byte after the last token.
+    let e = must_fail(&bytes[..16]);
+    assert_eq!(e.kind(), crate::ErrorKind::Decode);
+    assert_eq!(e.offset(), Some(16), "{e}");
 }

@@ -43,6 +43,7 @@ mod pipeline;
 mod resource_usage;
 mod scratch;
 pub mod spv;
+mod target;
 #[cfg(any(feature = "dxbc", feature = "d3d9"))]
 pub mod text;
 mod warning;
@@ -51,7 +52,7 @@ pub use d3d9_state::{D3d9State, StateValue};
 pub use error::{Error, ErrorKind, Located};
 pub use front::{Semantic, Semantics};
 pub use linking::{StageLinking, Workarounds};
-#[cfg(feature = "dxbc")]
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
 pub use pipeline::{bound_resources, bound_shader_info, translate, translate_to_ir};
 pub use pipeline::{
     parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE,

@@ -25,6 +25,8 @@ pub use crate::back::spirv::{
 use crate::bindings::{BindingTarget, Bindings, ClassLinkage, Count, RegisterRange, ResourceKind};
 use crate::d3d9_state::D3d9State;
 use crate::error::Error;
+#[cfg(feature = "d3d9")]
+use crate::front::d3d9::D3d9;
 #[cfg(feature = "dxbc")]
 use crate::front::dxbc::Dxbc;
 use crate::front::{FrontEnd, Semantic, Semantics};
@@ -36,57 +38,8 @@ pub use crate::ir::{
 use crate::linking::{StageLinking, Workarounds};
 use crate::passes;
 use crate::resource_usage::ResourceUsage;
-use crate::spv::Version;
+pub use crate::target::Target;
 use crate::warning::Warning;
-
-/// The Vulkan version the SPIR-V is written for; it decides the SPIR-V version.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Target {
-    /// Vulkan 1.0: SPIR-V 1.0.
-    Vulkan1_0,
-    /// Vulkan 1.1: SPIR-V 1.3 (the default).
-    #[default]
-    Vulkan1_1,
-    /// Vulkan 1.2: SPIR-V 1.5.
-    Vulkan1_2,
-    /// Vulkan 1.3: SPIR-V 1.6.
-    Vulkan1_3,
-}
-
-impl Target {
-    /// Every target, oldest first.
-    pub const ALL: [Target; 4] = [
-        Target::Vulkan1_0,
-        Target::Vulkan1_1,
-        Target::Vulkan1_2,
-        Target::Vulkan1_3,
-    ];
-
-    /// The SPIR-V version of the module header.
-    pub fn spirv_version(self) -> Version {
-        match self {
-            Target::Vulkan1_0 => Version::V1_0,
-            Target::Vulkan1_1 => Version::V1_3,
-            Target::Vulkan1_2 => Version::V1_5,
-            Target::Vulkan1_3 => Version::V1_6,
-        }
-    }
-
-    /// The `spirv-val --target-env` spelling: `vulkan1.0` … `vulkan1.3`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Target::Vulkan1_0 => "vulkan1.0",
-            Target::Vulkan1_1 => "vulkan1.1",
-            Target::Vulkan1_2 => "vulkan1.2",
-            Target::Vulkan1_3 => "vulkan1.3",
-        }
-    }
-
-    /// Parses [`Target::name`]'s spelling.
-    pub fn from_name(name: &str) -> Option<Target> {
-        Target::ALL.into_iter().find(|t| t.name() == name)
-    }
-}
 
 bitflags::bitflags! {
     /// The on/off choices of [`Options`] ([`Options::flags`]). The default is
@@ -515,11 +468,16 @@ impl Translator {
         }
     }
 
-    /// Translates a DXBC container to SPIR-V (see [`translate`]), in this translator's buffers.
-    #[cfg(feature = "dxbc")]
+    /// Translates a DXBC container or a Direct3D 9 token stream to SPIR-V (see [`translate`]),
+    /// in this translator's buffers.
+    #[cfg(any(feature = "dxbc", feature = "d3d9"))]
     pub fn translate(&mut self, bytes: &[u8], options: &Options) -> Result<Translation, Error> {
-        refuse_d3d9(bytes)?;
-        self.translate_with::<Dxbc<'_>>(bytes, options)
+        match Format::of(bytes)? {
+            #[cfg(feature = "d3d9")]
+            Format::D3d9 => self.translate_with::<D3d9<'_>>(bytes, options),
+            #[cfg(feature = "dxbc")]
+            Format::Dxbc => self.translate_with::<Dxbc<'_>>(bytes, options),
+        }
     }
 
     /// Translates `bytes` with the front end `F`: the pipeline every front end shares.
@@ -586,48 +544,57 @@ impl Translator {
     }
 }
 
-/// Translates a DXBC container to SPIR-V.
+/// Translates a DXBC container or a Direct3D 9 token stream (told by its version token) to
+/// SPIR-V.
 ///
 /// Errors name the byte offset and the instruction or structure they are about
 /// (`at 0x1a4 (dcl_temps): 70000 temps exceeds the limit 4096`; see [`Error`]). The function
 /// keeps no state between calls, only a [`Translator`]'s buffers per thread for reuse (bounded;
 /// [`crate::release_thread_buffers`] frees them): any number of threads may call it at once.
-#[cfg(feature = "dxbc")]
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
 pub fn translate(bytes: &[u8], options: &Options) -> Result<Translation, Error> {
     crate::scratch::with_thread_translator(|translator| translator.translate(bytes, options))
 }
 
 /// The stages up to the IR the back end receives (decoded, lowered, passes run, validated).
 /// Errors name their instruction as [`translate`]'s do.
-#[cfg(feature = "dxbc")]
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
 pub fn translate_to_ir(bytes: &[u8], options: &Options) -> Result<ir::Module, Error> {
-    refuse_d3d9(bytes)?;
-    translate_to_ir_with::<Dxbc<'_>>(bytes, options)
+    match Format::of(bytes)? {
+        #[cfg(feature = "d3d9")]
+        Format::D3d9 => translate_to_ir_with::<D3d9<'_>>(bytes, options),
+        #[cfg(feature = "dxbc")]
+        Format::Dxbc => translate_to_ir_with::<Dxbc<'_>>(bytes, options),
+    }
 }
 
-/// A Direct3D 9 token stream (told by its version token) is [`Error::Unsupported`]: its front
-/// end decodes, lists and reflects it, but does not lower it to the IR yet.
-#[cfg(feature = "dxbc")]
-fn refuse_d3d9(bytes: &[u8]) -> Result<(), Error> {
+/// The bytecode formats the crate reads.
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
+enum Format {
+    /// A Direct3D 9 token stream.
     #[cfg(feature = "d3d9")]
-    if crate::front::d3d9::decode::is_token_stream(bytes) {
-        let profile = bytes
-            .get(..4)
-            .and_then(|b| b.try_into().ok())
-            .map(u32::from_le_bytes)
-            .and_then(crate::front::d3d9::Version::from_token)
-            .map(|v| v.profile())
-            .unwrap_or_default();
-        return Err(Error::unsupported(
+    D3d9,
+    /// A DXBC container.
+    #[cfg(feature = "dxbc")]
+    Dxbc,
+}
+
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
+impl Format {
+    /// The format of `bytes`: a D3D9 token stream by its version token, else DXBC.
+    fn of(bytes: &[u8]) -> Result<Format, Error> {
+        #[cfg(feature = "d3d9")]
+        if crate::front::d3d9::is_token_stream(bytes) {
+            return Ok(Format::D3d9);
+        }
+        #[cfg(feature = "dxbc")]
+        return Ok(Format::Dxbc);
+        #[cfg(not(feature = "dxbc"))]
+        Err(Error::unsupported(
             0,
-            format!(
-                "translating Direct3D 9 shader bytecode ({profile}) to SPIR-V \
-                 (the D3D9 front end decodes, lists and reflects it, but has no lowering yet)"
-            ),
-        ));
+            "DXBC containers (the crate is built without its `dxbc` feature)",
+        ))
     }
-    let _ = bytes;
-    Ok(())
 }
 
 /// Where each range the shader declares is bound under `options`, without emitting SPIR-V:
@@ -636,7 +603,7 @@ fn refuse_d3d9(bytes: &[u8]) -> Result<(), Error> {
 /// counter, in [`ShaderInfo::resources`] order. [`BoundResource::target`] holds the set, the
 /// binding, the array offset and the size of the binding (`descriptor_count`, `Unbounded` for
 /// a runtime array). Errors: those of [`translate_to_ir`].
-#[cfg(feature = "dxbc")]
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
 pub fn bound_resources(bytes: &[u8], options: &Options) -> Result<Vec<BoundResource>, Error> {
     Ok(bound_shader_info(bytes, options)?.resources)
 }
@@ -644,11 +611,24 @@ pub fn bound_resources(bytes: &[u8], options: &Options) -> Result<Vec<BoundResou
 /// [`bound_resources`] with the rest of the reflection [`translate`] gives, among it the
 /// push-constant range ([`ShaderInfo::push_constants`]), without emitting SPIR-V. Errors:
 /// those of [`translate_to_ir`], and a push-constant layout the back end refuses.
-#[cfg(feature = "dxbc")]
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
 pub fn bound_shader_info(bytes: &[u8], options: &Options) -> Result<ShaderInfo, Error> {
-    refuse_d3d9(bytes)?;
-    let front = Dxbc::decode(bytes, options.has(OptionFlags::VERIFY_CHECKSUM))
-        .map_err(|e| name(e, |at| Dxbc::name_in_bytes(bytes, at)))?;
+    match Format::of(bytes)? {
+        #[cfg(feature = "d3d9")]
+        Format::D3d9 => bound_shader_info_with::<D3d9<'_>>(bytes, options),
+        #[cfg(feature = "dxbc")]
+        Format::Dxbc => bound_shader_info_with::<Dxbc<'_>>(bytes, options),
+    }
+}
+
+/// [`bound_shader_info`] with the front end `F`.
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
+fn bound_shader_info_with<'a, F: FrontEnd<'a>>(
+    bytes: &'a [u8],
+    options: &Options,
+) -> Result<ShaderInfo, Error> {
+    let front = F::decode(bytes, options.has(OptionFlags::VERIFY_CHECKSUM))
+        .map_err(|e| name(e, |at| F::name_in_bytes(bytes, at)))?;
     let module = lower_and_check(&front, options, Vec::new())
         .map_err(|e| name(e, |at| front.name_at(at)))?;
     let semantics = front.semantics();
@@ -660,7 +640,7 @@ pub fn bound_shader_info(bytes: &[u8], options: &Options) -> Result<ShaderInfo, 
 }
 
 /// [`translate_to_ir`] with the front end `F`.
-#[cfg(feature = "dxbc")]
+#[cfg(any(feature = "dxbc", feature = "d3d9"))]
 fn translate_to_ir_with<'a, F: FrontEnd<'a>>(
     bytes: &'a [u8],
     options: &Options,

@@ -106,6 +106,17 @@ pub struct Module {
     /// Values the runtime provides, indexed by [`Reg::Parameter`](super::Reg::Parameter)
     /// (pipeline state such as Direct3D 9's alpha-test reference); empty for most modules.
     pub parameters: Vec<super::Parameter>,
+    /// User input registers whose Vulkan `Location` is not their register number, as
+    /// `(register, location)`: a front end whose stages link by semantic rather than by
+    /// register (Direct3D 9's usages) places them here. Empty: location = register.
+    pub input_locations: Vec<(u32, u32)>,
+    /// User output registers whose `Location` is not their register number (as
+    /// [`Module::input_locations`]).
+    pub output_locations: Vec<(u32, u32)>,
+    /// The position output is `Invariant` whatever the options say: Direct3D 9 computes it
+    /// bit-identically for the same program and inputs in every pipeline (multipass
+    /// rendering relies on it), which Vulkan only promises for invariant outputs.
+    pub invariant_position: bool,
 }
 
 /// The class-linkage data block of a shader that declares interfaces.
@@ -154,7 +165,20 @@ impl Module {
             switches: Default::default(),
             class_linkage: None,
             parameters: Vec::new(),
+            input_locations: Vec::new(),
+            output_locations: Vec::new(),
+            invariant_position: false,
         }
+    }
+
+    /// The `Location` of user input register `register` ([`Module::input_locations`]).
+    pub fn input_location(&self, register: u32) -> u32 {
+        location_in(&self.input_locations, register)
+    }
+
+    /// The `Location` of user output register `register` ([`Module::output_locations`]).
+    pub fn output_location(&self, register: u32) -> u32 {
+        location_in(&self.output_locations, register)
     }
 
     /// Every register range the module declares, as a binding map sees them: constant buffers,
@@ -185,6 +209,13 @@ impl Module {
             .and_then(|f| self.insts.get(f.body.start as usize..f.body.end as usize))
             .unwrap_or(&[])
     }
+}
+
+/// The location `map` gives `register`, else the register itself.
+fn location_in(map: &[(u32, u32)], register: u32) -> u32 {
+    map.iter()
+        .find(|&&(r, _)| r == register)
+        .map_or(register, |&(_, location)| location)
 }
 
 /// One function: the entry point or a `label l#` subroutine.

@@ -3,8 +3,8 @@
 //!
 //! Contract: at the end of the shader `o0.rgb = lerp(colour, o0.rgb, f)`, alpha unchanged,
 //! with the factor `f`:
-//! - vertex fog: the input at location 18 (the `FOG` location, register 18), component x,
-//!   declared (perspective-interpolated) when the shader does not declare it;
+//! - vertex fog: the user input at location 18 (the `FOG` location), component x, declared
+//!   (perspective-interpolated) when the shader does not declare it;
 //! - table fog from the depth `d` (`FragCoord.z`, or clip-space w = `1 / FragCoord.w`):
 //!   linear `(end − d) / (end − start)`, exp `2^(−density·d·log2 e)`, exp2
 //!   `2^(−(density·d)²·log2 e)`; the position input is declared when the shader has none.
@@ -17,8 +17,8 @@ use crate::d3d9_state::{Fog, FogDepth, FogFunction, FogMode};
 use crate::ir::{Index, Interpolation, Op, Reg, SystemValue};
 use crate::passes::Error;
 
-/// The register of the `FOG` input (location 18).
-pub(super) const FOG_REGISTER: u32 = 18;
+/// The `FOG` location.
+pub(super) const FOG_LOCATION: u32 = 18;
 
 /// Adds fog blending to the epilogue when `fog` asks for it and the shader model has it.
 pub(super) fn fog(b: &mut Builder<'_>, fog: &Fog) -> Result<(), Error> {
@@ -37,7 +37,7 @@ pub(super) fn fog(b: &mut Builder<'_>, fog: &Fog) -> Result<(), Error> {
     match fog.mode {
         FogMode::Off => return Ok(()),
         FogMode::Vertex => {
-            let input = fog_input(b);
+            let input = fog_input(b)?;
             b.emit(Op::Mov, dst(t, 1), &[rc(input, 0)], false);
         }
         FogMode::Table(function) => {
@@ -96,18 +96,37 @@ pub(super) fn fog(b: &mut Builder<'_>, fog: &Fog) -> Result<(), Error> {
     Ok(())
 }
 
-/// The `FOG` input register, declared when the shader does not declare it.
-fn fog_input(b: &mut Builder<'_>) -> Reg {
+/// The register of the `FOG` input (the user input at location 18), declared when the shader
+/// does not declare it: at register 18 when that is free, else at a free register mapped to
+/// location 18 ([`Module::input_locations`](crate::ir::Module::input_locations)).
+fn fog_input(b: &mut Builder<'_>) -> Result<Reg, Error> {
     let m = &mut *b.module;
-    match m.inputs.iter_mut().find(|d| d.register == FOG_REGISTER) {
-        Some(d) => d.mask |= 1,
-        None => {
-            let mut d = io_decl(m, FOG_REGISTER, 1, SystemValue::None);
-            d.interpolation = Interpolation::Linear;
-            m.inputs.push(d);
-        }
+    let declared = m
+        .inputs
+        .iter()
+        .position(|d| d.system_value == SystemValue::None && m.input_location(d.register) == 18);
+    if let Some(d) = declared.and_then(|k| m.inputs.get_mut(k)) {
+        d.mask |= 1;
+        return Ok(Reg::Input(Index::imm(d.register)));
     }
-    Reg::Input(Index::imm(FOG_REGISTER))
+    let free = |r: u32| {
+        !m.inputs.iter().any(|d| d.register == r)
+            && !m.input_signature.iter().any(|e| e.register == r)
+    };
+    let r = if free(FOG_LOCATION) && m.input_location(FOG_LOCATION) == FOG_LOCATION {
+        FOG_LOCATION
+    } else {
+        free_register(&m.inputs, &m.input_signature).ok_or_else(|| {
+            Error::unsupported(m.program_span, "vertex fog: no input register left")
+        })?
+    };
+    if r != FOG_LOCATION {
+        m.input_locations.push((r, FOG_LOCATION));
+    }
+    let mut d = io_decl(m, r, 1, SystemValue::None);
+    d.interpolation = Interpolation::Linear;
+    m.inputs.push(d);
+    Ok(Reg::Input(Index::imm(r)))
 }
 
 /// The position input and the component of the depth, declared when the shader has none.

@@ -2,10 +2,11 @@
 //!
 //! Contract:
 //! - Point size (vertex shaders, when the state has one): the output with the point-size
-//!   system value, or a new one holding the state's size when the shader writes none, clamped
+//!   system value (a user output at the `PSIZE` location 25, Direct3D 9's `oPts`, becomes
+//!   one), or a new one holding the state's size when the shader writes none, clamped
 //!   to `[min, max]` (`max(size, min)` then `min(·, max)`) at the end of the shader.
 //! - Point sprites (pixel shaders, unless off as an immediate): at the start of the shader,
-//!   every user input at registers 0–15 (the `TEXCOORD` locations) becomes
+//!   every user input at locations 0–15 (the `TEXCOORD` locations) becomes
 //!   `(PointCoord.x, PointCoord.y, 0, 1)` where sprites are on; `PointCoord` is a new input
 //!   with the point-coordinate system value.
 
@@ -14,8 +15,11 @@ use crate::d3d9_state::{D3d9State, PointSize, StateValue};
 use crate::ir::{Index, Op, Reg, Src, SystemValue};
 use crate::passes::Error;
 
-/// `TEXCOORD0`…`15`'s registers (their locations).
+/// `TEXCOORD0`…`15`'s locations.
 const TEXCOORDS: std::ops::Range<u32> = 0..16;
+
+/// `PSIZE`'s location (the Direct3D 9 lowering's table, `docs/d3d9.md`).
+const PSIZE_LOCATION: u32 = 25;
 
 /// Adds the clamped point size to a vertex shader's epilogue.
 pub(super) fn point_size(b: &mut Builder<'_>, size: Option<&PointSize>) -> Result<(), Error> {
@@ -24,6 +28,13 @@ pub(super) fn point_size(b: &mut Builder<'_>, size: Option<&PointSize>) -> Resul
     };
     b.to_prologue(false);
     let m = &mut *b.module;
+    // A user output at the PSIZE location (Direct3D 9 `oPts`) becomes the point size.
+    let psize = m.outputs.iter().position(|d| {
+        d.system_value == SystemValue::None && m.output_location(d.register) == PSIZE_LOCATION
+    });
+    if let Some(d) = psize.and_then(|k| m.outputs.get_mut(k)) {
+        d.system_value = SystemValue::PointSize;
+    }
     let written = m
         .outputs
         .iter()
@@ -77,7 +88,9 @@ pub(super) fn sprites(b: &mut Builder<'_>, state: &D3d9State) -> Result<(), Erro
     let mut texcoords: Vec<u32> = m
         .inputs
         .iter()
-        .filter(|d| d.system_value == SystemValue::None && TEXCOORDS.contains(&d.register))
+        .filter(|d| {
+            d.system_value == SystemValue::None && TEXCOORDS.contains(&m.input_location(d.register))
+        })
         .map(|d| d.register)
         .collect();
     texcoords.sort_unstable();

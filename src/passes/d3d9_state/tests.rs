@@ -409,3 +409,71 @@ fn parameters_print_and_are_read_only() {
     let e = ir::validate(&m).expect_err("a parameter written");
     assert!(e.to_string().contains("read only"), "{e}");
 }
+
+/// `text` (a Direct3D 9 listing) translated under `state` for Vulkan 1.0 and 1.3, validated;
+/// the 1.3 disassembly and the IR.
+#[cfg(feature = "d3d9")]
+fn d3d9(text: &str, state: D3d9State) -> (String, Module) {
+    let bytes = crate::text::d3d9::asm::assemble_bytes(text).unwrap_or_else(|e| panic!("{e}"));
+    let options = Options::default().with_d3d9_state(state);
+    let module = crate::translate_to_ir(&bytes, &options).unwrap_or_else(|e| panic!("{e}"));
+    let mut dis = String::new();
+    for target in [Target::Vulkan1_0, Target::Vulkan1_3] {
+        let t = crate::translate(&bytes, &options.clone().with_target(target))
+            .unwrap_or_else(|e| panic!("{e}"));
+        tools::validate(&t.spirv, target.name());
+        dis = tools::disassemble(&t.spirv).unwrap_or_default();
+    }
+    (dis, module)
+}
+
+#[cfg(feature = "d3d9")]
+#[test]
+fn direct3d9_shaders_get_fog_sprites_and_point_size_by_location() {
+    // ps_2_0: t0 is TEXCOORD0 (location 0), v0 COLOR0 (16); no FOG input: the pass declares it
+    // at location 18.
+    let ps = "ps_2_0\ndcl t0\ndcl v0\nadd r0, t0, v0\nmov oC0, r0\n";
+    let state = D3d9State {
+        fog: Fog {
+            mode: FogMode::Vertex,
+            ..Fog::default()
+        },
+        point_sprite: StateValue::Immediate(true),
+        ..D3d9State::default()
+    };
+    let (text, m) = d3d9(ps, state);
+    let fog = m
+        .inputs
+        .iter()
+        .find(|d| m.input_location(d.register) == 18)
+        .expect("the FOG input");
+    assert_eq!(fog.mask, 1);
+    assert!(text.contains("Location 18"), "{text}");
+    assert!(text.contains("BuiltIn PointCoord"), "{text}");
+    // Only the TEXCOORD input is rewritten, not COLOR0.
+    let rewritten: Vec<u32> = m
+        .body(ir::FunctionId::new(0))
+        .iter()
+        .filter_map(|i| match i.dst().first().map(|d| d.reg) {
+            Some(Reg::Input(index)) => Some(m.input_location(index.imm)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rewritten, [0]);
+    // ps_3_0 fogs itself.
+    let (_, m) = d3d9("ps_3_0\ndcl_texcoord0 v0\nmov oC0, v0\n", state);
+    assert!(m.inputs.iter().all(|d| m.input_location(d.register) != 18));
+    // vs_2_0's oPts becomes the clamped PointSize.
+    let vs = "vs_2_0\ndcl_position v0\nmov oPos, v0\nmov oPts, v0.x\n";
+    let state = D3d9State {
+        point_size: Some(PointSize::default()),
+        ..D3d9State::default()
+    };
+    let (text, m) = d3d9(vs, state);
+    assert!(m
+        .outputs
+        .iter()
+        .any(|d| d.system_value == SystemValue::PointSize));
+    assert!(text.contains("BuiltIn PointSize"), "{text}");
+    assert!(ops(&m).ends_with(&[Op::Max, Op::Min, Op::Ret]));
+}

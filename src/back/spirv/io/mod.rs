@@ -300,7 +300,7 @@ impl Emitter<'_> {
                 Some(inputs) => inputs
                     .get(e.register as usize)
                     .map_or((e.register, 0), |l| (l.location, l.written & 0xf)),
-                None => (e.register, 0xf),
+                None => (ir.input_location(e.register), 0xf),
             };
             // Components the previous stage does not write are not declared: the register
             // file starts as zeros, so they read 0 as in D3D.
@@ -370,7 +370,7 @@ impl Emitter<'_> {
         let mut spare_location = elements
             .iter()
             .filter(|e| e.stream == rasterized)
-            .map(|e| e.register + 1)
+            .map(|e| ir.output_location(e.register) + 1)
             .max()
             .unwrap_or(0);
         let multi_stream = self.io.streams;
@@ -402,7 +402,7 @@ impl Emitter<'_> {
             let location = if let Some(t) = target {
                 t.location
             } else if e.stream == rasterized {
-                e.register
+                ir.output_location(e.register)
             } else {
                 spare_location += 1;
                 spare_location - 1
