@@ -398,6 +398,18 @@ impl Default for D3d9State {
 /// `COLOR0`/`COLOR1`'s input locations (bits 16 and 17), which flat shading makes `Flat`.
 pub const COLOR_LOCATIONS: u32 = (1 << 16) | (1 << 17);
 
+impl D3d9State {
+    /// The input locations of a `stage` shader that flat shading makes `Flat` (bit n =
+    /// location n): [`COLOR_LOCATIONS`] for pixel shaders with [`D3d9State::flat_shading`].
+    pub fn flat_locations(&self, stage: crate::ir::Stage) -> u32 {
+        if self.flat_shading && stage == crate::ir::Stage::Pixel {
+            COLOR_LOCATIONS
+        } else {
+            0
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,8 +19,9 @@ pub use crate::back::spirv::{
     parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE,
 };
 pub use crate::back::spirv::{
-    DomainModes, FloatControls, ForcedBarriers, RovInterlock, StorageBufferAlignment,
-    TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat, WorkgroupZeroInit, ENTRY_POINT,
+    DomainModes, FloatControls, FloatEmulation, ForcedBarriers, RovInterlock,
+    StorageBufferAlignment, TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat,
+    WorkgroupZeroInit, ENTRY_POINT,
 };
 use crate::bindings::{BindingTarget, Bindings, ClassLinkage, Count, RegisterRange, ResourceKind};
 use crate::d3d9_state::D3d9State;
@@ -144,9 +145,11 @@ pub struct Options {
     /// Declared formats of typed UAVs, for devices without
     /// `shaderStorageImageReadWithoutFormat` (default: none listed, `Unknown`).
     pub typed_uav_formats: TypedUavFormats,
-    /// Direct3D 9 pipeline state (`docs/d3d9.md`, "Pipeline state parameters"). Default
-    /// [`D3d9State::default`]: the same module as without it.
+    /// Direct3D 9 pipeline state (`docs/d3d9.md`); the default changes nothing.
     pub d3d9_state: D3d9State,
+    /// Direct3D 9 shaders: how D3D9's float rules are emitted (`docs/d3d9.md`, "Float
+    /// rules"). Default [`FloatEmulation::Strict`]: the legacy multiply `0 × x = 0` exactly.
+    pub float_emulation: FloatEmulation,
 }
 
 impl Default for Options {
@@ -168,6 +171,7 @@ impl Default for Options {
             storage_buffer_alignment: None,
             typed_uav_formats: TypedUavFormats::default(),
             d3d9_state: D3d9State::default(),
+            float_emulation: FloatEmulation::Strict,
         }
     }
 }
@@ -280,6 +284,13 @@ impl Options {
         self
     }
 
+    /// These options with the D3D9 float emulation `float_emulation`.
+    #[must_use]
+    pub fn with_float_emulation(mut self, float_emulation: FloatEmulation) -> Options {
+        self.float_emulation = float_emulation;
+        self
+    }
+
     /// These options with the typed UAV formats `typed_uav_formats`.
     #[must_use]
     pub fn with_typed_uav_formats(mut self, typed_uav_formats: TypedUavFormats) -> Options {
@@ -298,9 +309,7 @@ impl Options {
     /// module of `stage`.
     fn emit_options(&self, semantics: &Semantics, stage: Stage) -> Result<EmitOptions, Error> {
         let mut linking = crate::linking::resolve(&self.linking, &self.workarounds, semantics)?;
-        if self.d3d9_state.flat_shading && stage == Stage::Pixel {
-            linking.flat_locations |= crate::d3d9_state::COLOR_LOCATIONS;
-        }
+        linking.flat_locations |= self.d3d9_state.flat_locations(stage);
         Ok(EmitOptions {
             version: self.target.spirv_version(),
             debug_names: self.has(OptionFlags::DEBUG_NAMES),
@@ -315,6 +324,7 @@ impl Options {
             texel_raw_buffers: self.texel_raw_buffers,
             storage_buffer_alignment: self.storage_buffer_alignment,
             typed_uav_formats: self.typed_uav_formats.clone(),
+            float_emulation: self.float_emulation,
         })
     }
 }
@@ -399,8 +409,7 @@ pub struct ShaderInfo {
     /// root-descriptor addresses), `None` when it declares none: the pipeline layout must give
     /// [`ShaderInfo::stage`] a push-constant range that contains it.
     pub push_constants: Option<emit::PushConstantRange>,
-    /// The `SpecId`s of the module's parameters ([`Options::d3d9_state`] values given as
-    /// specialization constants), in order: what the pipeline may specialize.
+    /// The `SpecId`s of the [`Options::d3d9_state`] values the pipeline may specialize.
     pub spec_ids: Vec<u32>,
 }
 
@@ -637,6 +646,16 @@ fn bound_shader_info_with<'a, F: FrontEnd<'a>>(
         &options.emit_options(&semantics, module.stage)?,
         semantics,
     )
+}
+
+/// The back end alone, on an IR module built or edited by hand (device tests of single
+/// operations, `dxbc2spv::fuzzing::emit_ir`): `module` is checked with [`ir::validate`], then
+/// emitted as [`translate`] emits with `options` (no signatures: no stage linking by semantic).
+#[cfg(any(test, feature = "fuzzing"))]
+pub fn emit_ir(module: &ir::Module, options: &Options) -> Result<Vec<u32>, Error> {
+    ir::validate(module)?;
+    let emit_options = options.emit_options(&Semantics::default(), module.stage)?;
+    Ok(emit::emit(module, &emit_options)?)
 }
 
 /// [`translate_to_ir`] with the front end `F`.

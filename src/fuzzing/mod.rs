@@ -25,6 +25,9 @@
 //! [`decode_d3d9`] is the same contract for the Direct3D 9 decoder (raw token streams), with
 //! [`mutate_d3d9`] as its token-aware mutator over hand-made seeds ([`d3d9_seeds`]).
 //!
+//! [`emit_ir`] runs the back end alone on an IR module built by hand (the device tests of single
+//! operations).
+//!
 //! Layout: this file holds the entry points the fuzz targets call; `check` holds the invariant
 //! checks ([`check()`], [`Outcome`]), `mutate` the seeded PRNG ([`Rng`]), the mutator and the
 //! container helpers ([`build_container`], [`seed_container`], [`words_to_bytes`]), and `tests`
@@ -39,6 +42,7 @@
 //! [`decode_d3d9`]: crate::fuzzing::decode_d3d9
 //! [`mutate_d3d9`]: crate::fuzzing::mutate_d3d9
 //! [`d3d9_seeds`]: crate::fuzzing::d3d9_seeds
+//! [`emit_ir`]: crate::fuzzing::emit_ir
 //! [`check()`]: crate::fuzzing::check()
 //! [`mutate()`]: crate::fuzzing::mutate()
 //! [`Outcome`]: crate::fuzzing::Outcome
@@ -62,6 +66,7 @@ mod mutate_text;
 #[cfg(test)]
 mod tests;
 
+pub use crate::pipeline::emit_ir;
 pub use assemble::assemble;
 pub use check::{check, Outcome, LISTING_BYTES_PER_DWORD};
 #[cfg(feature = "d3d9")]
