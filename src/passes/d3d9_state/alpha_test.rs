@@ -43,7 +43,7 @@ pub(super) fn alpha_test(b: &mut Builder<'_>, test: &AlphaTest) -> Result<(), Er
     if !writes_o0 {
         return Ok(());
     }
-    b.to_prologue(false);
+    b.write_prologue(false);
     let func = b.param("alpha_func", test.func)?;
     let reference = b.param("alpha_ref", test.reference)?;
     let t = Reg::Temp(b.temp());

@@ -29,7 +29,7 @@ pub(super) fn clip_planes(b: &mut Builder<'_>, clip: &ClipPlanes) -> Result<(), 
     else {
         return Ok(());
     };
-    b.to_prologue(false);
+    b.write_prologue(false);
     let dynamic = clip.enabled.immediate().is_none();
     let mask = if dynamic {
         Some(b.param("clip_plane_enable", clip.enabled)?)

@@ -31,7 +31,7 @@ pub(super) fn fog(b: &mut Builder<'_>, fog: &Fog) -> Result<(), Error> {
     if !writes_o0 {
         return Ok(());
     }
-    b.to_prologue(false);
+    b.write_prologue(false);
     let t = Reg::Temp(b.temp());
     let (tx, ty) = (rc(t, 0), rc(t, 1));
     match fog.mode {

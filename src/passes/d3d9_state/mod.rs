@@ -67,7 +67,7 @@ impl<'a> Builder<'a> {
     }
 
     /// Further instructions go to the prologue (`true`) or the epilogue.
-    pub(super) fn to_prologue(&mut self, on: bool) {
+    pub(super) fn write_prologue(&mut self, on: bool) {
         self.in_prologue = on;
     }
 

@@ -26,7 +26,7 @@ pub(super) fn point_size(b: &mut Builder<'_>, size: Option<&PointSize>) -> Resul
     let Some(size) = size else {
         return Ok(());
     };
-    b.to_prologue(false);
+    b.write_prologue(false);
     let m = &mut *b.module;
     // A user output at the PSIZE location (Direct3D 9 `oPts`) becomes the point size.
     let psize = m.outputs.iter().position(|d| {
@@ -98,7 +98,7 @@ pub(super) fn sprites(b: &mut Builder<'_>, state: &D3d9State) -> Result<(), Erro
     if texcoords.is_empty() {
         return Ok(());
     }
-    b.to_prologue(true);
+    b.write_prologue(true);
     let m = &mut *b.module;
     let r = free_register(&m.inputs, &m.input_signature).ok_or_else(|| {
         Error::unsupported(m.program_span, "point sprites: no input register left")
@@ -130,6 +130,6 @@ pub(super) fn sprites(b: &mut Builder<'_>, state: &D3d9State) -> Result<(), Erro
             ),
         }
     }
-    b.to_prologue(false);
+    b.write_prologue(false);
     Ok(())
 }

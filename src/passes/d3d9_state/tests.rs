@@ -245,8 +245,10 @@ fn fog_blends_before_sm3_from_each_source() {
 
 #[test]
 fn clip_planes_write_one_distance_per_enabled_plane() {
-    let mut planes = ClipPlanes::default();
-    planes.enabled = StateValue::Immediate(0b10_0101);
+    let mut planes = ClipPlanes {
+        enabled: StateValue::Immediate(0b10_0101),
+        ..ClipPlanes::default()
+    };
     planes.planes[2] = StateValue::Spec {
         id: 10,
         default: [1.0, 0.0, 0.0, 0.5],
