@@ -28,6 +28,7 @@
 pub mod back;
 /// Resource bindings: D3D register ranges → Vulkan descriptor set, binding and array offset.
 pub mod bindings;
+pub mod d3d9_state;
 mod error;
 pub mod front;
 /// Fuzz entry points (never panic on input), a seeded PRNG and a token-aware DXBC mutator.
@@ -46,6 +47,7 @@ pub mod spv;
 pub mod text;
 mod warning;
 
+pub use d3d9_state::{D3d9State, StateValue};
 pub use error::{Error, ErrorKind, Located};
 pub use front::{Semantic, Semantics};
 pub use linking::{StageLinking, Workarounds};

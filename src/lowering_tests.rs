@@ -30,6 +30,7 @@ fn translate(text: &str) -> Result<Module, Error> {
         &bindings,
         &Default::default(),
         ir::HullSchedule::Serial,
+        &Default::default(),
     )?;
     ir::validate(&module)?;
     Ok(module)
@@ -462,6 +463,7 @@ fn mutated_compute_shaders_never_panic() {
                     &Bindings::default(),
                     &Default::default(),
                     ir::HullSchedule::Serial,
+                    &Default::default(),
                 )
                 .is_ok()
                 {

@@ -24,6 +24,7 @@ pub use crate::back::spirv::{
     WorkgroupZeroInit, ENTRY_POINT,
 };
 use crate::bindings::{BindingTarget, Bindings, ClassLinkage, Count, RegisterRange, ResourceKind};
+use crate::d3d9_state::D3d9State;
 use crate::error::Error;
 #[cfg(feature = "d3d9")]
 use crate::front::d3d9::D3d9;
@@ -157,6 +158,8 @@ pub struct Options {
     /// Declared formats of typed UAVs, for devices without
     /// `shaderStorageImageReadWithoutFormat` (default: none listed, `Unknown`).
     pub typed_uav_formats: TypedUavFormats,
+    /// Direct3D 9 pipeline state (`docs/d3d9.md`); the default changes nothing.
+    pub d3d9_state: D3d9State,
     /// Direct3D 9 shaders: how D3D9's float rules are emitted (`docs/d3d9.md`, "Float
     /// rules"). Default [`FloatEmulation::Strict`]: the legacy multiply `0 × x = 0` exactly.
     pub float_emulation: FloatEmulation,
@@ -180,6 +183,7 @@ impl Default for Options {
             texel_raw_buffers: TexelRawBuffers::default(),
             storage_buffer_alignment: None,
             typed_uav_formats: TypedUavFormats::default(),
+            d3d9_state: D3d9State::default(),
             float_emulation: FloatEmulation::Strict,
         }
     }
@@ -307,9 +311,18 @@ impl Options {
         self
     }
 
-    /// What the back end is asked for (the linking resolved against `semantics`).
-    fn emit_options(&self, semantics: &Semantics) -> Result<EmitOptions, Error> {
-        let linking = crate::linking::resolve(&self.linking, &self.workarounds, semantics)?;
+    /// These options with the Direct3D 9 pipeline state `d3d9_state`.
+    #[must_use]
+    pub fn with_d3d9_state(mut self, d3d9_state: D3d9State) -> Options {
+        self.d3d9_state = d3d9_state;
+        self
+    }
+
+    /// What the back end is asked for (the linking resolved against `semantics`) for a
+    /// module of `stage`.
+    fn emit_options(&self, semantics: &Semantics, stage: Stage) -> Result<EmitOptions, Error> {
+        let mut linking = crate::linking::resolve(&self.linking, &self.workarounds, semantics)?;
+        linking.flat_locations |= self.d3d9_state.flat_locations(stage);
         Ok(EmitOptions {
             version: self.target.spirv_version(),
             debug_names: self.has(OptionFlags::DEBUG_NAMES),
@@ -409,6 +422,8 @@ pub struct ShaderInfo {
     /// root-descriptor addresses), `None` when it declares none: the pipeline layout must give
     /// [`ShaderInfo::stage`] a push-constant range that contains it.
     pub push_constants: Option<emit::PushConstantRange>,
+    /// The `SpecId`s of the [`Options::d3d9_state`] values the pipeline may specialize.
+    pub spec_ids: Vec<u32>,
 }
 
 /// A translated shader.
@@ -616,7 +631,11 @@ fn bound_shader_info_with<'a, F: FrontEnd<'a>>(
     let module = lower_and_check(&front, options, Vec::new())
         .map_err(|e| name(e, |at| front.name_at(at)))?;
     let semantics = front.semantics();
-    shader_info(&module, &options.emit_options(&semantics)?, semantics)
+    shader_info(
+        &module,
+        &options.emit_options(&semantics, module.stage)?,
+        semantics,
+    )
 }
 
 /// The back end alone, on an IR module built or edited by hand (device tests of single
@@ -625,7 +644,7 @@ fn bound_shader_info_with<'a, F: FrontEnd<'a>>(
 #[cfg(any(test, feature = "fuzzing"))]
 pub fn emit_ir(module: &ir::Module, options: &Options) -> Result<Vec<u32>, Error> {
     ir::validate(module)?;
-    let emit_options = options.emit_options(&Semantics::default())?;
+    let emit_options = options.emit_options(&Semantics::default(), module.stage)?;
     Ok(emit::emit(module, &emit_options)?)
 }
 
@@ -657,19 +676,20 @@ fn lower_and_check<'a, F: FrontEnd<'a>>(
         &bindings,
         &options.class_linkage,
         options.hull_schedule,
+        &options.d3d9_state,
     )?;
     ir::validate(&module)?;
     Ok(module)
 }
 
 /// The back end and the reflection of a module that passed [`ir::validate`].
-fn emit_with_info(
+pub(crate) fn emit_with_info(
     module: &ir::Module,
     options: &Options,
     semantics: Semantics,
     scratch: &mut emit::Scratch,
 ) -> Result<Translation, Error> {
-    let emit_options = options.emit_options(&semantics)?;
+    let emit_options = options.emit_options(&semantics, module.stage)?;
     let emitted = emit::emit_reusing(module, &emit_options, scratch)?;
     Ok(Translation {
         spirv: emitted.spirv,
@@ -767,6 +787,11 @@ fn shader_info(
         inputs: semantics.inputs,
         outputs: semantics.outputs,
         push_constants: emit::push_constant_range(module).map_err(Error::from)?,
+        spec_ids: module
+            .parameters
+            .iter()
+            .flat_map(|p| p.spec_ids())
+            .collect(),
     })
 }
 

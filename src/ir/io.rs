@@ -12,6 +12,9 @@ use std::fmt;
 /// register (`oDepth`, `oMask`, ...).
 pub const MAX_IO_REGISTERS: u32 = 32;
 
+/// [`SystemValue::number`] of [`SystemValue::PointSize`] (no D3D10+ value has it).
+const POINT_SIZE_NUMBER: u32 = 4096;
+
 /// The system value of an input or output: what the register means to the pipeline.
 ///
 /// Declarations name the tess factors one by one (`QuadUEq0EdgeTessFactor`, ...); signatures
@@ -91,6 +94,11 @@ pub enum SystemValue {
     StencilRef,
     /// `SV_InnerCoverage`.
     InnerCoverage,
+    /// The point size a vertex shader writes (Direct3D 9 `oPts`, `PSIZE`); no D3D10+ number.
+    PointSize,
+    /// The position inside a point sprite, (0, 0) at its top left to (1, 1) (pixel-shader
+    /// input, x and y); no D3D10+ number.
+    PointCoord,
     /// A value no variant names, with D3D's number for it.
     Unknown(u32),
 }
@@ -98,7 +106,8 @@ pub enum SystemValue {
 impl SystemValue {
     /// D3D's number for the value, which diagnostics print: the declaration token's numbering
     /// for what a declaration can name (tess factors 11–22), the signature's for the grouped
-    /// tess factors (11–16) and the pixel-shader outputs (64–70).
+    /// tess factors (11–16) and the pixel-shader outputs (64–70); the values D3D10+ does not
+    /// have (point size and coordinate) print as 4096 and 4097.
     pub fn number(self) -> u32 {
         use SystemValue as S;
         match self {
@@ -132,6 +141,8 @@ impl SystemValue {
             S::DepthLessEqual => 68,
             S::StencilRef => 69,
             S::InnerCoverage => 70,
+            S::PointSize => POINT_SIZE_NUMBER,
+            S::PointCoord => POINT_SIZE_NUMBER + 1,
             S::Unknown(n) => n,
         }
     }

@@ -29,6 +29,7 @@ mod located;
 mod module;
 mod op;
 mod operand;
+mod parameter;
 mod print;
 mod stream_output;
 mod validate;
@@ -52,6 +53,7 @@ pub use op::{
     SyncOp, Test, TextureLoadOp,
 };
 pub use operand::{DepthOutput, Dst, Index, Modifier, Reg, Rel, RelFile, Src};
+pub use parameter::{Parameter, ParameterSource};
 pub use print::{print, register_name};
 pub use stream_output::{StreamOutputRequest, StreamOutputRequestEntry};
 pub use validate::{validate, ValidationError, MAX_CALL_DEPTH};

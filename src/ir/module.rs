@@ -103,6 +103,9 @@ pub struct Module {
     /// SM5 class linkage (`dcl_interface`): the constant buffer that holds each interface
     /// slot's function-table index and `this` data; `None` for shaders without interfaces.
     pub class_linkage: Option<ClassLinkage>,
+    /// Values the runtime provides, indexed by [`Reg::Parameter`](super::Reg::Parameter)
+    /// (pipeline state such as Direct3D 9's alpha-test reference); empty for most modules.
+    pub parameters: Vec<super::Parameter>,
     /// User input registers whose Vulkan `Location` is not their register number, as
     /// `(register, location)`: a front end whose stages link by semantic rather than by
     /// register (Direct3D 9's usages) places them here. Empty: location = register.
@@ -161,6 +164,7 @@ impl Module {
             insts: Default::default(),
             switches: Default::default(),
             class_linkage: None,
+            parameters: Vec::new(),
             input_locations: Vec::new(),
             output_locations: Vec::new(),
             invariant_position: false,

@@ -265,6 +265,9 @@ pub enum Reg {
     Tgsm(TgsmId),
     /// `l#` of `call`: position in [`Module::functions`](super::Module::functions).
     Function(FunctionId),
+    /// A value the runtime provides: position in
+    /// [`Module::parameters`](super::Module::parameters) (read only).
+    Parameter(u32),
 }
 
 /// Which depth output a pixel shader writes.

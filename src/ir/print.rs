@@ -77,6 +77,21 @@ pub fn print(module: &Module) -> String {
             g.register, g.words, g.stride
         );
     }
+    for (i, p) in module.parameters.iter().enumerate() {
+        let source = match p.source {
+            super::ParameterSource::Immediate(v) => format!(
+                "immediate 0x{:08x}, 0x{:08x}, 0x{:08x}, 0x{:08x}",
+                v[0], v[1], v[2], v[3]
+            ),
+            super::ParameterSource::Spec { first_id, .. } => format!("spec id {first_id}"),
+            super::ParameterSource::Push { offset } => format!("push offset {offset}"),
+        };
+        let _ = writeln!(
+            s,
+            "parameter #{i} {} {:?}x{} {source}",
+            p.name, p.component_type, p.count
+        );
+    }
     if module.thread_group != [0; 3] {
         let [x, y, z] = module.thread_group;
         let _ = writeln!(s, "thread_group {x}, {y}, {z}");
@@ -370,6 +385,9 @@ fn write_reg(s: &mut String, r: &Reg) {
         }
         Reg::Function(n) => {
             let _ = write!(s, "function #{n}");
+        }
+        Reg::Parameter(n) => {
+            let _ = write!(s, "param#{n}");
         }
     }
 }

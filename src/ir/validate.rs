@@ -160,6 +160,19 @@ fn check_operands(module: &Module, inst: &Inst) -> Result<(), ValidationError> {
             ),
         });
     }
+    if let Some(d) = inst
+        .dst()
+        .iter()
+        .find(|d| matches!(d.reg, Reg::Parameter(_)))
+    {
+        return Err(ValidationError {
+            offset: inst.span,
+            message: format!(
+                "{} written (parameters are read only)",
+                super::register_name(&d.reg)
+            ),
+        });
+    }
     let regs = inst
         .dst()
         .iter()
@@ -264,6 +277,14 @@ fn check_reg(module: &Module, reg: &Reg) -> Result<(), String> {
         Reg::Function(n) if n.index() == 0 || n.index() >= module.functions.len() => {
             Err(format!("call target function #{n} does not exist"))
         }
+        Reg::Parameter(n) => match module.parameters.get(*n as usize) {
+            None => Err(format!("parameter #{n} is not declared")),
+            Some(p) if p.count == 0 || p.count > 4 => Err(format!(
+                "parameter #{n} has {} components (1 to 4)",
+                p.count
+            )),
+            Some(_) => Ok(()),
+        },
         _ => Ok(()),
     }
 }

@@ -15,18 +15,24 @@
 //!    [`assign_class_linkage()`] binds the class-linkage block where the caller says.
 //! 4. [`schedule_hull_phases()`]: maps a hull shader's phases onto the tessellation-control
 //!    invocations under the requested [`HullSchedule`] (the steps the back end emits).
+//! 5. [`apply_d3d9_state()`]: Direct3D 9's fixed-function state around vertex and pixel
+//!    shaders (alpha test, fog, clip planes, point size and sprites), only when the caller's
+//!    [`D3d9State`] is not the default.
 
 pub mod assign_bindings;
 pub mod collect_switch_cases;
+pub mod d3d9_state;
 mod error;
 pub mod find_uav_counters;
 pub mod schedule_hull_phases;
 
 use crate::bindings::{Bindings, ClassLinkage};
+use crate::d3d9_state::D3d9State;
 use crate::ir::{HullSchedule, Module};
 
 pub use assign_bindings::{assign_bindings, assign_class_linkage};
 pub use collect_switch_cases::collect_switch_cases;
+pub use d3d9_state::apply_d3d9_state;
 pub use error::Error;
 pub use find_uav_counters::find_uav_counters;
 pub use schedule_hull_phases::schedule_hull_phases;
@@ -37,12 +43,16 @@ pub fn run(
     bindings: &Bindings,
     class_linkage: &ClassLinkage,
     hull_schedule: HullSchedule,
+    d3d9: &D3d9State,
 ) -> Result<(), Error> {
     collect_switch_cases(module)?;
     find_uav_counters(module)?;
     assign_bindings(module, bindings)?;
     assign_class_linkage(module, class_linkage)?;
     schedule_hull_phases(module, hull_schedule)?;
+    if *d3d9 != D3d9State::default() {
+        apply_d3d9_state(module, d3d9)?;
+    }
     Ok(())
 }
 

@@ -73,7 +73,7 @@ fn translator_bugs_are_internal_errors() {
     module.resources[0].binding = None;
     let semantics = Semantics::default();
     let emit_options = Options::default()
-        .emit_options(&semantics)
+        .emit_options(&semantics, module.stage)
         .expect("default options");
     let e = shader_info(&module, &emit_options, semantics)
         .expect_err("a declaration the passes left unbound");

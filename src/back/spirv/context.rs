@@ -6,6 +6,7 @@
 //! a type of its own.
 
 use super::declare::Registers;
+use super::values::pad;
 use crate::back::spirv::Error;
 use crate::ir::{self, Dst, Index, Inst, Modifier, Reg, RelFile, Src};
 use crate::spv::{Id, Module};
@@ -151,6 +152,8 @@ pub(super) struct Objects {
     pub(super) tgsm: Vec<Id>,
     /// The push-constant block's variable and layout (`push_constants.rs`), when declared.
     pub(super) push: Option<(Id, super::push_constants::PushLayout)>,
+    /// Per parameter: its constant or specialization constant (`parameters.rs`), if any.
+    pub(super) parameters: Vec<Option<Id>>,
 }
 
 /// The walk through the function being emitted (`mod.rs` drives it, `control_flow.rs` opens
@@ -717,6 +720,7 @@ impl<'a> Emitter<'a> {
             | Reg::GsInstanceId
             | Reg::InputCoverage
             | Reg::InnerCoverage => self.read_io_register(span, reg),
+            Reg::Parameter(n) => Ok((self.read_parameter(span, n)?, 4)),
             Reg::Null => Err(Error::invalid(span, "null used as a source")),
             _ => Err(Error::invalid(
                 span,
@@ -898,6 +902,7 @@ impl<'a> Emitter<'a> {
                 self.mark_patch_written(span, &dst.reg, dst.mask)?;
                 self.output_ptr(span, &dst.reg)?
             }
+            Reg::Input(_) => self.output_ptr(span, &dst.reg)?,
             _ => {
                 return Err(Error::invalid(
                     span,
@@ -963,18 +968,6 @@ impl<'a> Emitter<'a> {
             _ => 0,
         }
     }
-}
-
-/// `p` padded with zeros to four entries (built in a register: a byte-wise copy read back as
-/// a word at once stalls).
-#[inline]
-fn pad(p: &[u8]) -> [u8; 4] {
-    let word = p
-        .iter()
-        .take(4)
-        .enumerate()
-        .fold(0u32, |w, (k, &v)| w | u32::from(v) << (8 * k));
-    word.to_le_bytes()
 }
 
 /// The 32-bit words an immediate operand gives for register components `comps` (a 64-bit

@@ -191,6 +191,7 @@ impl Emitter<'_> {
             });
         }
         self.objects.push = push_var.map(|var| (var, push));
+        self.declare_parameters();
         Ok(())
     }
 

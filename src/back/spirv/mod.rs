@@ -24,6 +24,7 @@ mod interlock_tests;
 mod io;
 mod memory;
 mod options;
+mod parameters;
 mod push_constants;
 mod resources;
 mod stage;

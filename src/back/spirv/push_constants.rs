@@ -17,6 +17,10 @@
 //!   undefined ("Using Constants Directly in the Root Signature"), and 0 is what a constant
 //!   buffer with a size returns, so the module never reads outside its block (every index is
 //!   clamped, then the result selected).
+//! - Push-constant [`ir::Parameter`]s add their words to the same block: a module that has
+//!   both root constants and such parameters gets one merged block (overlapping bytes share a
+//!   member, so a caller that places a parameter inside a root-constant range reads those
+//!   words as both).
 
 use spirv::{Decoration, GlslStd450Op, StorageClass};
 
@@ -129,6 +133,23 @@ impl PushLayout {
                 ));
             }
             ranges.push((h.base_offset, 4, usize::MAX));
+        }
+        // Parameters the runtime pushes (`parameters.rs`): their words.
+        for p in &module.parameters {
+            let Some((offset, size)) = p.push_range() else {
+                continue;
+            };
+            if offset % 4 != 0 || offset.checked_add(size).is_none() {
+                return Err(Error::unsupported(
+                    module.program_span,
+                    format!(
+                        "parameter {} in push constants at byte {offset}: push constants are \
+                         whole 32-bit words below byte 2^32",
+                        p.name
+                    ),
+                ));
+            }
+            ranges.push((offset, size, usize::MAX));
         }
         // Root descriptors as device addresses: two words each.
         for offset in super::device_address::address_ranges(module)? {

@@ -400,6 +400,18 @@ impl TempValues {
     }
 }
 
+/// `p` padded with zeros to four entries (built in a register: a byte-wise copy read back as
+/// a word at once stalls).
+#[inline]
+pub(super) fn pad(p: &[u8]) -> [u8; 4] {
+    let word = p
+        .iter()
+        .take(4)
+        .enumerate()
+        .fold(0u32, |w, (k, &v)| w | u32::from(v) << (8 * k));
+    word.to_le_bytes()
+}
+
 #[cfg(test)]
 mod tests {
     use crate::test_support::assemble;

@@ -89,6 +89,7 @@ struct CaseToml {
     #[serde(default)]
     step: Vec<StepToml>,
     pipeline_state: Option<super::pipeline_state::PipelineStateToml>,
+    d3d9_state: Option<super::d3d9_state::D3d9StateToml>,
     #[serde(default)]
     specialization: Vec<super::pipeline_state::SpecializationToml>,
     linking: Option<std::collections::BTreeMap<String, linking::StageLinkingToml>>,
@@ -297,6 +298,8 @@ pub struct Case {
     pub steps: Vec<Step>,
     /// The translator's pipeline state (`[pipeline_state]`); `None`: the default.
     pub pipeline_state: Option<dxbc2spv::PipelineState>,
+    /// The translator's Direct3D 9 state (`[d3d9_state]`); `None`: the default.
+    pub d3d9_state: Option<dxbc2spv::D3d9State>,
     /// Specialization constants the pipeline sets (`[[specialization]]`).
     pub specializations: Vec<super::pipeline_state::Specialization>,
     /// `[linking.<stage>]` and `[workarounds]`: translator options.
@@ -506,8 +509,14 @@ impl Case {
             .transpose()
             .context("[pipeline_state]")?;
         let specializations = super::pipeline_state::specializations(raw.specialization)?;
+        let d3d9_state = raw
+            .d3d9_state
+            .map(super::d3d9_state::d3d9_state)
+            .transpose()
+            .context("[d3d9_state]")?;
         Ok(Case {
             pipeline_state,
+            d3d9_state,
             specializations,
             path: path.to_owned(),
             description: raw.description,

@@ -77,6 +77,7 @@ pub(super) fn execute(
             stream_output,
             hull_schedule,
             pipeline_state: case.pipeline_state.as_ref(),
+            d3d9_state: case.d3d9_state.as_ref(),
             linking: Some((&linking, case.linking.workarounds)),
             descriptors: Some(&case.descriptors),
             linkage: Some(&case.linkage),

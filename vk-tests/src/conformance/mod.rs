@@ -23,6 +23,7 @@ pub mod address;
 pub mod bind;
 pub mod case;
 pub mod d3d9;
+pub mod d3d9_state;
 pub mod draw;
 pub mod draw_state;
 mod execute;

@@ -312,6 +312,8 @@ pub struct DxbcInput<'a> {
     pub hull_schedule: dxbc2spv::HullSchedule,
     /// The case's pipeline state (`[pipeline_state]`), for every stage; `None`: the default.
     pub pipeline_state: Option<&'a dxbc2spv::PipelineState>,
+    /// The case's Direct3D 9 state (`[d3d9_state]`), for every stage; `None`: the default.
+    pub d3d9_state: Option<&'a dxbc2spv::D3d9State>,
     /// Stage linking and workaround options for this shader (`[linking.<stage>]`,
     /// `[workarounds]`); `None`: the defaults.
     pub linking: Option<(&'a dxbc2spv::StageLinking, dxbc2spv::Workarounds)>,
@@ -418,6 +420,8 @@ pub struct CompileOptions<'a> {
     pub hull_schedule: dxbc2spv::HullSchedule,
     /// The case's pipeline state.
     pub pipeline_state: Option<&'a dxbc2spv::PipelineState>,
+    /// The case's Direct3D 9 state.
+    pub d3d9_state: Option<&'a dxbc2spv::D3d9State>,
     /// Stage linking and workaround options for this shader.
     pub linking: Option<(&'a dxbc2spv::StageLinking, dxbc2spv::Workarounds)>,
     /// The case's descriptor-type choices (`[descriptors]`), if any.
@@ -439,6 +443,7 @@ impl<'a> CompileOptions<'a> {
             stream_output: None,
             hull_schedule: dxbc2spv::HullSchedule::Serial,
             pipeline_state: None,
+            d3d9_state: None,
             linking: None,
             descriptors: None,
             linkage: None,
@@ -519,6 +524,7 @@ pub fn compile(
         stream_output: options.stream_output,
         hull_schedule: options.hull_schedule,
         pipeline_state: options.pipeline_state,
+        d3d9_state: options.d3d9_state,
         linking: options.linking,
         descriptors: options.descriptors,
         linkage: options.linkage,
@@ -624,6 +630,7 @@ mod tests {
             stream_output: None,
             hull_schedule: dxbc2spv::HullSchedule::Serial,
             pipeline_state: None,
+            d3d9_state: None,
             linking: None,
             descriptors: None,
             linkage: None,

@@ -77,7 +77,8 @@ impl DxbcTranslator for Dxbc2Spv {
             })
             // The runner runs cases with a translated hull shader once per schedule.
             .with_hull_schedule(input.hull_schedule)
-            .with_pipeline_state(input.pipeline_state.copied().unwrap_or_default());
+            .with_pipeline_state(input.pipeline_state.copied().unwrap_or_default())
+            .with_d3d9_state(input.d3d9_state.copied().unwrap_or_default());
         let options = match input.linking {
             Some((linking, workarounds)) => options
                 .with_linking(linking.clone())

@@ -140,7 +140,10 @@ fn run_case(case: &Case) -> Result<Vec<String>, Fault> {
             return Err(Fault::Unsupported("bindless descriptor heap".into()));
         }
     }
-    if case.pipeline_state.is_some() || !case.specializations.is_empty() {
+    if case.pipeline_state.is_some()
+        || case.d3d9_state.is_some()
+        || !case.specializations.is_empty()
+    {
         return Err(Fault::Unsupported("pipeline state / specialization".into()));
     }
     if case.descriptors.min_ssbo_alignment.is_some() {

@@ -16,6 +16,8 @@
 //! | `vInnerCoverage` | PS | `FullyCoveredEXT` |
 //! | `oDepth`, `oDepthGE`, `oDepthLE` | PS | `FragDepth` + `DepthReplacing` (+ `DepthGreater`/`DepthLess`) |
 //! | `oStencilRef` | PS | `FragStencilRefEXT` |
+//! | point size (D3D9) | VS out | `PointSize` (the first component of the mask) |
+//! | point coordinate (D3D9) | PS in | `PointCoord` (x, y) |
 
 use spirv::{BuiltIn, Capability, Decoration, StorageClass};
 
@@ -163,6 +165,11 @@ impl Emitter<'_> {
                     self.m.capability(Capability::MultiViewport);
                     self.int_input(r, mask, BuiltIn::ViewportIndex)
                 }
+                (Stage::Pixel, Sv::PointCoord) => {
+                    let v2 = self.ty(Scalar::F32, 2);
+                    let var = self.builtin_var(StorageClass::Input, v2, BuiltIn::PointCoord);
+                    link(var, r, 0, mask & 3, Scalar::F32, 2, LinkKind::Plain)
+                }
                 _ => {
                     return Err(Error::unsupported(
                         d.span,
@@ -251,6 +258,15 @@ impl Emitter<'_> {
                 (Stage::Geometry, Sv::PrimitiveId) => {
                     let var = self.builtin_var(StorageClass::Output, i, BuiltIn::PrimitiveId);
                     link(var, r, first(mask), mask, Scalar::I32, 1, LinkKind::Plain)
+                }
+                // The size `io/mod.rs` declared for every vertex shader: written as 1 first,
+                // then from the register (links are copied after).
+                (Stage::Vertex, Sv::PointSize) if self.io.point_size.is_some() => {
+                    let var = self.io.point_size.ok_or_else(|| {
+                        Error::internal(d.span, "point size output without its variable")
+                    })?;
+                    let c = first(mask);
+                    link(var, r, c, 1 << c, Scalar::F32, 1, LinkKind::Plain)
                 }
                 _ => {
                     return Err(Error::unsupported(

@@ -407,7 +407,7 @@ impl Emitter<'_> {
     }
 
     /// The `uvec4` pointer an output register write goes to (out-of-range indices write the
-    /// spare element).
+    /// spare element), or an input register's at a constant index (one-dimensional inputs).
     pub(crate) fn output_ptr(&mut self, span: u32, reg: &Reg) -> Result<Id, Error> {
         let uvec4 = self.ty(Scalar::U32, 4);
         match *reg {
@@ -416,6 +416,15 @@ impl Emitter<'_> {
                     Error::invalid(span, "output written without output declarations")
                 })?;
                 let count = self.io.output_count;
+                let idx = self.clamped_index(span, &index, count)?;
+                let ptr_ty = self.m.type_pointer(StorageClass::Private, uvec4);
+                Ok(self.m.access_chain(ptr_ty, file, &[idx]))
+            }
+            // Passes may rewrite an input before the shader runs (point sprites): the input
+            // file's element, at a constant index.
+            Reg::Input(index) if !index.is_relative() && self.io.vertices == 0 => {
+                let file = self.input_file(span)?;
+                let count = self.io.input_count;
                 let idx = self.clamped_index(span, &index, count)?;
                 let ptr_ty = self.m.type_pointer(StorageClass::Private, uvec4);
                 Ok(self.m.access_chain(ptr_ty, file, &[idx]))
