@@ -23,6 +23,8 @@
 
 mod bindings;
 mod buffers;
+#[cfg(test)]
+mod d3d9_tests;
 mod fingerprint;
 mod linking;
 mod messages;
