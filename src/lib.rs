@@ -55,10 +55,10 @@ pub use pipeline::{
     parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE,
 };
 pub use pipeline::{
-    BoundResource, BufferFixup, DomainModes, FixupBlock, FloatControls, HullSchedule, OptionFlags,
-    Options, RovInterlock, ShaderInfo, StorageBufferAlignment, StreamOutput, StreamOutputEntry,
-    Target, TexelRawBuffers, Translation, Translator, TypedUavFormats, UavFormat,
-    UnlistedUavFormat, ENTRY_POINT, KEEP_BYTES,
+    BoundResource, BufferFixup, DomainModes, FixupBlock, FloatControls, FloatEmulation,
+    HullSchedule, OptionFlags, Options, RovInterlock, ShaderInfo, StorageBufferAlignment,
+    StreamOutput, StreamOutputEntry, Target, TexelRawBuffers, Translation, Translator,
+    TypedUavFormats, UavFormat, UnlistedUavFormat, ENTRY_POINT, KEEP_BYTES,
 };
 pub use pipeline::{ForcedBarriers, WorkgroupZeroInit};
 pub use resource_usage::ResourceUsage;

@@ -19,8 +19,9 @@ pub use crate::back::spirv::{
     parse_swizzle, PipelineState, SpecValue, TargetComponent, TargetSwizzle, IDENTITY_SWIZZLE,
 };
 pub use crate::back::spirv::{
-    DomainModes, FloatControls, ForcedBarriers, RovInterlock, StorageBufferAlignment,
-    TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat, WorkgroupZeroInit, ENTRY_POINT,
+    DomainModes, FloatControls, FloatEmulation, ForcedBarriers, RovInterlock,
+    StorageBufferAlignment, TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat,
+    WorkgroupZeroInit, ENTRY_POINT,
 };
 use crate::bindings::{BindingTarget, Bindings, ClassLinkage, Count, RegisterRange, ResourceKind};
 use crate::error::Error;
@@ -192,6 +193,9 @@ pub struct Options {
     /// Declared formats of typed UAVs, for devices without
     /// `shaderStorageImageReadWithoutFormat` (default: none listed, `Unknown`).
     pub typed_uav_formats: TypedUavFormats,
+    /// Direct3D 9 shaders: how D3D9's float rules are emitted (`docs/d3d9.md`, "Float
+    /// rules"). Default [`FloatEmulation::Strict`]: the legacy multiply `0 × x = 0` exactly.
+    pub float_emulation: FloatEmulation,
 }
 
 impl Default for Options {
@@ -212,6 +216,7 @@ impl Default for Options {
             texel_raw_buffers: TexelRawBuffers::default(),
             storage_buffer_alignment: None,
             typed_uav_formats: TypedUavFormats::default(),
+            float_emulation: FloatEmulation::Strict,
         }
     }
 }
@@ -324,6 +329,13 @@ impl Options {
         self
     }
 
+    /// These options with the D3D9 float emulation `float_emulation`.
+    #[must_use]
+    pub fn with_float_emulation(mut self, float_emulation: FloatEmulation) -> Options {
+        self.float_emulation = float_emulation;
+        self
+    }
+
     /// These options with the typed UAV formats `typed_uav_formats`.
     #[must_use]
     pub fn with_typed_uav_formats(mut self, typed_uav_formats: TypedUavFormats) -> Options {
@@ -348,6 +360,7 @@ impl Options {
             texel_raw_buffers: self.texel_raw_buffers,
             storage_buffer_alignment: self.storage_buffer_alignment,
             typed_uav_formats: self.typed_uav_formats.clone(),
+            float_emulation: self.float_emulation,
         })
     }
 }
@@ -663,6 +676,16 @@ fn bound_shader_info_with<'a, F: FrontEnd<'a>>(
         .map_err(|e| name(e, |at| front.name_at(at)))?;
     let semantics = front.semantics();
     shader_info(&module, &options.emit_options(&semantics)?, semantics)
+}
+
+/// The back end alone, on an IR module built or edited by hand (device tests of single
+/// operations, `dxbc2spv::fuzzing::emit_ir`): `module` is checked with [`ir::validate`], then
+/// emitted as [`translate`] emits with `options` (no signatures: no stage linking by semantic).
+#[cfg(any(test, feature = "fuzzing"))]
+pub fn emit_ir(module: &ir::Module, options: &Options) -> Result<Vec<u32>, Error> {
+    ir::validate(module)?;
+    let emit_options = options.emit_options(&Semantics::default())?;
+    Ok(emit::emit(module, &emit_options)?)
 }
 
 /// [`translate_to_ir`] with the front end `F`.

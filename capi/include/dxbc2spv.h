@@ -54,7 +54,7 @@
  The version of this C API (bumped when a function or structure is added); compare with
  [`dxbc2spv_api_version`] to know what the loaded library has.
  */
-#define DXBC2SPV_API_VERSION 3
+#define DXBC2SPV_API_VERSION 4
 
 /*
  A count with no upper bound (`t10[10:*]`, a runtime array).
@@ -123,6 +123,21 @@
  Unlisted read UAVs are declared with the 32-bit one-channel format of their return type.
  */
 #define DXBC2SPV_UNLISTED_UAV_R32_OF_RETURN_TYPE 1
+
+/*
+ `stype` of [`dxbc2spv_d3d9_options`].
+ */
+#define DXBC2SPV_STRUCTURE_TYPE_D3D9_OPTIONS 13
+
+/*
+ D3D9's float rules exactly: the legacy multiply `0 × x = 0` for every `x` (the default).
+ */
+#define DXBC2SPV_FLOAT_EMULATION_STRICT 0
+
+/*
+ The IEEE multiply, with `rcp`, `rsq`, `exp`, `pow` and `nrm` clamped to ±FLT_MAX.
+ */
+#define DXBC2SPV_FLOAT_EMULATION_FAST 1
 
 /*
  The output revision: changes whenever the output for the same input and options can change.

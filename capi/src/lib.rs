@@ -23,6 +23,7 @@
 
 mod bindings;
 mod buffers;
+mod d3d9;
 #[cfg(test)]
 mod d3d9_tests;
 mod fingerprint;
@@ -40,6 +41,7 @@ use translator::{Error, ErrorKind, Options, Translation, Translator};
 
 pub use bindings::*;
 pub use buffers::*;
+pub use d3d9::*;
 pub use fingerprint::*;
 pub use linking::*;
 pub use messages::*;
@@ -67,7 +69,7 @@ pub const DXBC2SPV_ERROR_NOT_AVAILABLE: c_int = -7;
 
 /// The version of this C API (bumped when a function or structure is added); compare with
 /// [`dxbc2spv_api_version`] to know what the loaded library has.
-pub const DXBC2SPV_API_VERSION: u32 = 3;
+pub const DXBC2SPV_API_VERSION: u32 = 4;
 
 /// The result of a translation.
 ///

@@ -485,6 +485,10 @@ unsafe fn convert_chain(mut next: *const c_void, converted: &mut Converted) -> R
                 let block = unsafe { &*next.cast::<crate::linking::dxbc2spv_stage_linking>() };
                 unsafe { crate::linking::apply(block, o) }?;
             }
+            crate::d3d9::DXBC2SPV_STRUCTURE_TYPE_D3D9_OPTIONS => {
+                let block = unsafe { &*next.cast::<crate::d3d9::dxbc2spv_d3d9_options>() };
+                crate::d3d9::apply(block, o)?;
+            }
             DXBC2SPV_STRUCTURE_TYPE_MESSAGE_CALLBACK => {
                 let block = unsafe { &*next.cast::<dxbc2spv_message_callback>() };
                 converted.messages = block.callback.map(|callback| MessageSink {
@@ -497,7 +501,7 @@ unsafe fn convert_chain(mut next: *const c_void, converted: &mut Converted) -> R
                     "options: block {position} of the next chain has unknown stype {other} \
                      (this library knows 1..={}; \
                      API version {})",
-                    crate::linking::DXBC2SPV_STRUCTURE_TYPE_STAGE_LINKING,
+                    crate::d3d9::DXBC2SPV_STRUCTURE_TYPE_D3D9_OPTIONS,
                     crate::DXBC2SPV_API_VERSION
                 )))
             }
@@ -644,6 +648,7 @@ mod tests {
             ("texel_raw_buffers", "dxbc2spv_buffer_descriptors"),
             ("storage_buffer_alignment", "dxbc2spv_buffer_descriptors"),
             ("typed_uav_formats", "dxbc2spv_buffer_descriptors"),
+            ("float_emulation", "dxbc2spv_d3d9_options"),
         ];
         let known: Vec<&str> = reachable.iter().map(|(f, _)| *f).collect();
         assert_eq!(

@@ -98,16 +98,7 @@ impl Drop for Repro<'_> {
 /// Seeds the translation accepts but whose module `spirv-val` rejects today, each with why:
 /// findings of this test, for the lowering to fix (the test fails when one of them validates,
 /// so the list only shrinks).
-const KNOWN_INVALID: &[(&str, &str)] = &[
-    (
-        "HlslDecompiler/vs_3_0.constant_struct.d3d9",
-        "POSITION2 and POSITION3 outputs get the same free location (31)",
-    ),
-    (
-        "HlslDecompiler/vs_constant_struct.377bf71c.d3d9",
-        "POSITION2 and POSITION3 outputs get the same free location (31)",
-    ),
-];
+const KNOWN_INVALID: &[(&str, &str)] = &[];
 
 /// The seeds themselves: the hand-made ones and the assembled fixtures, the malformed
 /// fixtures and the corpus sample all hold the contract unmutated, and every module they

@@ -28,6 +28,9 @@
 //! `Internal` error, error offsets inside the input, successes bounded in size and passing
 //! `ir::validate`), fuzzed with the same mutator.
 //!
+//! [`emit_ir`] runs the back end alone on an IR module built by hand (the device tests of single
+//! operations).
+//!
 //! Layout: this file holds the entry points the fuzz targets call; `check` holds the invariant
 //! checks ([`check()`], [`Outcome`]), `mutate` the seeded PRNG ([`Rng`]), the mutator and the
 //! container helpers ([`build_container`], [`seed_container`], [`words_to_bytes`]), and `tests`
@@ -43,6 +46,7 @@
 //! [`mutate_d3d9`]: crate::fuzzing::mutate_d3d9
 //! [`d3d9_seeds`]: crate::fuzzing::d3d9_seeds
 //! [`translate_d3d9`]: crate::fuzzing::translate_d3d9
+//! [`emit_ir`]: crate::fuzzing::emit_ir
 //! [`check()`]: crate::fuzzing::check()
 //! [`mutate()`]: crate::fuzzing::mutate()
 //! [`Outcome`]: crate::fuzzing::Outcome
@@ -70,6 +74,7 @@ mod mutate_text;
 #[cfg(test)]
 mod tests;
 
+pub use crate::pipeline::emit_ir;
 pub use assemble::assemble;
 pub use check::{check, Outcome, LISTING_BYTES_PER_DWORD};
 #[cfg(feature = "d3d9")]

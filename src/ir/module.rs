@@ -110,6 +110,10 @@ pub struct Module {
     /// User output registers whose `Location` is not their register number (as
     /// [`Module::input_locations`]).
     pub output_locations: Vec<(u32, u32)>,
+    /// The position output is `Invariant` whatever the options say: Direct3D 9 computes it
+    /// bit-identically for the same program and inputs in every pipeline (multipass
+    /// rendering relies on it), which Vulkan only promises for invariant outputs.
+    pub invariant_position: bool,
 }
 
 /// The class-linkage data block of a shader that declares interfaces.
@@ -159,6 +163,7 @@ impl Module {
             class_linkage: None,
             input_locations: Vec::new(),
             output_locations: Vec::new(),
+            invariant_position: false,
         }
     }
 

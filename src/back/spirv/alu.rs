@@ -3,7 +3,7 @@
 //! §22.10 and the `(sm4 - asm)`/`(sm5 - asm)` instruction pages).
 //!
 //! Contract:
-//! - Every operation of the move, float, integer, bit and double families is emitted or
+//! - Every operation of the move, float, integer, bit, double and legacy families is emitted or
 //!   answered with an error; none is skipped. The dispatch matches every [`OpKind`] and, in
 //!   each family, every operation (no catch-all), so an operation added to the IR's op table
 //!   does not compile until it has its arm here.
@@ -21,13 +21,17 @@
 //!
 //! Files: `alu/float.rs` (32-bit float), `alu/int.rs` (integer arithmetic, logic, compares),
 //! `alu/bits.rs` (bit fields, bit scans, `msad`), `alu/double.rs` (64-bit float),
-//! `alu/tests.rs` (every family through `spirv-val`).
+//! `alu/legacy.rs` and `alu/legacy_vec.rs` (Direct3D 9's float rules), `alu/tests.rs` (every
+//! family through `spirv-val`).
 
 mod bits;
 mod double;
 mod float;
 mod int;
 mod legacy;
+#[cfg(test)]
+mod legacy_tests;
+mod legacy_vec;
 #[cfg(test)]
 mod tests;
 

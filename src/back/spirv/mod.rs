@@ -57,9 +57,9 @@ pub(crate) fn geometry_vertex_map_for_tests(
 }
 
 pub use options::{
-    DomainModes, EmitOptions, FloatControls, ForcedBarriers, LinkedInput, Linking, RovInterlock,
-    StorageBufferAlignment, TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat,
-    WorkgroupZeroInit, ENTRY_POINT,
+    DomainModes, EmitOptions, FloatControls, FloatEmulation, ForcedBarriers, LinkedInput, Linking,
+    RovInterlock, StorageBufferAlignment, TexelRawBuffers, TypedUavFormats, UavFormat,
+    UnlistedUavFormat, WorkgroupZeroInit, ENTRY_POINT,
 };
 pub use push_constants::{push_constant_range, PushConstantRange};
 pub use state::{

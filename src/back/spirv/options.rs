@@ -1,12 +1,12 @@
 //! What the back end is asked for: [`EmitOptions`] (SPIR-V version, names, discard semantics,
-//! sparse residency, point size, buffer descriptor types), the device's [`FloatControls`] and
-//! [`RovInterlock`], a domain shader's [`DomainModes`], the [`PipelineState`] keys, and the
-//! [`ENTRY_POINT`] name every module uses.
+//! sparse residency, point size, buffer descriptor types, [`FloatEmulation`]), the device's
+//! [`FloatControls`] and [`RovInterlock`], a domain shader's [`DomainModes`], the
+//! [`PipelineState`] keys, and the [`ENTRY_POINT`] name every module uses.
 //!
 //! Contract: these types belong to the back end; the facade re-exports the ones a caller sets
-//! (`dxbc2spv::FloatControls`, `dxbc2spv::RovInterlock`, `dxbc2spv::DomainModes`,
-//! `dxbc2spv::ENTRY_POINT`) and builds an
-//! [`EmitOptions`] from its own `Options`. Nothing here depends on a front end.
+//! (`dxbc2spv::FloatControls`, `dxbc2spv::FloatEmulation`, `dxbc2spv::RovInterlock`,
+//! `dxbc2spv::DomainModes`, `dxbc2spv::ENTRY_POINT`) and builds an [`EmitOptions`] from its
+//! own `Options`. Nothing here depends on a front end.
 
 pub use super::buffer_options::{
     StorageBufferAlignment, TexelRawBuffers, TypedUavFormats, UavFormat, UnlistedUavFormat,
@@ -53,6 +53,23 @@ pub struct EmitOptions {
     /// Stage linking (inputs the previous stage does not write, remapped locations, flat and
     /// type overrides, a geometry shader's draw primitive) and workaround switches.
     pub linking: Linking,
+    /// How Direct3D 9's float rules (the legacy multiply, `rcp`/`rsq` of 0) are emitted.
+    pub float_emulation: FloatEmulation,
+}
+
+/// How the Direct3D 9 float operations (the IR's `Legacy` family) are emitted
+/// (`docs/d3d9.md`, "Float rules"). Modules without them are the same either way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum FloatEmulation {
+    /// D3D9's rules exactly (the default): the legacy multiply `0 × x = 0` for every `x`
+    /// (infinity and NaN included) in `mul`, `mad`, the dot products, `pow`, `lit` and `dst`,
+    /// a zero test per multiply; `rcp(0)` and `rsq(0)` are `+inf`.
+    #[default]
+    Strict,
+    /// The IEEE multiply, with the results of `rcp`, `rsq`, `exp`, `pow` and `nrm`'s scale
+    /// clamped to `±FLT_MAX`, so that no infinity reaches a later multiply (`0 × rcp(0)` is 0
+    /// as in D3D9); `0 × inf` from other sources is NaN.
+    Fast,
 }
 
 /// Stage linking and workaround switches (`docs/runtime.md`, "Stage linking and

@@ -155,6 +155,10 @@ pub struct TranslateArgs {
     /// as unsupported).
     #[arg(long, value_enum, default_value_t = RovInterlockArg::Pixel)]
     pub rov_interlock: RovInterlockArg,
+    /// Direct3D 9 shaders: `strict` (D3D9's legacy multiply `0 × x = 0` exactly) or `fast`
+    /// (the IEEE multiply, `rcp`/`rsq`/`exp` clamped to ±FLT_MAX) (`docs/d3d9.md`).
+    #[arg(long, value_enum, default_value_t = FloatEmulationArg::Strict)]
+    pub float_emulation: FloatEmulationArg,
     #[command(flatten)]
     pub pipeline_state: crate::state_args::PipelineStateArgs,
     #[command(flatten)]
@@ -312,6 +316,25 @@ impl RovInterlockArg {
             RovInterlockArg::Off => dxbc2spv::RovInterlock::Off,
             RovInterlockArg::Pixel => dxbc2spv::RovInterlock::Pixel,
             RovInterlockArg::PixelAndSample => dxbc2spv::RovInterlock::PixelAndSample,
+        }
+    }
+}
+
+/// `--float-emulation` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FloatEmulationArg {
+    /// D3D9's float rules exactly.
+    Strict,
+    /// The IEEE multiply, infinities from `rcp`/`rsq`/`exp` clamped.
+    Fast,
+}
+
+impl FloatEmulationArg {
+    /// The library's option.
+    pub fn option(self) -> dxbc2spv::FloatEmulation {
+        match self {
+            FloatEmulationArg::Strict => dxbc2spv::FloatEmulation::Strict,
+            FloatEmulationArg::Fast => dxbc2spv::FloatEmulation::Fast,
         }
     }
 }

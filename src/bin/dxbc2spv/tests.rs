@@ -473,6 +473,30 @@ fn translate_writes_a_valid_module_for_the_compute_sample() {
     assert_eq!(std::fs::read(&out2).expect("written"), bytes);
 }
 
+/// `--float-emulation` is parsed; a DXBC shader (no D3D9 float operations) is the same module
+/// whichever is chosen.
+#[test]
+fn float_emulation_leaves_dxbc_modules_unchanged() {
+    let sample =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/samples/cs50_structured_tgsm.dxbc");
+    let tmp = TempDir::new("translate-float-emulation");
+    let mut modules = Vec::new();
+    for mode in ["strict", "fast"] {
+        let out = tmp.path(&format!("cs-{mode}.spv"));
+        let r = run(&[
+            "translate",
+            &path_str(&sample),
+            "-o",
+            &path_str(&out),
+            "--float-emulation",
+            mode,
+        ]);
+        assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+        modules.push(std::fs::read(&out).expect("written"));
+    }
+    assert_eq!(modules[0], modules[1]);
+}
+
 #[test]
 fn translate_reports_unsupported_features_with_their_offset_and_goes_on() {
     let tmp = TempDir::new("translate-unsupported");

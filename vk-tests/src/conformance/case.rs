@@ -102,6 +102,8 @@ struct CaseToml {
     custom_map: Option<CustomMapToml>,
     #[serde(default)]
     root_descriptor: Vec<super::address::RootDescriptorToml>,
+    #[serde(default)]
+    constants: Vec<super::d3d9::ConstantsToml>,
 }
 
 #[derive(Deserialize)]
@@ -113,6 +115,7 @@ struct ShaderToml {
     dxbc: Option<String>,
     spirv_asm: Option<String>,
     spirv: Option<String>,
+    tokens: Option<Vec<toml::Value>>,
     entry_point: Option<String>,
 }
 
@@ -444,6 +447,8 @@ impl Case {
             let reg = t.register.clone();
             samplers.push(sampler_spec(t).with_context(|| format!("sampler {reg}"))?);
         }
+        let d3d9_constants = super::d3d9::constant_buffers(raw.constants, &shaders, &buffers)?;
+        buffers.extend(d3d9_constants);
         check_resources(&buffers, &textures, &samplers)?;
         let push_constants = super::push::push_words(raw.push_constants)?;
         let table = super::push::add_root_constants(
@@ -631,9 +636,10 @@ fn shader_source(
         s.dxbc.is_some(),
         s.spirv_asm.is_some(),
         s.spirv.is_some(),
+        s.tokens.is_some(),
     ];
     if given.iter().filter(|&&g| g).count() != 1 {
-        bail!("a shader needs exactly one of asm, asm_file, dxbc, spirv_asm, spirv");
+        bail!("a shader needs exactly one of asm, asm_file, dxbc, spirv_asm, spirv, tokens");
     }
     let source = if let Some(asm) = s.asm {
         // The span covers the string token, quotes included. A newline right after `"""` or
@@ -660,6 +666,11 @@ fn shader_source(
         ShaderSource::SpirvAsm(dir.join(f))
     } else if let Some(f) = s.spirv {
         ShaderSource::Spirv(dir.join(f))
+    } else if let Some(t) = s.tokens {
+        ShaderSource::Tokens {
+            words: super::d3d9::tokens(&t).context("tokens")?,
+            case_file: path.to_owned(),
+        }
     } else {
         unreachable!("exactly one source is set")
     };

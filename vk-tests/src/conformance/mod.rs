@@ -9,6 +9,7 @@
 //! - [`steps`]: several dispatches or draws of one case in order (`[[step]]`).
 //! - [`stages`]: which stages a graphics case may combine, and its runs (one per hull-shader
 //!   schedule for a translated hull shader).
+//! - [`d3d9`]: Direct3D 9 shaders (assembly text or tokens) and their constant sets.
 //! - [`value`]: scalars in `data`/`values` lists and the comparisons (exact, ULP, NaN).
 //! - [`shader`]: shader sources, stages and the [`DxbcTranslator`] plug-in point;
 //!   [`translator`] is `dxbc2spv` behind it.
@@ -21,6 +22,7 @@
 pub mod address;
 pub mod bind;
 pub mod case;
+pub mod d3d9;
 pub mod draw;
 pub mod draw_state;
 mod execute;

@@ -377,6 +377,13 @@ pub enum ShaderSource {
     SpirvAsm(PathBuf),
     /// A SPIR-V binary (`spirv = "x.spv"`).
     Spirv(PathBuf),
+    /// A Direct3D 9 token stream written as words (`tokens = ["0xffff0200", …]`).
+    Tokens {
+        /// The tokens.
+        words: Vec<u32>,
+        /// The case file, for messages.
+        case_file: PathBuf,
+    },
 }
 
 impl ShaderSource {
@@ -384,7 +391,10 @@ impl ShaderSource {
     pub fn is_dxbc(&self) -> bool {
         matches!(
             self,
-            ShaderSource::Asm { .. } | ShaderSource::AsmFile(_) | ShaderSource::Dxbc(_)
+            ShaderSource::Asm { .. }
+                | ShaderSource::AsmFile(_)
+                | ShaderSource::Dxbc(_)
+                | ShaderSource::Tokens { .. }
         )
     }
 }
@@ -457,6 +467,14 @@ pub fn compile(
             text,
             case_file,
             first_line,
+        } if dxbc2spv::text::d3d9::asm::is_d3d9_text(text) => (
+            super::d3d9::assemble(text, case_file, *first_line)?,
+            case_file,
+        ),
+        ShaderSource::Asm {
+            text,
+            case_file,
+            first_line,
         } => {
             let dxbc = dxbc2spv::text::dxbc::asm::assemble(text).map_err(|e| {
                 anyhow!(
@@ -472,10 +490,18 @@ pub fn compile(
         ShaderSource::AsmFile(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("reading {}", path.display()))?;
-            let dxbc = dxbc2spv::text::dxbc::asm::assemble(&text)
-                .map_err(|e| anyhow!("{}:{e}: fxc assembly", path.display()))?;
-            (dxbc, path)
+            if dxbc2spv::text::d3d9::asm::is_d3d9_text(&text) {
+                (super::d3d9::assemble(&text, path, 1)?, path)
+            } else {
+                let dxbc = dxbc2spv::text::dxbc::asm::assemble(&text)
+                    .map_err(|e| anyhow!("{}:{e}: fxc assembly", path.display()))?;
+                (dxbc, path)
+            }
         }
+        ShaderSource::Tokens { words, case_file } => (
+            words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+            case_file,
+        ),
         ShaderSource::Dxbc(path) => {
             let dxbc =
                 std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;

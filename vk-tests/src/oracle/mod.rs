@@ -93,6 +93,9 @@ fn case_dxbc(case: &Case) -> Result<Vec<u8>, Fault> {
         ShaderSource::SpirvAsm(_) | ShaderSource::Spirv(_) => {
             return Err(Fault::Unsupported("SPIR-V source (no DXBC)".into()))
         }
+        ShaderSource::Tokens { .. } => {
+            return Err(Fault::Unsupported("Direct3D 9 tokens (no DXBC)".into()))
+        }
     };
     dxbc2spv::text::dxbc::asm::assemble(&text)
         .map_err(|e| Fault::Invalid(format!("fxc assembly: {}", e.message)))

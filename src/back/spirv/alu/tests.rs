@@ -14,20 +14,20 @@ use crate::back::spirv::{emit, EmitOptions};
 use crate::ir::{self, Dst, Function, Inst, Modifier, Op, Reg, Src, Stage};
 use crate::spv::Version;
 
-const XYZW: [u8; 4] = [0, 1, 2, 3];
+pub(super) const XYZW: [u8; 4] = [0, 1, 2, 3];
 
-fn r(n: u32, mask: u8) -> Dst {
+pub(super) fn r(n: u32, mask: u8) -> Dst {
     Dst {
         reg: Reg::Temp(n),
         mask,
     }
 }
 
-fn null() -> Dst {
+pub(super) fn null() -> Dst {
     Dst::default()
 }
 
-fn s(n: u32, swizzle: [u8; 4]) -> Src {
+pub(super) fn s(n: u32, swizzle: [u8; 4]) -> Src {
     Src {
         reg: Reg::Temp(n),
         swizzle,
@@ -35,15 +35,15 @@ fn s(n: u32, swizzle: [u8; 4]) -> Src {
     }
 }
 
-fn imm(v: [u32; 4]) -> Src {
+pub(super) fn imm(v: [u32; 4]) -> Src {
     Src::new(Reg::Imm32(v))
 }
 
-fn with(src: Src, modifier: Modifier) -> Src {
+pub(super) fn with(src: Src, modifier: Modifier) -> Src {
     Src { modifier, ..src }
 }
 
-fn inst(op: Op, dsts: &[Dst], srcs: &[Src]) -> Inst {
+pub(super) fn inst(op: Op, dsts: &[Dst], srcs: &[Src]) -> Inst {
     let mut i = Inst::new(op, 0x40);
     for d in dsts {
         assert!(i.push_dst(*d));
@@ -71,12 +71,21 @@ fn module(insts: Vec<Inst>) -> ir::Module {
 }
 
 fn translate(insts: Vec<Inst>) -> Result<Vec<u32>, Error> {
+    translate_with(insts, crate::back::spirv::FloatEmulation::Strict)
+}
+
+/// [`translate`] with the D3D9 float emulation `float_emulation`.
+pub(super) fn translate_with(
+    insts: Vec<Inst>,
+    float_emulation: crate::back::spirv::FloatEmulation,
+) -> Result<Vec<u32>, Error> {
     // Every float execution mode on: the modes must validate with any ALU content.
     let options = EmitOptions {
         demote_to_helper: true,
         rov_interlock: crate::back::spirv::RovInterlock::Off,
         pipeline_state: crate::back::spirv::PipelineState::default(),
         linking: Default::default(),
+        float_emulation,
         geometry_point_size: true,
         domain_modes: None,
         version: Version::V1_3,
@@ -96,7 +105,7 @@ fn translate(insts: Vec<Inst>) -> Result<Vec<u32>, Error> {
 }
 
 /// Runs `spirv-val` on `words`; panics with its diagnostics when it rejects them.
-fn validate(words: &[u32]) {
+pub(super) fn validate(words: &[u32]) {
     let spawned = Command::new("spirv-val")
         .args(["--target-env", "vulkan1.1", "-"])
         .stdin(Stdio::piped())
@@ -128,14 +137,14 @@ fn validate(words: &[u32]) {
 }
 
 /// Emits `insts` and validates the result.
-fn check(insts: Vec<Inst>) -> Vec<u32> {
+pub(super) fn check(insts: Vec<Inst>) -> Vec<u32> {
     let words = translate(insts).expect("emission failed");
     validate(&words);
     words
 }
 
 /// How many instructions with opcode `op` the module has.
-fn count(words: &[u32], op: spirv::Op) -> usize {
+pub(super) fn count(words: &[u32], op: spirv::Op) -> usize {
     let mut n = 0;
     let mut at = 5;
     while at < words.len() {
@@ -149,7 +158,7 @@ fn count(words: &[u32], op: spirv::Op) -> usize {
 }
 
 /// How many `OpExtInst`s of GLSL.std.450 instruction `op` the module has.
-fn count_ext(words: &[u32], op: spirv::GlslStd450Op) -> usize {
+pub(super) fn count_ext(words: &[u32], op: spirv::GlslStd450Op) -> usize {
     let mut n = 0;
     let mut at = 5;
     while at < words.len() {
@@ -166,7 +175,7 @@ fn count_ext(words: &[u32], op: spirv::GlslStd450Op) -> usize {
 
 /// The same operation with every operand shape worth checking: full, partial and scattered
 /// masks, swizzles, negate/abs modifiers and an immediate.
-fn shapes(op: Op) -> Vec<Inst> {
+pub(super) fn shapes(op: Op) -> Vec<Inst> {
     let (dsts, srcs) = op.arity();
     let mut out = Vec::new();
     for (mask, swizzle) in [
@@ -282,7 +291,25 @@ const BIT_OPS: &[Op] = &[
 
 const MOVE_OPS: &[Op] = &[Op::Mov, Op::Movc, Op::Swapc];
 
-fn family(ops: &[Op]) -> Vec<Inst> {
+pub(super) const LEGACY_OPS: &[Op] = &[
+    Op::MulLegacy,
+    Op::MadLegacy,
+    Op::Dp2AddLegacy,
+    Op::Dp3Legacy,
+    Op::Dp4Legacy,
+    Op::PowLegacy,
+    Op::ExpLegacy,
+    Op::LogLegacy,
+    Op::RcpLegacy,
+    Op::RsqLegacy,
+    Op::NrmLegacy,
+    Op::Lit,
+    Op::DistVec,
+    Op::ExppSm1,
+    Op::LogpSm1,
+];
+
+pub(super) fn family(ops: &[Op]) -> Vec<Inst> {
     ops.iter().flat_map(|&op| shapes(op)).collect()
 }
 
@@ -569,6 +596,7 @@ fn every_operation_of_the_alu_families_is_listed_and_emits() {
         (Family::Bits, BIT_OPS),
         (Family::Move, MOVE_OPS),
         (Family::Double, DOUBLE_OPS),
+        (Family::Legacy, LEGACY_OPS),
     ];
     for (family, list) in lists {
         let from_table: Vec<Op> = Op::ALL
@@ -585,7 +613,10 @@ fn every_operation_of_the_alu_families_is_listed_and_emits() {
             "{family:?}: the test list and the op table differ"
         );
     }
-    let alu: Vec<Op> = [FLOAT_OPS, INT_OPS, BIT_OPS, MOVE_OPS, DOUBLE_OPS].concat();
+    let alu: Vec<Op> = [
+        FLOAT_OPS, INT_OPS, BIT_OPS, MOVE_OPS, DOUBLE_OPS, LEGACY_OPS,
+    ]
+    .concat();
     // Every ALU operation emits with plain operands (`.xy` suits every double form too).
     let insts: Vec<Inst> = alu
         .iter()

@@ -220,7 +220,7 @@ impl Emitter<'_> {
                 (Stage::Vertex | Stage::Geometry | Stage::Hull | Stage::Domain, Sv::Position) => {
                     let v4 = self.ty(Scalar::F32, 4);
                     let var = self.builtin_var(StorageClass::Output, v4, BuiltIn::Position);
-                    if self.options.linking.invariant_position {
+                    if self.options.linking.invariant_position || self.ir.invariant_position {
                         self.m.decorate(var, Decoration::Invariant, &[]);
                     }
                     link(var, r, 0, mask, Scalar::F32, 4, LinkKind::Plain)

@@ -200,6 +200,7 @@ pub(super) fn options(version: Version, sparse: bool) -> EmitOptions {
         rov_interlock: crate::back::spirv::RovInterlock::Off,
         pipeline_state: crate::back::spirv::PipelineState::default(),
         linking: Default::default(),
+        float_emulation: Default::default(),
         geometry_point_size: true,
         domain_modes: None,
         version,

@@ -136,6 +136,7 @@ pub fn run(args: &TranslateArgs, console: &mut Console<'_>) -> io::Result<()> {
         .with_flag(OptionFlags::VERIFY_CHECKSUM, !args.no_checksum)
         .with_flag(OptionFlags::DEBUG_NAMES, args.debug_names)
         .with_rov_interlock(args.rov_interlock.option())
+        .with_float_emulation(args.float_emulation.option())
         .with_hull_schedule(match args.hull_schedule {
             HullScheduleArg::Serial => HullSchedule::Serial,
             HullScheduleArg::Parallel => HullSchedule::Parallel,

@@ -185,6 +185,7 @@ impl Lowering<'_, '_> {
                 self.pre_sm3_output(VS_COLOR_BASE + c, program.base_offset);
             }
         }
+        self.assign_locations();
         Ok(())
     }
 
@@ -362,48 +363,78 @@ impl Lowering<'_, '_> {
         });
     }
 
-    /// Records an input's usage and, for pixel shaders, its location.
+    /// Records an input's usage (its location is assigned by [`Lowering::assign_locations`]).
     fn input_usage(&mut self, register: u32, u: u32, index: u32) {
         self.usages.inputs.push((register, u, index));
-        if self.pixel {
-            let location = self.free_location(u, index, true);
-            if location != register {
-                self.module.input_locations.push((register, location));
-            }
-        }
     }
 
-    /// Records an output's usage and its location.
+    /// Records an output's usage (its location is assigned by [`Lowering::assign_locations`]).
     fn output_usage(&mut self, register: u32, u: u32, index: u32) {
         self.usages.outputs.push((register, u, index));
-        let builtin = self
-            .module
-            .outputs
-            .iter()
-            .any(|d| d.register == register && d.system_value != SystemValue::None);
-        if !builtin {
-            let location = self.free_location(u, index, false);
-            if location != register {
-                self.module.output_locations.push((register, location));
-            }
-        }
     }
 
-    /// The location of `(u, index)`: the rule's, else the first one from 19 that neither the
-    /// rule's fixed table nor an earlier register of the shader holds (past the table: 30).
-    fn free_location(&self, u: u32, index: u32, input: bool) -> u32 {
-        if let Some(l) = location_of(u, index) {
-            return l;
+    /// Gives every user input (pixel shaders) and output with a usage its location: the
+    /// rule's ([`location_of`]); for a pair the rule has no place for, the slot of its
+    /// usage's index 0 plus its index (the rule's table, wrapping within 19–31), or when the
+    /// shader uses that location, the next one it does not. Registers without a usage keep
+    /// their number and go first.
+    fn assign_locations(&mut self) {
+        for input in [true, false] {
+            if input && !self.pixel {
+                continue;
+            }
+            let (usages, decls) = if input {
+                (&self.usages.inputs, &self.module.inputs)
+            } else {
+                (&self.usages.outputs, &self.module.outputs)
+            };
+            let user = |r: u32| {
+                decls
+                    .iter()
+                    .any(|d| d.register == r && d.system_value == SystemValue::None)
+            };
+            let mut used: u32 = 0;
+            let mut map: Vec<(u32, u32)> = Vec::new();
+            let with_usage = |r: u32| usages.iter().any(|&(reg, _, _)| reg == r);
+            for d in decls.iter().filter(|d| d.system_value == SystemValue::None) {
+                if !with_usage(d.register) && d.register < 32 {
+                    used |= 1 << d.register;
+                }
+            }
+            let mut later = Vec::new();
+            for &(r, u, i) in usages.iter().filter(|&&(r, _, _)| user(r)) {
+                match location_of(u, i) {
+                    Some(l) if used & (1 << l) == 0 => {
+                        used |= 1 << l;
+                        map.push((r, l));
+                    }
+                    _ => later.push((r, u, i)),
+                }
+            }
+            for (r, u, i) in later {
+                let table = OTHER_USAGES.iter().position(|&o| o == u).unwrap_or(0) as u32;
+                let span = ir::MAX_IO_REGISTERS - 19;
+                let preferred = (table + i) % span;
+                let free = (0..ir::MAX_IO_REGISTERS)
+                    .map(|k| {
+                        if k < span {
+                            19 + (preferred + k) % span
+                        } else {
+                            k - span
+                        }
+                    })
+                    .find(|&l| used & (1 << l) == 0)
+                    .unwrap_or(ir::MAX_IO_REGISTERS - 1);
+                used |= 1 << free;
+                map.push((r, free));
+            }
+            map.retain(|&(r, l)| r != l);
+            if input {
+                self.module.input_locations = map;
+            } else {
+                self.module.output_locations = map;
+            }
         }
-        let map = if input {
-            &self.module.input_locations
-        } else {
-            &self.module.output_locations
-        };
-        let first = 19 + OTHER_USAGES.len() as u32;
-        (first..ir::MAX_IO_REGISTERS)
-            .find(|&l| !map.iter().any(|&(_, m)| m == l))
-            .unwrap_or(ir::MAX_IO_REGISTERS - 1)
     }
 
     /// The entry point's first instructions: `vPos`, `vFace` and SM1/2 vertex defaults.

@@ -169,6 +169,7 @@ pub fn lower(
     module.insts = arena;
     module.program_span = span;
     module.model = (version.major, version.minor.min(9));
+    module.invariant_position = !pixel;
     let mut lowering = Lowering {
         program,
         version,

@@ -13,6 +13,7 @@ fn options(version: Version) -> EmitOptions {
         rov_interlock: crate::back::spirv::RovInterlock::Off,
         pipeline_state: Default::default(),
         linking: Default::default(),
+        float_emulation: Default::default(),
         geometry_point_size: true,
         domain_modes: None,
         version,
