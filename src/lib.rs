@@ -75,6 +75,8 @@ mod hostile_translate_tests;
 mod lowering_tests;
 #[cfg(test)]
 mod malformed_tests;
+#[cfg(all(test, feature = "d3d9"))]
+mod snapshot_d3d9_tests;
 #[cfg(test)]
 mod snapshot_tests;
 #[cfg(test)]

@@ -24,6 +24,8 @@
 mod bindings;
 mod buffers;
 mod d3d9;
+#[cfg(test)]
+mod d3d9_tests;
 mod fingerprint;
 mod linking;
 mod messages;

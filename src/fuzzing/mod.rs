@@ -23,7 +23,10 @@
 //! shader model's rules, the rest only the encoding), bound as [`generated_options`] says.
 //!
 //! [`decode_d3d9`] is the same contract for the Direct3D 9 decoder (raw token streams), with
-//! [`mutate_d3d9`] as its token-aware mutator over hand-made seeds ([`d3d9_seeds`]).
+//! [`mutate_d3d9`] as its token-aware mutator over hand-made seeds ([`d3d9_seeds`]);
+//! [`translate_d3d9`] is the whole translation's contract over D3D9 streams (no panic, no
+//! `Internal` error, error offsets inside the input, successes bounded in size and passing
+//! `ir::validate`), fuzzed with the same mutator.
 //!
 //! [`emit_ir`] runs the back end alone on an IR module built by hand (the device tests of single
 //! operations).
@@ -42,6 +45,7 @@
 //! [`decode_d3d9`]: crate::fuzzing::decode_d3d9
 //! [`mutate_d3d9`]: crate::fuzzing::mutate_d3d9
 //! [`d3d9_seeds`]: crate::fuzzing::d3d9_seeds
+//! [`translate_d3d9`]: crate::fuzzing::translate_d3d9
 //! [`emit_ir`]: crate::fuzzing::emit_ir
 //! [`check()`]: crate::fuzzing::check()
 //! [`mutate()`]: crate::fuzzing::mutate()
@@ -59,6 +63,10 @@ mod check;
 #[cfg(feature = "d3d9")]
 #[allow(clippy::panic)]
 mod d3d9;
+// The D3D9 translation's contract checks panic by design, as `check`'s do.
+#[cfg(feature = "d3d9")]
+#[allow(clippy::panic)]
+mod d3d9_translate;
 #[allow(clippy::panic)]
 pub mod generate;
 mod mutate;
@@ -71,6 +79,8 @@ pub use assemble::assemble;
 pub use check::{check, Outcome, LISTING_BYTES_PER_DWORD};
 #[cfg(feature = "d3d9")]
 pub use d3d9::{d3d9_seeds, decode_d3d9, mutate_d3d9, mutate_d3d9_in_place};
+#[cfg(feature = "d3d9")]
+pub use d3d9_translate::{translate_d3d9, MAX_FIXED_WORDS, MAX_WORDS_PER_BYTE};
 pub use mutate::{build_container, mutate, mutate_in_place, seed_container, words_to_bytes, Rng};
 pub use mutate_text::mutate_text;
 

@@ -1,9 +1,11 @@
 //! Turning the paths on the command line into input files, and input files into output paths.
 //!
 //! A path naming a file is taken as is, whatever its extension. A directory is searched
-//! recursively, in sorted order, for files with the command's extensions (`.dxbc`/`.cso` for
-//! commands reading containers, `.asm` for `asm`; any case); symbolic links to files are
-//! followed, symbolic links to directories are not (no cycles).
+//! recursively, in sorted order, for files with the command's extensions (`.dxbc`/`.cso`/`.d3d9`/
+//! `.vso`/`.pso` for commands reading shaders, `.asm` for `asm`; any case); a search that takes
+//! `.d3d9` files also takes any other file whose first dword is a Direct3D 9 version token
+//! (a token stream saved under another name). Symbolic links to files are followed, symbolic
+//! links to directories are not (no cycles).
 
 use std::collections::HashMap;
 use std::fs;
@@ -11,12 +13,15 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Context, Result};
 
-/// File extensions picked up when a directory is searched for containers.
-pub const EXTENSIONS: &[&str] = &["dxbc", "cso"];
-
-/// File extensions picked up when `disasm`, `info` or `reflect` search a directory: containers
-/// and Direct3D 9 token streams (told apart by their first dword, not by the extension).
+/// File extensions picked up when a directory is searched for shaders (`translate`, `bench`,
+/// `disasm`, `info`, `reflect`): containers and Direct3D 9 token streams (told apart by their
+/// first dword, not by the extension). Files with other extensions are taken too when they
+/// start with a D3D9 version token ([`D3D9_EXTENSION`]).
 pub const READ_EXTENSIONS: &[&str] = &["dxbc", "cso", "d3d9", "vso", "pso"];
+
+/// The extension whose presence in a search's list makes it take any file that starts with a
+/// Direct3D 9 version token.
+const D3D9_EXTENSION: &str = "d3d9";
 
 /// File extensions picked up when a directory is searched for assembly listings.
 pub const ASM_EXTENSIONS: &[&str] = &["asm"];
@@ -39,9 +44,10 @@ pub enum Found {
     Failed(PathBuf, anyhow::Error),
 }
 
-/// Expands the command-line paths into container files (and failures), in command-line order.
+/// Expands the command-line paths into shader files (containers and D3D9 token streams) and
+/// failures, in command-line order.
 pub fn expand(paths: &[PathBuf]) -> Vec<Found> {
-    expand_with(paths, EXTENSIONS)
+    expand_with(paths, READ_EXTENSIONS)
 }
 
 /// Expands the command-line paths, searching directories for files with `extensions`.
@@ -63,7 +69,12 @@ pub fn expand_with(paths: &[PathBuf], extensions: &[&str]) -> Vec<Found> {
                 Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
                 _ => names.concat(),
             };
-            let err = anyhow!("no {names} files found in this directory");
+            let also = if extensions.contains(&D3D9_EXTENSION) {
+                " (nor any Direct3D 9 token stream)"
+            } else {
+                ""
+            };
+            let err = anyhow!("no {names} files{also} found in this directory");
             found.push(Found::Failed(path.clone(), err));
         }
     }
@@ -100,7 +111,9 @@ fn walk(root: &Path, dir: &Path, extensions: &[&str], found: &mut Vec<Found>) {
     for (path, is_dir) in entries {
         if is_dir {
             walk(root, &path, extensions, found);
-        } else if has_extension(&path, extensions) {
+        } else if has_extension(&path, extensions)
+            || (extensions.contains(&D3D9_EXTENSION) && starts_with_d3d9_version(&path))
+        {
             let relative = path.strip_prefix(root).ok().map(Path::to_path_buf);
             found.push(Found::File(Input { path, relative }));
         }
@@ -117,6 +130,17 @@ fn read_sorted(dir: &Path) -> Result<Vec<(PathBuf, bool)>> {
     }
     entries.sort();
     Ok(entries)
+}
+
+/// Whether the file at `path` starts with a Direct3D 9 version token (only its first four bytes
+/// are read; an unreadable file does not).
+pub fn starts_with_d3d9_version(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 4];
+    fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok()
+        && dxbc2spv::front::d3d9::is_token_stream(&head)
 }
 
 fn has_extension(path: &Path, extensions: &[&str]) -> bool {

@@ -269,8 +269,10 @@ fn disasm_walks_directories_and_mirrors_them_in_the_out_dir() {
     let r = run(&["disasm", &path_str(&empty)]);
     assert_eq!(r.status, Status::InputsFailed);
     assert!(
-        r.stderr
-            .contains("no .dxbc, .cso, .d3d9, .vso or .pso files found in this directory"),
+        r.stderr.contains(
+            "no .dxbc, .cso, .d3d9, .vso or .pso files (nor any Direct3D 9 token stream) \
+                 found in this directory"
+        ),
         "{}",
         r.stderr
     );
@@ -800,6 +802,7 @@ mod batch;
 mod bindings;
 mod d3d9_disasm;
 mod d3d9_info;
+mod d3d9_translate;
 mod level9;
 
 /// `translate --spirv-asm` writes `<output>.spvasm` (in-process, no spirv-tools) and

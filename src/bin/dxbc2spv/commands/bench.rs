@@ -1,4 +1,5 @@
-//! `bench`: translation speed, in one process and one thread, warm.
+//! `bench`: translation speed, in one process and one thread, warm, of DXBC containers and
+//! Direct3D 9 token streams (each grouped by stage; D3D9 streams as `d3d9 vs`/`d3d9 ps`).
 //!
 //! Every input is read once, translated once to warm up (and to pick its bindings: the default,
 //! `Bindings::Auto`, or, when that cannot bind the shader (an embedded root signature that
@@ -21,7 +22,7 @@ use dxbc2spv::front::dxbc::Stage;
 use dxbc2spv::text::dxbc::disasm::shader_program;
 use dxbc2spv::{release_thread_buffers, translate, Error, OptionFlags, Options, Translation};
 
-use super::stage::stage_of;
+use super::stage::{d3d9_version, stage_of};
 use super::Console;
 use crate::alloc::peak_during;
 use crate::args::BenchArgs;
@@ -174,9 +175,14 @@ fn measure(bytes: &[u8], rounds: u32) -> Measured {
     }
 }
 
-/// The program's stage prefix (`cs`, `ps`, ...), `??` when it cannot be read.
+/// The program's stage prefix (`cs`, `ps`, ...; `d3d9 vs` and `d3d9 ps` for Direct3D 9 token
+/// streams, so the two formats are measured apart), `??` when it cannot be read.
 fn stage_prefix(bytes: &[u8]) -> &'static str {
-    stage_of(bytes).map_or("??", Stage::prefix)
+    match d3d9_version(bytes) {
+        Some(v) if v.is_pixel() => "d3d9 ps",
+        Some(_) => "d3d9 vs",
+        None => stage_of(bytes).map_or("??", Stage::prefix),
+    }
 }
 
 /// One binding per declared range (counters too), as a D3D12 runtime builds from reflection.

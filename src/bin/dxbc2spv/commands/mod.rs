@@ -15,6 +15,7 @@ mod info_d3d9;
 mod json;
 mod reflect;
 mod reflect_d3d9;
+mod reflect_d3d9_bound;
 mod spirv_dis;
 mod stage;
 mod summary;

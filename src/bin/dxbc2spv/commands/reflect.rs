@@ -449,7 +449,7 @@ struct ResourceJson<'a> {
 /// A Vulkan binding: a descriptor (array) or a push-constant block.
 #[derive(Serialize)]
 #[serde(untagged)]
-enum VulkanJson {
+pub(super) enum VulkanJson {
     Descriptor {
         set: u32,
         binding: u32,

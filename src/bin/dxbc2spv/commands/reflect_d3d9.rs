@@ -2,8 +2,10 @@
 //! file's extension): constants (`def`/`defi`/`defb`, and the named constants of the `CTAB`
 //! constant table, or why it does not parse: the runtime ignores comments), samplers
 //! and their texture types, `dcl` inputs and outputs, registers read and written per file, and
-//! the features a runtime must know of; as text or one JSON object per input (the schema is in
-//! `docs/cli.md`). Vulkan bindings (`--bindings`) do not apply to D3D9 streams.
+//! the features a runtime must know of; and what the translation with the default parameters
+//! binds and links (`reflect_d3d9_bound`: `b0`/`b1`/`b2`, `t#`/`s#`, inputs and outputs by
+//! usage and location, or why it does not translate); as text or one JSON object per input (the
+//! schema is in `docs/cli.md`). Vulkan bindings (`--bindings`) do not apply to D3D9 streams.
 
 use std::fmt::Write as _;
 use std::io;
@@ -19,6 +21,7 @@ use serde::Serialize;
 
 use super::info_d3d9::{fourcc_text, is_d3d9_file};
 use super::json;
+use super::reflect_d3d9_bound::{self as bound, TranslationJson};
 use super::Console;
 use crate::inputs;
 
@@ -42,17 +45,22 @@ pub fn handled(
             Some(Err(e)) => (Vec::new(), Some(e.to_string())),
             None => (Vec::new(), None),
         };
+        let translation = bound::of(&bytes);
         Ok(if json {
             let mut record = to_json(&name, &r);
             record.named_constants = named;
             record.constant_table_error = ctab_error;
+            match translation {
+                Ok(t) => record.translation = Some(t),
+                Err(e) => record.translation_error = Some(e),
+            }
             json::line(&record)?
         } else {
             let separator = if *printed > 0 { "\n" } else { "" };
-            format!(
-                "{separator}{}",
-                text(&name, &r, &named, ctab_error.as_deref())
-            )
+            let mut s = text(&name, &r, &named, ctab_error.as_deref());
+            // Writing to a String cannot fail.
+            let _ = bound::write_text(&mut s, &translation);
+            format!("{separator}{s}")
         })
     });
     match rendered {
@@ -237,6 +245,10 @@ struct ReflectD3d9Json<'a> {
     texkill: bool,
     derivatives: bool,
     comments: Vec<String>,
+    /// What the translation with the default parameters binds and links.
+    translation: Option<TranslationJson>,
+    /// Why the stream does not translate, when it does not.
+    translation_error: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -369,5 +381,7 @@ fn to_json<'a>(path: &'a str, r: &Reflection) -> ReflectD3d9Json<'a> {
         texkill: r.texkill,
         derivatives: r.derivatives,
         comments: r.comments.iter().map(|&f| fourcc_text(f)).collect(),
+        translation: None,
+        translation_error: None,
     }
 }

@@ -152,6 +152,15 @@ fn reflect_prints_constants_samplers_io_and_registers() {
     read []  written [oC0]
     read [s2]  written []
   uses: texkill
+  translation (default parameters):
+    bindings: 2
+      t2   shader_resource  sampled_image  set 0, binding 34
+      s2   sampler  sampler  set 0, binding 18
+    inputs: 1
+      TEXCOORD1  location 1  .xyzw
+    outputs: 1
+      -          location 0  .xyzw
+    push constants: none
 "
     );
     assert_eq!(r.stdout, expected);
