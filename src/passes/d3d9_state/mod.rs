@@ -26,8 +26,33 @@ use crate::ir::{
 
 use super::Error;
 
-/// Applies `state` to `module` (see the module documentation).
+/// Applies `state` to `module` (see the module documentation). State that no stage of the
+/// translation applies yet is `Unsupported` when it differs from its default, naming the field,
+/// rather than ignored.
 pub fn apply_d3d9_state(module: &mut Module, state: &D3d9State) -> Result<(), Error> {
+    let d = D3d9State::default();
+    let unapplied = [
+        ("sampler_types", state.sampler_types != d.sampler_types),
+        (
+            "vertex_sampler_types",
+            state.vertex_sampler_types != d.vertex_sampler_types,
+        ),
+        ("depth_compare", state.depth_compare != d.depth_compare),
+        ("projected", state.projected != d.projected),
+        ("fetch4", state.fetch4 != d.fetch4),
+        ("null_samplers", state.null_samplers != d.null_samplers),
+        ("bump_env", state.bump_env != d.bump_env),
+        (
+            "software_vertex_processing",
+            state.software_vertex_processing != d.software_vertex_processing,
+        ),
+    ];
+    if let Some((field, _)) = unapplied.iter().find(|(_, set)| *set) {
+        return Err(Error::unsupported(
+            module.program_span,
+            format!("Options::d3d9_state.{field} other than its default (not applied yet)"),
+        ));
+    }
     let mut b = Builder::new(module);
     match b.module.stage {
         Stage::Pixel => {

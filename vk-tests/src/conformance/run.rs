@@ -113,8 +113,7 @@ pub struct CaseFile {
 }
 
 /// The case files at `path`: the file itself, or every `*.toml` below the folder, sorted by
-/// name. Folders named `*-pending` below `path` (cases waiting for the translator, such as
-/// `d3d9-pending/`) are not entered: a run loads them only when it names them. A case is named by its path below the nearest `conformance` folder (else below
+/// name. A case is named by its path below the nearest `conformance` folder (else below
 /// `path`), without `.toml`, with `/` separators: `compute/ftoi_nan`.
 pub fn discover(path: &Path) -> Result<Vec<CaseFile>> {
     let meta = std::fs::metadata(path).with_context(|| format!("{}", path.display()))?;
@@ -148,21 +147,12 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
             .with_context(|| format!("reading folder {}", dir.display()))?
             .path();
         if path.is_dir() {
-            if !is_pending(&path) {
-                walk(&path, out)?;
-            }
+            walk(&path, out)?;
         } else if path.extension().is_some_and(|e| e == "toml") {
             out.push(path);
         }
     }
     Ok(())
-}
-
-/// A folder of pending cases (`*-pending`), which a run of a folder above it skips.
-fn is_pending(dir: &Path) -> bool {
-    dir.file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n.ends_with("-pending"))
 }
 
 fn case_name(file: &Path, base: &Path) -> String {
@@ -422,29 +412,6 @@ mod tests {
             }),
             "PASS compute/x (failed as expected: u0[1] = 0x2 expected 0x3)"
         );
-    }
-
-    /// A `*-pending` folder is skipped below the folder a run names, and runs when named.
-    #[test]
-    fn pending_folders_load_only_when_named() {
-        let dir = std::env::temp_dir().join(format!("vk-tests-pending-{}", std::process::id()));
-        let pending = dir.join("conformance").join("d3d9-pending");
-        std::fs::create_dir_all(&pending).unwrap_or_else(|e| panic!("{e}"));
-        let top = dir.join("conformance").join("a.toml");
-        std::fs::write(&top, "").unwrap_or_else(|e| panic!("{e}"));
-        std::fs::write(pending.join("b.toml"), "").unwrap_or_else(|e| panic!("{e}"));
-        let names = |p: &Path| -> Vec<String> {
-            discover(p)
-                .unwrap_or_else(|e| panic!("{e:#}"))
-                .into_iter()
-                .map(|c| c.name)
-                .collect()
-        };
-        let all = names(&dir.join("conformance"));
-        let named = names(&pending);
-        let _ = std::fs::remove_dir_all(&dir);
-        assert_eq!(all, ["a"]);
-        assert_eq!(named, ["d3d9-pending/b"]);
     }
 
     #[test]

@@ -144,13 +144,14 @@ impl Lowering<'_, '_> {
                 }
                 RegisterType::Output => {
                     let (u, index) = (token.usage(), token.usage_index());
-                    if u == usage::POSITION && index == 0 {
-                        self.output(d.num, 0xf, SystemValue::Position, i.offset);
-                        self.output_usage(d.num, u, index);
-                    } else {
-                        self.output(d.num, 0xf, SystemValue::None, i.offset);
-                        self.output_usage(d.num, u, index);
-                    }
+                    // POSITION0 and PSIZE0 are the rasterizer's; others are user outputs.
+                    let sv = match (u, index) {
+                        (usage::POSITION, 0) => SystemValue::Position,
+                        (usage::PSIZE, 0) => SystemValue::PointSize,
+                        _ => SystemValue::None,
+                    };
+                    self.output(d.num, 0xf, sv, i.offset);
+                    self.output_usage(d.num, u, index);
                 }
                 // ps_2_x `dcl t#`/`dcl v#`, ps_3_0 `dcl vPos`/`vFace`: declared by use below.
                 RegisterType::Input | RegisterType::Texture | RegisterType::Misc => {}
@@ -301,10 +302,10 @@ impl Lowering<'_, '_> {
             r if r >= VS_COLOR_BASE => (usage::COLOR, r - VS_COLOR_BASE),
             r => (usage::TEXCOORD, r),
         };
-        let sv = if register == VS_POSITION {
-            SystemValue::Position
-        } else {
-            SystemValue::None
+        let sv = match register {
+            VS_POSITION => SystemValue::Position,
+            VS_POINT_SIZE => SystemValue::PointSize,
+            _ => SystemValue::None,
         };
         self.output(register, 0xf, sv, span);
         self.output_usage(register, u, index);

@@ -40,6 +40,14 @@ use crate::ir;
 pub use io::{location_of, usage_name};
 pub use level9::{ConstantRange, Level9Layout, SamplerSource};
 
+/// The deepest nesting of `if`, `loop` and `rep` a program may have: above D3D9's own limits
+/// in every version (24 static and dynamic `if` levels plus 4 loop levels), so no valid program
+/// reaches it, and far below what SPIR-V consumers accept.
+const MAX_NESTING: usize = 64;
+
+/// The most `r#` any D3D9 profile has (vs_3_0, ps_3_0, the 2_x caps): r0–r31.
+const MAX_TEMPS: u32 = 32;
+
 /// Temps of registers that live across instructions, and the per-instruction scratch pool.
 #[derive(Clone, Debug, Default)]
 struct Temps {
@@ -258,6 +266,7 @@ impl Lowering<'_, '_> {
         let mut uses = [false; 4]; // a0, aL, p0, t# as temps
         let mut depth = 0usize;
         let mut max_depth = 0usize;
+        let mut flow = 0usize;
         let ps1 = self.pixel && self.version.major < 2;
         for inst in &self.program.instructions {
             let mut see = |reg: RegisterType, num: u32| match reg {
@@ -285,16 +294,28 @@ impl Lowering<'_, '_> {
                 Opcode::Loop | Opcode::Rep => {
                     depth += 1;
                     max_depth = max_depth.max(depth);
+                    flow += 1;
                 }
-                Opcode::Endloop | Opcode::Endrep => depth = depth.saturating_sub(1),
+                Opcode::If | Opcode::Ifc => flow += 1,
+                Opcode::Endloop | Opcode::Endrep => {
+                    depth = depth.saturating_sub(1);
+                    flow = flow.saturating_sub(1);
+                }
+                Opcode::Endif => flow = flow.saturating_sub(1),
                 Opcode::Def | Opcode::Defi | Opcode::Defb => self.define(inst)?,
                 _ => {}
             }
+            if flow > MAX_NESTING {
+                return Err(Error::invalid(
+                    inst.offset,
+                    format!("{flow} nested flow-control blocks exceeds the limit {MAX_NESTING}"),
+                ));
+            }
         }
-        if r > 4096 {
+        if r > MAX_TEMPS {
             return Err(Error::invalid(
                 self.program.base_offset,
-                format!("{r} temporaries exceeds the limit 4096"),
+                format!("{r} temporaries exceeds the limit {MAX_TEMPS}"),
             ));
         }
         if ps1 {
