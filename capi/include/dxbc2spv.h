@@ -54,7 +54,7 @@
  The version of this C API (bumped when a function or structure is added); compare with
  [`dxbc2spv_api_version`] to know what the loaded library has.
  */
-#define DXBC2SPV_API_VERSION 4
+#define DXBC2SPV_API_VERSION 5
 
 /*
  A count with no upper bound (`t10[10:*]`, a runtime array).
@@ -138,6 +138,68 @@
  The IEEE multiply, with `rcp`, `rsq`, `exp`, `pow` and `nrm` clamped to ±FLT_MAX.
  */
 #define DXBC2SPV_FLOAT_EMULATION_FAST 1
+
+/*
+ `stype` of [`dxbc2spv_d3d9_state`].
+ */
+#define DXBC2SPV_STRUCTURE_TYPE_D3D9_STATE 14
+
+/*
+ The field's Rust default (all of [`dxbc2spv_state_value`] zero).
+ */
+#define DXBC2SPV_STATE_DEFAULT 0
+
+/*
+ Known at translation: `bits` (`id_or_offset` 0).
+ */
+#define DXBC2SPV_STATE_IMMEDIATE 1
+
+/*
+ A specialization constant: `id_or_offset` is the `SpecId` of the first component,
+ `bits` the default.
+ */
+#define DXBC2SPV_STATE_SPEC 2
+
+/*
+ Push-constant words: `id_or_offset` is the byte offset of the first component (a multiple
+ of 4; `bits` 0).
+ */
+#define DXBC2SPV_STATE_PUSH 3
+
+/*
+ No fog (the default).
+ */
+#define DXBC2SPV_FOG_OFF 0
+
+/*
+ Vertex fog: the factor the vertex shader wrote to `oFog`.
+ */
+#define DXBC2SPV_FOG_VERTEX 1
+
+/*
+ Table fog, `D3DFOG_LINEAR`.
+ */
+#define DXBC2SPV_FOG_TABLE_LINEAR 2
+
+/*
+ Table fog, `D3DFOG_EXP`.
+ */
+#define DXBC2SPV_FOG_TABLE_EXP 3
+
+/*
+ Table fog, `D3DFOG_EXP2`.
+ */
+#define DXBC2SPV_FOG_TABLE_EXP2 4
+
+/*
+ Table fog's depth is the window z (the default).
+ */
+#define DXBC2SPV_FOG_DEPTH_Z 0
+
+/*
+ Table fog's depth is the clip-space w ("W fog").
+ */
+#define DXBC2SPV_FOG_DEPTH_W 1
 
 /*
  The output revision: changes whenever the output for the same input and options can change.
@@ -282,6 +344,12 @@
  write `PointSize = 1` (default on).
  */
 #define DXBC2SPV_FLAG_GEOMETRY_POINT_SIZE (1 << 4)
+
+/*
+ Translate the level-9 part (`Aon9`) of a `4_0_level_9_x` container instead of its Shader
+ Model 4 program (default off; no effect on D3D9 streams; API version 5).
+ */
+#define DXBC2SPV_FLAG_LEVEL9 (1 << 5)
 
 /*
  `shaderSignedZeroInfNanPreserveFloat32`.
@@ -1516,6 +1584,182 @@ typedef struct dxbc2spv_stage_linking {
    */
   uint32_t invariant_position;
 } dxbc2spv_stage_linking;
+
+/*
+ Options of Direct3D 9 shaders (`docs/d3d9.md`). All zero: the Rust defaults.
+ */
+typedef struct dxbc2spv_d3d9_options {
+  /*
+   [`DXBC2SPV_STRUCTURE_TYPE_D3D9_OPTIONS`].
+   */
+  uint32_t stype;
+  /*
+   The next block, or NULL.
+   */
+  const void *next;
+  /*
+   `DXBC2SPV_FLOAT_EMULATION_*` (`docs/d3d9.md`, "Float rules").
+   */
+  uint32_t float_emulation;
+} dxbc2spv_d3d9_options;
+
+/*
+ One value of the state (a Rust `StateValue`). Component `c` of a vector is `bits[c]`; a
+ float is its IEEE bits, a bool 0 or 1. All zero: the field's default.
+ */
+typedef struct dxbc2spv_state_value {
+  /*
+   `DXBC2SPV_STATE_*`.
+   */
+  uint32_t form;
+  /*
+   `_SPEC`: the first `SpecId`; `_PUSH`: the byte offset; otherwise 0.
+   */
+  uint32_t id_or_offset;
+  /*
+   `_IMMEDIATE`: the value; `_SPEC`: the default; otherwise 0. Components past the
+   value's count are 0.
+   */
+  uint32_t bits[4];
+} dxbc2spv_state_value;
+
+/*
+ Bump-environment state of one texture stage.
+ */
+typedef struct dxbc2spv_bump_env {
+  /*
+   `[m00, m01, m10, m11]` (floats).
+   */
+  struct dxbc2spv_state_value matrix;
+  /*
+   `D3DTSS_BUMPENVLSCALE` (a float).
+   */
+  struct dxbc2spv_state_value luminance_scale;
+  /*
+   `D3DTSS_BUMPENVLOFFSET` (a float).
+   */
+  struct dxbc2spv_state_value luminance_offset;
+} dxbc2spv_bump_env;
+
+/*
+ The Direct3D 9 pipeline state (`docs/d3d9.md`, "Pipeline state parameters"). All zero:
+ the Rust defaults (changes nothing). API version 5.
+ */
+typedef struct dxbc2spv_d3d9_state {
+  /*
+   [`DXBC2SPV_STRUCTURE_TYPE_D3D9_STATE`].
+   */
+  uint32_t stype;
+  /*
+   The next block, or NULL.
+   */
+  const void *next;
+  /*
+   Pixel samplers' texture types, two bits each (0 2-D, 1 cube, 2 volume); a u32.
+   */
+  struct dxbc2spv_state_value sampler_types;
+  /*
+   Vertex samplers 0–3's texture types, packed the same way; a u32.
+   */
+  struct dxbc2spv_state_value vertex_sampler_types;
+  /*
+   Bit `s`: pixel sampler `s` compares depth; bits 16–19 vertex samplers; a u32.
+   */
+  struct dxbc2spv_state_value depth_compare;
+  /*
+   Bit `s`: ps_1_1–1_3 stage `s` projects (`D3DTTFF_PROJECTED`); a u32.
+   */
+  struct dxbc2spv_state_value projected;
+  /*
+   Bit `s`: pixel sampler `s` fetches four texels (Fetch4); a u32.
+   */
+  struct dxbc2spv_state_value fetch4;
+  /*
+   Bit `s`: nothing is bound at pixel sampler `s` (bits 16–19 vertex samplers); a u32.
+   */
+  struct dxbc2spv_state_value null_samplers;
+  /*
+   Bump environment of texture stages 0–5.
+   */
+  struct dxbc2spv_bump_env bump_env[6];
+  /*
+   The alpha test's `D3DCMPFUNC` (1–8; default 8, always); a u32.
+   */
+  struct dxbc2spv_state_value alpha_test_func;
+  /*
+   The alpha test's reference, 0–255 (default 0); a u32.
+   */
+  struct dxbc2spv_state_value alpha_test_reference;
+  /*
+   1: `alpha_test_precision_bits` holds the precision; 0: the default, 8.
+   */
+  uint32_t has_alpha_test_precision_bits;
+  /*
+   Bits of alpha in render target 0 (1–16), or 0 for a float target.
+   */
+  uint32_t alpha_test_precision_bits;
+  /*
+   `DXBC2SPV_FOG_*` (default off).
+   */
+  uint32_t fog_mode;
+  /*
+   `DXBC2SPV_FOG_DEPTH_*` (default z).
+   */
+  uint32_t fog_depth;
+  /*
+   The fog colour, r, g, b (floats; default black).
+   */
+  struct dxbc2spv_state_value fog_color;
+  /*
+   Linear fog's start (a float; default 0).
+   */
+  struct dxbc2spv_state_value fog_start;
+  /*
+   Linear fog's end (a float; default 1).
+   */
+  struct dxbc2spv_state_value fog_end;
+  /*
+   Exponential fog's density (a float; default 1).
+   */
+  struct dxbc2spv_state_value fog_density;
+  /*
+   Bit `i`: user clip plane `i` (0–5) clips (a u32; default none).
+   */
+  struct dxbc2spv_state_value clip_planes_enabled;
+  /*
+   The planes `(a, b, c, d)` (floats; default zeros).
+   */
+  struct dxbc2spv_state_value clip_planes[6];
+  /*
+   1: the vertex shader writes the point size below; 0 (the default): `PointSize = 1`
+   as for any shader (the `point_size*` fields are then 0).
+   */
+  uint32_t has_point_size;
+  /*
+   The size when the shader writes none (a float; default 1).
+   */
+  struct dxbc2spv_state_value point_size;
+  /*
+   The least size (a float; default 1).
+   */
+  struct dxbc2spv_state_value point_size_min;
+  /*
+   The largest size (a float; default 64).
+   */
+  struct dxbc2spv_state_value point_size_max;
+  /*
+   Point sprites (a bool; default false).
+   */
+  struct dxbc2spv_state_value point_sprite;
+  /*
+   1: flat shading of the `COLOR` inputs (default 0).
+   */
+  uint32_t flat_shading;
+  /*
+   1: software vertex processing's constant-set sizes (default 0).
+   */
+  uint32_t software_vertex_processing;
+} dxbc2spv_d3d9_state;
 
 /*
  Receives a message; the pointers in it are valid only during the call.

@@ -24,6 +24,7 @@
 mod bindings;
 mod buffers;
 mod d3d9;
+mod d3d9_state;
 #[cfg(test)]
 mod d3d9_tests;
 mod fingerprint;
@@ -69,7 +70,7 @@ pub const DXBC2SPV_ERROR_NOT_AVAILABLE: c_int = -7;
 
 /// The version of this C API (bumped when a function or structure is added); compare with
 /// [`dxbc2spv_api_version`] to know what the loaded library has.
-pub const DXBC2SPV_API_VERSION: u32 = 4;
+pub const DXBC2SPV_API_VERSION: u32 = 5;
 
 /// The result of a translation.
 ///

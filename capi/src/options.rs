@@ -60,6 +60,9 @@ pub const DXBC2SPV_FLAG_SPARSE_RESIDENCY: u32 = 1 << 3;
 /// The device has `shaderTessellationAndGeometryPointSize`: point-emitting geometry shaders
 /// write `PointSize = 1` (default on).
 pub const DXBC2SPV_FLAG_GEOMETRY_POINT_SIZE: u32 = 1 << 4;
+/// Translate the level-9 part (`Aon9`) of a `4_0_level_9_x` container instead of its Shader
+/// Model 4 program (default off; no effect on D3D9 streams; API version 5).
+pub const DXBC2SPV_FLAG_LEVEL9: u32 = 1 << 5;
 
 /// `shaderSignedZeroInfNanPreserveFloat32`.
 pub const DXBC2SPV_FLOAT_PRESERVE_INF_NAN_F32: u32 = 1 << 0;
@@ -489,6 +492,10 @@ unsafe fn convert_chain(mut next: *const c_void, converted: &mut Converted) -> R
                 let block = unsafe { &*next.cast::<crate::d3d9::dxbc2spv_d3d9_options>() };
                 crate::d3d9::apply(block, o)?;
             }
+            crate::d3d9_state::DXBC2SPV_STRUCTURE_TYPE_D3D9_STATE => {
+                let block = unsafe { &*next.cast::<crate::d3d9_state::dxbc2spv_d3d9_state>() };
+                crate::d3d9_state::apply(block, o)?;
+            }
             DXBC2SPV_STRUCTURE_TYPE_MESSAGE_CALLBACK => {
                 let block = unsafe { &*next.cast::<dxbc2spv_message_callback>() };
                 converted.messages = block.callback.map(|callback| MessageSink {
@@ -501,7 +508,7 @@ unsafe fn convert_chain(mut next: *const c_void, converted: &mut Converted) -> R
                     "options: block {position} of the next chain has unknown stype {other} \
                      (this library knows 1..={}; \
                      API version {})",
-                    crate::d3d9::DXBC2SPV_STRUCTURE_TYPE_D3D9_OPTIONS,
+                    crate::d3d9_state::DXBC2SPV_STRUCTURE_TYPE_D3D9_STATE,
                     crate::DXBC2SPV_API_VERSION
                 )))
             }
@@ -609,6 +616,7 @@ mod tests {
                 DXBC2SPV_FLAG_GEOMETRY_POINT_SIZE,
                 OptionFlags::GEOMETRY_POINT_SIZE,
             ),
+            (DXBC2SPV_FLAG_LEVEL9, OptionFlags::LEVEL9),
         ];
         let mut all = OptionFlags::empty();
         for (c, rust) in pairs {
@@ -648,6 +656,7 @@ mod tests {
             ("texel_raw_buffers", "dxbc2spv_buffer_descriptors"),
             ("storage_buffer_alignment", "dxbc2spv_buffer_descriptors"),
             ("typed_uav_formats", "dxbc2spv_buffer_descriptors"),
+            ("d3d9_state", "dxbc2spv_d3d9_state"),
             ("float_emulation", "dxbc2spv_d3d9_options"),
         ];
         let known: Vec<&str> = reachable.iter().map(|(f, _)| *f).collect();

@@ -602,6 +602,35 @@ static void test_stage_linking(const file *f) {
     dxbc2spv_output_free(&out);
 }
 
+/* The Direct3D 9 blocks: all zero is the defaults (the same module as without them), a value
+   in an unknown form is named. */
+static void test_d3d9_blocks(const file *f) {
+    dxbc2spv_d3d9_state st;
+    memset(&st, 0, sizeof st);
+    st.stype = DXBC2SPV_STRUCTURE_TYPE_D3D9_STATE;
+    dxbc2spv_d3d9_options d9;
+    memset(&d9, 0, sizeof d9);
+    d9.stype = DXBC2SPV_STRUCTURE_TYPE_D3D9_OPTIONS;
+    d9.next = &st;
+    dxbc2spv_options options;
+    dxbc2spv_options_init(&options);
+    options.next = &d9;
+    dxbc2spv_output out;
+    CHECK(dxbc2spv_translate(f->bytes, f->size, &options, &out) == DXBC2SPV_OK);
+    CHECK(out.spirv_words == f->word_count &&
+          memcmp(out.spirv, f->words, f->word_count * sizeof(uint32_t)) == 0);
+    dxbc2spv_output_free(&out);
+    st.fog_start.form = 7;
+    CHECK(dxbc2spv_translate(f->bytes, f->size, &options, &out) ==
+          DXBC2SPV_ERROR_INVALID_ARGUMENT);
+    CHECK(out.error && strstr(out.error, "d3d9_state.fog_start.form = 7"));
+    dxbc2spv_output_free(&out);
+    st.fog_start.form = DXBC2SPV_STATE_SPEC;
+    st.fog_start.id_or_offset = 4;
+    CHECK(dxbc2spv_translate(f->bytes, f->size, &options, &out) == DXBC2SPV_OK);
+    dxbc2spv_output_free(&out);
+}
+
 int main(int argc, char **argv) {
     if (argc < 4) {
         fprintf(stderr, "usage: %s OUTDIR WARNINGS.dxbc FILE.dxbc...\n", argv[0]);
@@ -639,6 +668,7 @@ int main(int argc, char **argv) {
     test_callback(&files[count - 1]);
     test_state_blocks(&files[count - 1]);
     test_stage_linking(&files[count - 1]);
+    test_d3d9_blocks(&files[count - 1]);
     /* the buffer-descriptor test wants the compute sample (a structured UAV) */
     for (int i = 0; i < count; i++)
         if (strncmp(files[i].name, "cs50_structured_tgsm", 20) == 0)
