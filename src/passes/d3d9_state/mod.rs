@@ -6,8 +6,8 @@
 //! body moves into a new function that the entry point calls between a prologue and an
 //! epilogue: every `ret` of the shader, conditional or not, returns to the epilogue, which
 //! therefore runs at every return. Pixel shaders: point sprites in the prologue
-//! ([`point`]); fog ([`fog`]) then the alpha test ([`alpha_test`]) in the epilogue. Vertex
-//! shaders: user clip planes ([`clip_planes`]) and the point size ([`point`]) in the
+//! (`point`); fog (`fog`) then the alpha test (`alpha_test`) in the epilogue. Vertex
+//! shaders: user clip planes (`clip_planes`) and the point size (`point`) in the
 //! epilogue. Each value of the state becomes an [`ir::Parameter`](crate::ir::Parameter)
 //! (immediates too, as `Immediate` parameters); the new work uses temps past `dcl_temps`.
 //! Flat shading is not a pass: the pipeline adds the `COLOR` locations to the stage linking's

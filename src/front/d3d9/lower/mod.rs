@@ -6,12 +6,12 @@
 //!   a value between instructions (`a0`, `aL`, `p0`, loop counters, `vPos`/`vFace`, the
 //!   ps_1_x `t#`) gets a fixed IR temp past them, and the operands that need a computed value
 //!   (source modifiers IR has no form for, ps_1_x constant clamping, bool constants, result
-//!   shifts, predication) go through scratch temps allocated per instruction ([`Temps`]).
+//!   shifts, predication) go through scratch temps allocated per instruction (`Temps`).
 //! - **Constants.** `c#` read constant buffer b0 (`c#` = vector #), `i#` b1 (ivec4 #), `b#`
 //!   b2 (bit # mod 32 of dword # / 32). A `def*` value is inlined where the register is read
 //!   directly; relative reads see the buffer (the runtime mirrors the definitions there).
 //! - **I/O.** Inputs and outputs keep their D3D9 register numbers as IR registers; their Vulkan
-//!   locations come from the (usage, index) rule of [`io`] through
+//!   locations come from the (usage, index) rule of `io` through
 //!   [`ir::Module::input_locations`]/[`ir::Module::output_locations`].
 //! - **Functions.** The entry point runs the prologue (`vPos`, `vFace`, default outputs),
 //!   D3D9's main program and the epilogue (ps_1_x `r0` → colour, SM1/2 colour clamping);
