@@ -15,13 +15,17 @@ use super::Lowering;
 const ONE: u32 = 0x3f80_0000;
 
 impl Lowering<'_, '_> {
-    /// The sources of `i`, converted.
-    fn sources(&mut self, i: &Instruction, n: usize) -> Result<Vec<ir::Src>, Error> {
+    /// The first `N` sources of `i`, converted (no allocation: this runs per instruction).
+    fn sources<const N: usize>(&mut self, i: &Instruction) -> Result<[ir::Src; N], Error> {
         let srcs = i.sources();
-        if srcs.len() < n {
-            return Err(Error::internal(i.offset, "too few sources"));
+        let mut out = [ir::Src::default(); N];
+        for (k, slot) in out.iter_mut().enumerate() {
+            let s = srcs
+                .get(k)
+                .ok_or_else(|| Error::internal(i.offset, "too few sources"))?;
+            *slot = self.source(s)?;
         }
-        srcs.iter().take(n).map(|s| self.source(s)).collect()
+        Ok(out)
     }
 
     /// Lowers an arithmetic instruction.
@@ -30,7 +34,7 @@ impl Lowering<'_, '_> {
         match i.opcode {
             Opcode::Mov | Opcode::Mova if i.dst.is_some_and(|d| d.reg == RegisterType::Address) => {
                 // vs_1_1 `mov a0` floors; `mova` rounds to nearest.
-                let s = self.sources(i, 1)?;
+                let s = self.sources::<1>(i)?;
                 let round = if i.opcode == Opcode::Mova {
                     Op::RoundNe
                 } else {
@@ -42,30 +46,30 @@ impl Lowering<'_, '_> {
                 self.emit(i, Op::Ftoi, &[temp(t)])
             }
             Opcode::Mov => {
-                let s = self.sources(i, 1)?;
+                let s = self.sources::<1>(i)?;
                 self.emit(i, Op::Mov, &s)
             }
             Opcode::Abs => {
-                let mut s = self.sources(i, 1)?;
+                let mut s = self.sources::<1>(i)?;
                 if let Some(s) = s.first_mut() {
                     s.modifier = ir::Modifier::Abs;
                 }
                 self.emit(i, Op::Mov, &s)
             }
-            Opcode::Add => self.simple(i, Op::Add, 2),
+            Opcode::Add => self.simple::<2>(i, Op::Add),
             Opcode::Sub => {
-                let mut s = self.sources(i, 2)?;
+                let mut s = self.sources::<2>(i)?;
                 s[1] = negate(s[1]);
                 self.emit(i, Op::Add, &s)
             }
-            Opcode::Mul => self.simple(i, Op::MulLegacy, 2),
-            Opcode::Mad => self.simple(i, Op::MadLegacy, 3),
-            Opcode::Dp3 => self.simple(i, Op::Dp3Legacy, 2),
-            Opcode::Dp4 => self.simple(i, Op::Dp4Legacy, 2),
-            Opcode::Dp2add => self.simple(i, Op::Dp2AddLegacy, 3),
-            Opcode::Min => self.simple(i, Op::Min, 2),
-            Opcode::Max => self.simple(i, Op::Max, 2),
-            Opcode::Frc => self.simple(i, Op::Frc, 1),
+            Opcode::Mul => self.simple::<2>(i, Op::MulLegacy),
+            Opcode::Mad => self.simple::<3>(i, Op::MadLegacy),
+            Opcode::Dp3 => self.simple::<2>(i, Op::Dp3Legacy),
+            Opcode::Dp4 => self.simple::<2>(i, Op::Dp4Legacy),
+            Opcode::Dp2add => self.simple::<3>(i, Op::Dp2AddLegacy),
+            Opcode::Min => self.simple::<2>(i, Op::Min),
+            Opcode::Max => self.simple::<2>(i, Op::Max),
+            Opcode::Frc => self.simple::<1>(i, Op::Frc),
             Opcode::Rcp => self.scalar(i, Op::RcpLegacy),
             Opcode::Rsq => self.scalar(i, Op::RsqLegacy),
             Opcode::Exp => self.scalar(i, Op::ExpLegacy),
@@ -74,16 +78,16 @@ impl Lowering<'_, '_> {
             Opcode::Logp if vs1 => self.scalar(i, Op::LogpSm1),
             Opcode::Expp => self.scalar(i, Op::ExpLegacy),
             Opcode::Logp => self.scalar(i, Op::LogLegacy),
-            Opcode::Lit => self.simple(i, Op::Lit, 1),
-            Opcode::Dst => self.simple(i, Op::DistVec, 2),
-            Opcode::Nrm => self.simple(i, Op::NrmLegacy, 1),
+            Opcode::Lit => self.simple::<1>(i, Op::Lit),
+            Opcode::Dst => self.simple::<2>(i, Op::DistVec),
+            Opcode::Nrm => self.simple::<1>(i, Op::NrmLegacy),
             Opcode::Pow => {
-                let s = self.sources(i, 2)?;
+                let s = self.sources::<2>(i)?;
                 let s = [first(s[0]), first(s[1])];
                 self.emit(i, Op::PowLegacy, &s)
             }
             Opcode::Slt | Opcode::Sge => {
-                let s = self.sources(i, 2)?;
+                let s = self.sources::<2>(i)?;
                 let op = if i.opcode == Opcode::Slt {
                     Op::Lt
                 } else {
@@ -101,7 +105,7 @@ impl Lowering<'_, '_> {
             }
             Opcode::Sgn => {
                 // (x > 0) − (x < 0).
-                let s = self.sources(i, 1)?;
+                let s = self.sources::<1>(i)?;
                 let (a, b) = (self.temps.scratch(), self.temps.scratch());
                 self.push(inst(
                     Op::Lt,
@@ -131,7 +135,7 @@ impl Lowering<'_, '_> {
             }
             Opcode::Lrp => {
                 // src0 × (src1 − src2) + src2.
-                let s = self.sources(i, 3)?;
+                let s = self.sources::<3>(i)?;
                 let t = self.temps.scratch();
                 self.push(inst(
                     Op::Add,
@@ -144,7 +148,7 @@ impl Lowering<'_, '_> {
             Opcode::Crs => {
                 // a.yzx × b.zxy − a.zxy × b.yzx, written to x, y and z only (D3D9 refuses
                 // a w in crs's mask; a w there is left unwritten).
-                let s = self.sources(i, 2)?;
+                let s = self.sources::<2>(i)?;
                 let Some(d) = i.dst else {
                     return Err(Error::internal(i.offset, "crs without destination"));
                 };
@@ -169,7 +173,7 @@ impl Lowering<'_, '_> {
             }
             Opcode::Cmp => {
                 // src0 >= 0 ? src1 : src2.
-                let s = self.sources(i, 3)?;
+                let s = self.sources::<3>(i)?;
                 let t = self.temps.scratch();
                 self.push(inst(
                     Op::Ge,
@@ -181,7 +185,7 @@ impl Lowering<'_, '_> {
             }
             Opcode::Cnd => {
                 // src0 > 0.5 ? src1 : src2 (before ps_1_4 src0 is r0.a).
-                let s = self.sources(i, 3)?;
+                let s = self.sources::<3>(i)?;
                 let cond = if self.key < 0x0104 {
                     first_w(s[0])
                 } else {
@@ -198,7 +202,7 @@ impl Lowering<'_, '_> {
             }
             Opcode::Sincos => {
                 // .x = cos, .y = sin of the scalar source; other components unchanged.
-                let s = self.sources(i, 1)?;
+                let s = self.sources::<1>(i)?;
                 let src = first(s[0]);
                 let Some(d) = i.dst else {
                     return Err(Error::internal(i.offset, "sincos without destination"));
@@ -214,21 +218,21 @@ impl Lowering<'_, '_> {
             Opcode::M4x4 | Opcode::M4x3 | Opcode::M3x4 | Opcode::M3x3 | Opcode::M3x2 => {
                 self.matrix(i)
             }
-            Opcode::Dsx => self.simple(i, Op::DerivRtx, 1),
-            Opcode::Dsy => self.simple(i, Op::DerivRty, 1),
+            Opcode::Dsx => self.simple::<1>(i, Op::DerivRtx),
+            Opcode::Dsy => self.simple::<1>(i, Op::DerivRty),
             _ => Err(self.unsupported(i, "not an arithmetic instruction")),
         }
     }
 
-    /// `op` on the first `n` sources.
-    fn simple(&mut self, i: &Instruction, op: Op, n: usize) -> Result<(), Error> {
-        let s = self.sources(i, n)?;
+    /// `op` on the first `N` sources.
+    fn simple<const N: usize>(&mut self, i: &Instruction, op: Op) -> Result<(), Error> {
+        let s = self.sources::<N>(i)?;
         self.emit(i, op, &s)
     }
 
     /// `op` on the scalar source: the first component of its (replicate) swizzle.
     fn scalar(&mut self, i: &Instruction, op: Op) -> Result<(), Error> {
-        let s = self.sources(i, 1)?;
+        let s = self.sources::<1>(i)?;
         self.emit(i, op, &[first(s[0])])
     }
 
