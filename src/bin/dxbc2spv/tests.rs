@@ -44,12 +44,19 @@ fn usage_error_code(args: &[&str]) -> i32 {
     }
 }
 
-/// A fresh, empty directory under the system's temp dir, removed when dropped.
+/// A fresh, empty directory under the system's temp dir, removed when dropped. Each one is
+/// unique within the process (a counter), so tests running in parallel never share one even
+/// when they pick the same name.
 struct TempDir(PathBuf);
 
 impl TempDir {
     fn new(name: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("dxbc2spv-cli-{}-{name}", std::process::id()));
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let serial = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!(
+            "dxbc2spv-cli-{}-{serial}-{name}",
+            std::process::id()
+        ));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).expect("create temp dir");
         Self(dir)

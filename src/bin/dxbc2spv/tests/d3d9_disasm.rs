@@ -46,7 +46,7 @@ fn disasm_lists_a_d3d9_stream_whatever_its_extension() {
 
 #[test]
 fn disasm_reports_a_truncated_d3d9_stream_with_its_offset() {
-    let tmp = TempDir::new("d3d9-bad");
+    let tmp = TempDir::new("d3d9-disasm-bad");
     let mut bytes = ps_2_0_stream();
     bytes.truncate(bytes.len() - 4); // no end token
     let bad = tmp.file("bad.pso", &bytes);
