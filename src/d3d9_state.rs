@@ -46,6 +46,44 @@ impl<T: Copy> StateValue<T> {
     }
 }
 
+impl<T: StateBits> StateValue<T> {
+    /// The [`Parameter`](crate::ir::Parameter) named `name` that reads this value, or a message
+    /// naming `name` when its `SpecId` range or push-constant offset is out of range.
+    pub fn parameter(&self, name: &'static str) -> Result<crate::ir::Parameter, String> {
+        use crate::ir::ParameterSource;
+        let source = match *self {
+            StateValue::Immediate(v) => ParameterSource::Immediate(v.bits()),
+            StateValue::Spec { id, default } => {
+                if id.checked_add(u32::from(T::COUNT)).is_none() {
+                    return Err(format!("{name}: SpecId {id} leaves no room"));
+                }
+                ParameterSource::Spec {
+                    first_id: id,
+                    defaults: default.bits(),
+                }
+            }
+            StateValue::Push { offset } => {
+                if offset % 4 != 0 || offset.checked_add(16).is_none() {
+                    return Err(format!(
+                        "{name}: push-constant offset {offset} is not a multiple of 4 below 2^32"
+                    ));
+                }
+                ParameterSource::Push { offset }
+            }
+        };
+        Ok(crate::ir::Parameter {
+            name,
+            component_type: if T::FLOAT {
+                crate::ir::ComponentType::Float
+            } else {
+                crate::ir::ComponentType::Uint
+            },
+            count: T::COUNT,
+            source,
+        })
+    }
+}
+
 /// A value of the state as 32-bit words (what a specialization constant or a push-constant word
 /// holds).
 pub trait StateBits: Copy {

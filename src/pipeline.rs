@@ -668,6 +668,7 @@ fn lower_and_check<'a, F: FrontEnd<'a>>(
     let mut module = front.lower(
         options.stream_output.as_ref(),
         &options.class_linkage,
+        &options.d3d9_state,
         arena,
     )?;
     let bindings = front.bindings(&options.bindings, module.stage)?;

@@ -108,10 +108,16 @@ impl<'a> FrontEnd<'a> for Level9Part<'a> {
         &self,
         stream_output: Option<&ir::StreamOutputRequest>,
         class_linkage: &ClassLinkage,
+        d3d9_state: &crate::d3d9_state::D3d9State,
         arena: Vec<ir::Inst>,
     ) -> Result<ir::Module, Error> {
-        self.program
-            .lower_with(stream_output, class_linkage, Some(&self.layout), arena)
+        self.program.lower_with(
+            stream_output,
+            class_linkage,
+            Some(&self.layout),
+            d3d9_state,
+            arena,
+        )
     }
 
     fn semantics(&self) -> Semantics {

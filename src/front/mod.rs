@@ -17,6 +17,7 @@ pub mod level9;
 use std::borrow::Cow;
 
 use crate::bindings::{Bindings, ClassLinkage};
+use crate::d3d9_state::D3d9State;
 use crate::error::Error;
 use crate::ir;
 
@@ -36,12 +37,14 @@ pub trait FrontEnd<'a>: Sized {
     /// Lowers the decoded shader into an IR module whose instructions are built in `arena`
     /// (emptied first, its allocation reused), and resolves the caller's stream-output
     /// request against the shader's outputs. `class_linkage` says how SM5 interfaces are
-    /// dispatched (bound instances are resolved while lowering). Passes have not run on the
-    /// result.
+    /// dispatched (bound instances are resolved while lowering). `d3d9_state` is the Direct3D 9
+    /// pipeline state the D3D9 lowering reads (sampler types, bump environment, constant-set
+    /// sizes; other front ends ignore it). Passes have not run on the result.
     fn lower(
         &self,
         stream_output: Option<&ir::StreamOutputRequest>,
         class_linkage: &ClassLinkage,
+        d3d9_state: &D3d9State,
         arena: Vec<ir::Inst>,
     ) -> Result<ir::Module, Error>;
 

@@ -158,6 +158,7 @@ impl<'a> FrontEnd<'a> for Fake<'a> {
         &self,
         _stream_output: Option<&ir::StreamOutputRequest>,
         _class_linkage: &ClassLinkage,
+        _d3d9_state: &crate::d3d9_state::D3d9State,
         _arena: Vec<ir::Inst>,
     ) -> Result<ir::Module, Error> {
         Err(Error::unsupported(self.0.len() as u32 - 1, "everything"))

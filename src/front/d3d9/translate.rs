@@ -7,6 +7,7 @@
 use std::cell::RefCell;
 
 use crate::bindings::ClassLinkage;
+use crate::d3d9_state::D3d9State;
 use crate::error::Error;
 use crate::front::{FrontEnd, Semantics};
 use crate::ir;
@@ -35,12 +36,14 @@ impl<'a> D3d9<'a> {
     }
 
     /// [`FrontEnd::lower`], for the level-9 part of a DXBC container when `level9` gives its
-    /// constant and sampler sources.
+    /// constant and sampler sources. A level-9 part ignores `d3d9_state` (Direct3D 11 has no
+    /// such state; its samplers are declared).
     pub fn lower_with(
         &self,
         stream_output: Option<&ir::StreamOutputRequest>,
         _class_linkage: &ClassLinkage,
         level9: Option<&Level9Layout>,
+        d3d9_state: &D3d9State,
         arena: Vec<ir::Inst>,
     ) -> Result<ir::Module, Error> {
         if stream_output.is_some() {
@@ -51,7 +54,7 @@ impl<'a> D3d9<'a> {
         }
         let (module, semantics) = match level9 {
             Some(layout) => super::lower::lower_level9(&self.program, layout, arena)?,
-            None => super::lower::lower(&self.program, arena)?,
+            None => super::lower::lower_with_state(&self.program, d3d9_state, arena)?,
         };
         *self.semantics.borrow_mut() = semantics;
         Ok(module)
@@ -83,9 +86,10 @@ impl<'a> FrontEnd<'a> for D3d9<'a> {
         &self,
         stream_output: Option<&ir::StreamOutputRequest>,
         class_linkage: &ClassLinkage,
+        d3d9_state: &D3d9State,
         arena: Vec<ir::Inst>,
     ) -> Result<ir::Module, Error> {
-        self.lower_with(stream_output, class_linkage, None, arena)
+        self.lower_with(stream_output, class_linkage, None, d3d9_state, arena)
     }
 
     fn semantics(&self) -> Semantics {

@@ -81,6 +81,7 @@ impl<'a> FrontEnd<'a> for Dxbc<'a> {
         &self,
         stream_output: Option<&ir::StreamOutputRequest>,
         class_linkage: &ClassLinkage,
+        _d3d9_state: &crate::d3d9_state::D3d9State,
         arena: Vec<ir::Inst>,
     ) -> Result<ir::Module, Error> {
         let signatures = lower::Signatures {

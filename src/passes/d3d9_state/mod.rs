@@ -20,39 +20,16 @@ mod point;
 
 use crate::d3d9_state::{D3d9State, StateBits, StateValue};
 use crate::ir::{
-    ComponentType, Dst, Function, FunctionId, Inst, IoDecl, Module, Op, Parameter, ParameterSource,
-    Reg, SignatureElement, Src, Stage, SystemValue, MAX_IO_REGISTERS,
+    Dst, Function, FunctionId, Inst, IoDecl, Module, Op, Reg, SignatureElement, Src, Stage,
+    SystemValue, MAX_IO_REGISTERS,
 };
 
 use super::Error;
 
-/// Applies `state` to `module` (see the module documentation). State that no stage of the
-/// translation applies yet is `Unsupported` when it differs from its default, naming the field,
-/// rather than ignored.
+/// Applies `state` to `module` (see the module documentation). The sampler fields, the bump
+/// environment and software vertex processing are not this pass's: the Direct3D 9 lowering
+/// reads them.
 pub fn apply_d3d9_state(module: &mut Module, state: &D3d9State) -> Result<(), Error> {
-    let d = D3d9State::default();
-    let unapplied = [
-        ("sampler_types", state.sampler_types != d.sampler_types),
-        (
-            "vertex_sampler_types",
-            state.vertex_sampler_types != d.vertex_sampler_types,
-        ),
-        ("depth_compare", state.depth_compare != d.depth_compare),
-        ("projected", state.projected != d.projected),
-        ("fetch4", state.fetch4 != d.fetch4),
-        ("null_samplers", state.null_samplers != d.null_samplers),
-        ("bump_env", state.bump_env != d.bump_env),
-        (
-            "software_vertex_processing",
-            state.software_vertex_processing != d.software_vertex_processing,
-        ),
-    ];
-    if let Some((field, _)) = unapplied.iter().find(|(_, set)| *set) {
-        return Err(Error::unsupported(
-            module.program_span,
-            format!("Options::d3d9_state.{field} other than its default (not applied yet)"),
-        ));
-    }
     let mut b = Builder::new(module);
     match b.module.stage {
         Stage::Pixel => {
@@ -135,37 +112,9 @@ impl<'a> Builder<'a> {
         name: &'static str,
         value: StateValue<T>,
     ) -> Result<Src, Error> {
-        let source = match value {
-            StateValue::Immediate(v) => ParameterSource::Immediate(v.bits()),
-            StateValue::Spec { id, default } => {
-                if id.checked_add(u32::from(T::COUNT)).is_none() {
-                    return Err(caller(format!("{name}: SpecId {id} leaves no room")));
-                }
-                ParameterSource::Spec {
-                    first_id: id,
-                    defaults: default.bits(),
-                }
-            }
-            StateValue::Push { offset } => {
-                if offset % 4 != 0 || offset.checked_add(16).is_none() {
-                    return Err(caller(format!(
-                        "{name}: push-constant offset {offset} is not a multiple of 4 below 2^32"
-                    )));
-                }
-                ParameterSource::Push { offset }
-            }
-        };
+        let parameter = value.parameter(name).map_err(caller)?;
         let n = self.module.parameters.len() as u32;
-        self.module.parameters.push(Parameter {
-            name,
-            component_type: if T::FLOAT {
-                ComponentType::Float
-            } else {
-                ComponentType::Uint
-            },
-            count: T::COUNT,
-            source,
-        });
+        self.module.parameters.push(parameter);
         Ok(Src::new(Reg::Parameter(n)))
     }
 

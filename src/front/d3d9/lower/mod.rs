@@ -25,6 +25,7 @@ mod io;
 mod level9;
 mod operand;
 mod ps1;
+mod state;
 mod texture;
 
 #[cfg(test)]
@@ -32,6 +33,7 @@ mod ps1_tests;
 #[cfg(test)]
 mod sm3_tests;
 
+use crate::d3d9_state::D3d9State;
 use crate::error::Error;
 use crate::front::d3d9::opcodes::Opcode;
 use crate::front::d3d9::program::{Instruction, Program, RegisterType, Version};
@@ -187,6 +189,8 @@ struct Lowering<'p, 'a> {
     pub usages: io::Usages,
     /// The level-9 part's constant and sampler sources (`None`: a standalone D3D9 shader).
     pub level9: Option<&'p Level9Layout>,
+    /// The pipeline state (read through `state`'s accessors).
+    pub state: &'p D3d9State,
 }
 
 /// Lowers `program` into a module whose instructions are built in `arena`, with the
@@ -195,7 +199,18 @@ pub fn lower(
     program: &Program<'_>,
     arena: Vec<ir::Inst>,
 ) -> Result<(ir::Module, crate::front::Semantics), Error> {
-    lower_with(program, None, arena)
+    lower_with(program, None, &D3d9State::default(), arena)
+}
+
+/// [`lower`] with the Direct3D 9 pipeline state `state`: the sampler fields, the bump
+/// environment and software vertex processing (`docs/d3d9.md`, "Pipeline state parameters";
+/// the rest is applied by the passes).
+pub fn lower_with_state(
+    program: &Program<'_>,
+    state: &D3d9State,
+    arena: Vec<ir::Inst>,
+) -> Result<(ir::Module, crate::front::Semantics), Error> {
+    lower_with(program, None, state, arena)
 }
 
 /// [`lower`] for the level-9 part of a DXBC container, whose constants and samplers are the
@@ -205,12 +220,13 @@ pub fn lower_level9(
     layout: &Level9Layout,
     arena: Vec<ir::Inst>,
 ) -> Result<(ir::Module, crate::front::Semantics), Error> {
-    lower_with(program, Some(layout), arena)
+    lower_with(program, Some(layout), &D3d9State::default(), arena)
 }
 
 fn lower_with(
     program: &Program<'_>,
     level9: Option<&Level9Layout>,
+    state: &D3d9State,
     mut arena: Vec<ir::Inst>,
 ) -> Result<(ir::Module, crate::front::Semantics), Error> {
     arena.clear();
@@ -250,6 +266,7 @@ fn lower_with(
         loop_stack: Vec::new(),
         usages: io::Usages::default(),
         level9,
+        state,
     };
     lowering.prescan()?;
     lowering.declare()?;

@@ -499,7 +499,12 @@ impl Lowering<'_, '_> {
         if let Some(id) = self.cbuffers.int {
             return Ok(id);
         }
-        let id = self.constant_buffer(1, 16, span);
+        let size = if self.software_vertex_processing() {
+            2048
+        } else {
+            16
+        };
+        let id = self.constant_buffer(1, size, span);
         self.cbuffers.int = Some(id);
         Ok(id)
     }
@@ -509,7 +514,13 @@ impl Lowering<'_, '_> {
         if let Some(id) = self.cbuffers.bool {
             return Ok(id);
         }
-        let id = self.constant_buffer(2, 1, span);
+        // 2048 booleans under software vertex processing: 16 vectors of 128 bits.
+        let size = if self.software_vertex_processing() {
+            16
+        } else {
+            1
+        };
+        let id = self.constant_buffer(2, size, span);
         self.cbuffers.bool = Some(id);
         Ok(id)
     }
@@ -573,9 +584,12 @@ impl Lowering<'_, '_> {
         id
     }
 
-    /// How many `c#` the stage has: D3D9's count for the version, more when the program
-    /// reads past it (software vertex processing).
+    /// How many `c#` the stage has: D3D9's count for the version, 8192 under software vertex
+    /// processing or when the program reads past the count.
     fn float_constant_count(&self) -> u32 {
+        if self.software_vertex_processing() {
+            return 8192;
+        }
         let base = match (self.pixel, self.version.major) {
             (true, 1) => 8,
             (true, 2) => 32,

@@ -8,9 +8,9 @@
 //!   the stage of its destination (`TEXCOORD#` of `t#`), and it samples that stage's sampler. In
 //!   ps_1_4 `t#` are read-only texture coordinates and `texld r#` samples stage `#`.
 //! - **Runtime state.** Every fact about a texture stage that only the runtime knows (texture
-//!   type, `D3DTTFF_PROJECTED`, bump-environment matrix and luminance) comes from
-//!   [`Lowering::stage_state`], and nowhere else; it gives D3D9's defaults until the pipeline
-//!   state parameters exist: 2-D, not projected, matrix and luminance scale/offset 0.
+//!   type, `D3DTTFF_PROJECTED`, bump-environment matrix and luminance, null, depth and Fetch4
+//!   samplers) comes from the pipeline state through the accessors of `state`
+//!   (`Options::d3d9_state`; by default 2-D, not projected, matrix and luminance 0).
 //! - **Arithmetic.** Dot products and the bump perturbation use the legacy float ops (D3D9's
 //!   `0 × anything = 0`), as the arithmetic instructions do.
 //! - **Co-issue.** Both instructions of a pair read their sources before either writes: when
@@ -22,22 +22,9 @@ use crate::front::d3d9::program::{Dst, Instruction, Program, RegisterType};
 use crate::ir::{self, Index, Op, Reg};
 
 use super::io::usage;
-use super::operand::{imm_f, imm_f4, inst, negate, reswizzle, temp, temp_c, temp_d};
-use super::texture::SamplerType;
+use super::operand::{imm_f, inst, negate, reswizzle, temp, temp_c, temp_d};
+use super::state::Bit;
 use super::Lowering;
-
-/// What the runtime's state says about one texture stage.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct StageState {
-    /// The type of the texture bound at the stage's sampler.
-    pub ty: SamplerType,
-    /// `D3DTTFF_PROJECTED`: ps_1_1–1_3 `tex`/`texbem`/`texbeml` divide the coordinates by w.
-    pub projected: bool,
-    /// The bump-environment matrix `(M00, M01, M10, M11)` (`D3DTSS_BUMPENVMAT*`).
-    pub bump: ir::Src,
-    /// The bump luminance `(scale, offset, _, _)` (`D3DTSS_BUMPENVLSCALE`/`LOFFSET`).
-    pub luminance: ir::Src,
-}
 
 /// Whether a destination in register file `reg` is a temp the copy a co-issued pair needs
 /// can read (`r#`, ps_1_1–1_3 `t#`).
@@ -46,19 +33,6 @@ fn copyable(reg: RegisterType) -> bool {
 }
 
 impl<'p> Lowering<'p, '_> {
-    /// The runtime state of texture stage `stage`. The one place the ps_1_x lowering reads it:
-    /// D3D9's defaults (2-D, not projected, bump matrix and luminance 0) until the pipeline
-    /// state parameters give the runtime's values.
-    pub(super) fn stage_state(&self, stage: u32) -> StageState {
-        let _ = stage;
-        StageState {
-            ty: SamplerType::Tex2D,
-            projected: false,
-            bump: imm_f4([0.0; 4]),
-            luminance: imm_f4([0.0; 4]),
-        }
-    }
-
     /// The instruction co-issued with `first` (the next one, when it has the co-issue bit).
     pub(super) fn coissue_partner(&self, first: &Instruction) -> Option<&'p Instruction> {
         let program: &'p Program<'_> = self.program;
@@ -142,29 +116,20 @@ impl<'p> Lowering<'p, '_> {
         Ok(temp_c(self.texture_temp(n, span)?, 0))
     }
 
-    /// Samples stage `stage` at `coord` into a new scratch temp.
-    fn stage_sample(&mut self, stage: u32, coord: ir::Src, span: u32) -> u32 {
-        let ty = self.stage_state(stage).ty;
-        if !self.samplers.iter().any(|s| s.0 == stage) {
-            self.add_sampler(stage, ty, span);
-        }
-        let [res, smp] = self.sampler(stage, [0, 1, 2, 3], span);
-        let t = self.temps.scratch();
-        self.push(inst(
-            Op::Sample,
-            span,
-            &[temp_d(t, 0xf)],
-            &[coord, res, smp],
-        ));
-        t
+    /// Samples stage `stage` at `coord` into a new scratch temp, as the state says.
+    fn stage_sample(&mut self, stage: u32, coord: ir::Src, span: u32) -> Result<u32, Error> {
+        let state = self.sampler_state(stage, span)?;
+        self.sample_with_state(stage, state, Op::Sample, coord, &[], span)
     }
 
     /// The coordinates ps_1_1–1_3 `tex`/`texbem*` use at stage `m`: its texture coordinates,
-    /// divided by w when the stage is projected.
-    fn stage_coordinates(&mut self, m: u32, span: u32) -> ir::Src {
+    /// divided by w when the stage is projected (a select on the bit when it is known at run
+    /// time).
+    fn stage_coordinates(&mut self, m: u32, span: u32) -> Result<ir::Src, Error> {
         let tc = self.texcoord(m, span);
-        if !self.stage_state(m).projected {
-            return tc;
+        let projected = self.projected_bit(m, span)?;
+        if projected == Bit::Known(false) {
+            return Ok(tc);
         }
         let t = self.temps.scratch();
         self.push(inst(
@@ -173,7 +138,10 @@ impl<'p> Lowering<'p, '_> {
             &[temp_d(t, 0xf)],
             &[tc, reswizzle(tc, [3; 4])],
         ));
-        temp(t)
+        if let Bit::Runtime(c) = projected {
+            self.push(inst(Op::Movc, span, &[temp_d(t, 0xf)], &[c, temp(t), tc]));
+        }
+        Ok(temp(t))
     }
 
     /// A three-component dot product (D3D9's legacy rule) into `dst`.
@@ -228,8 +196,8 @@ impl<'p> Lowering<'p, '_> {
         let m = d.num;
         match i.opcode {
             Opcode::Tex => {
-                let c = self.stage_coordinates(m, span);
-                let t = self.stage_sample(m, c, span);
+                let c = self.stage_coordinates(m, span)?;
+                let t = self.stage_sample(m, c, span)?;
                 self.write_result(i, &d, t)
             }
             Opcode::Texcoord => {
@@ -250,7 +218,7 @@ impl<'p> Lowering<'p, '_> {
                     Opcode::Texreg2gb => [1, 2, 2, 2],
                     _ => [0, 1, 2, 2],
                 };
-                let t = self.stage_sample(m, reswizzle(s, swizzle), span);
+                let t = self.stage_sample(m, reswizzle(s, swizzle), span)?;
                 self.write_result(i, &d, t)
             }
             Opcode::Texm3x2pad | Opcode::Texm3x3pad | Opcode::Texdp3 => {
@@ -267,7 +235,7 @@ impl<'p> Lowering<'p, '_> {
                 let c = self.temps.scratch();
                 self.push(inst(Op::Mov, span, &[temp_d(c, 0xf)], &[imm_f(0.0)]));
                 self.dot3(span, temp_d(c, 0x1), tc, s);
-                let t = self.stage_sample(m, temp(c), span);
+                let t = self.stage_sample(m, temp(c), span)?;
                 self.write_result(i, &d, t)
             }
             Opcode::Texm3x2tex | Opcode::Texm3x2depth => self.texm3x2(i, &d),
@@ -288,8 +256,8 @@ impl<'p> Lowering<'p, '_> {
         let span = i.offset;
         let m = d.num;
         let s = self.first_source(i)?;
-        let state = self.stage_state(m);
-        let c = self.stage_coordinates(m, span);
+        let bump = self.bump_env(m, span)?;
+        let c = self.stage_coordinates(m, span)?;
         let t = self.temps.scratch();
         self.push(inst(Op::Mov, span, &[temp_d(t, 0xf)], &[c]));
         // u' = u + M00·du + M10·dv; v' = v + M01·du + M11·dv.
@@ -297,7 +265,7 @@ impl<'p> Lowering<'p, '_> {
             Op::MadLegacy,
             span,
             &[temp_d(t, 0x3)],
-            &[reswizzle(s, [0; 4]), state.bump, temp(t)],
+            &[reswizzle(s, [0; 4]), bump.matrix, temp(t)],
         ));
         self.push(inst(
             Op::MadLegacy,
@@ -305,22 +273,18 @@ impl<'p> Lowering<'p, '_> {
             &[temp_d(t, 0x3)],
             &[
                 reswizzle(s, [1; 4]),
-                reswizzle(state.bump, [2, 3, 2, 3]),
+                reswizzle(bump.matrix, [2, 3, 2, 3]),
                 temp(t),
             ],
         ));
-        let r = self.stage_sample(m, temp(t), span);
+        let r = self.stage_sample(m, temp(t), span)?;
         if i.opcode == Opcode::Texbeml {
             let l = self.temps.scratch();
             self.push(inst(
                 Op::MadLegacy,
                 span,
                 &[temp_d(l, 0xf)],
-                &[
-                    reswizzle(s, [2; 4]),
-                    reswizzle(state.luminance, [0; 4]),
-                    reswizzle(state.luminance, [1; 4]),
-                ],
+                &[reswizzle(s, [2; 4]), bump.scale, bump.offset],
             ));
             self.push(inst(
                 Op::MulLegacy,
@@ -343,7 +307,7 @@ impl<'p> Lowering<'p, '_> {
         self.push(inst(Op::Mov, span, &[temp_d(t, 0xf)], &[first]));
         self.dot3(span, temp_d(t, 0x2), tc, s);
         if i.opcode == Opcode::Texm3x2tex {
-            let r = self.stage_sample(m, temp(t), span);
+            let r = self.stage_sample(m, temp(t), span)?;
             return self.write_result(i, d, r);
         }
         // Depth: z / w (z from the pad, w this row), 1 when w = 0; clamped to [0, 1].
@@ -402,7 +366,7 @@ impl<'p> Lowering<'p, '_> {
         let eye = match i.opcode {
             Opcode::Texm3x3 => return self.write_result(i, d, n),
             Opcode::Texm3x3tex => {
-                let r = self.stage_sample(m, temp(n), span);
+                let r = self.stage_sample(m, temp(n), span)?;
                 return self.write_result(i, d, r);
             }
             Opcode::Texm3x3spec => {
@@ -452,7 +416,7 @@ impl<'p> Lowering<'p, '_> {
             &[temp_d(k, 0x7)],
             &[temp_c(k, 0), temp(n), negate(eye)],
         ));
-        let r = self.stage_sample(m, temp(k), span);
+        let r = self.stage_sample(m, temp(k), span)?;
         self.write_result(i, d, r)
     }
 
@@ -462,7 +426,7 @@ impl<'p> Lowering<'p, '_> {
             return Err(Error::invalid(d.offset, "texld's destination is not r#"));
         }
         let s = self.first_source(i)?;
-        let t = self.stage_sample(d.num, s, i.offset);
+        let t = self.stage_sample(d.num, s, i.offset)?;
         self.write_result(i, d, t)
     }
 
@@ -473,7 +437,7 @@ impl<'p> Lowering<'p, '_> {
             return Err(Error::internal(span, "bem without its sources"));
         };
         let (a, b) = (self.source(&a)?, self.source(&b)?);
-        let bump = self.stage_state(d.num).bump;
+        let bump = self.bump_env(d.num, span)?.matrix;
         let t = self.temps.scratch();
         self.push(inst(
             Op::MadLegacy,

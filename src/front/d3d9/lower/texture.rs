@@ -14,8 +14,16 @@ use crate::front::d3d9::program::{Instruction, RegisterType, SrcModifier};
 use crate::ir::binding::{RegisterRange, ResourceKind};
 use crate::ir::{self, Index, Op, Reg, ReturnType, Test};
 
-use super::operand::{imm_f, inst, reswizzle, swizzle, temp, temp_c, temp_d};
+use super::operand::{imm_f, imm_f4, imm_u, inst, reswizzle, swizzle, temp, temp_c, temp_d};
+use super::state::{Bit, SamplerState};
 use super::Lowering;
+
+/// What D3D9 reads from a sampler with nothing bound.
+const NULL_TEXEL: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
+
+/// Fetch4's order: the result's (r, g, b, a) are `gather4`'s (z, x, y, w), that is the texels
+/// right of, below, and below-right of the top-left one, then the top-left one.
+const FETCH4_ORDER: [u8; 4] = [2, 0, 1, 3];
 
 /// A sampler's texture type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,14 +107,22 @@ impl Lowering<'_, '_> {
         (resource, sampler)
     }
 
-    /// The resource and sampler operands of `s#` (declared 2D on first use when undeclared),
-    /// the resource read through `swizzle`.
-    pub(super) fn sampler(&mut self, num: u32, swizzle: [u8; 4], span: u32) -> [ir::Src; 2] {
+    /// The resource and sampler operands of `s#` (declared on first use when undeclared, with
+    /// the type the state gives), the resource read through `swizzle`.
+    pub(super) fn sampler(
+        &mut self,
+        num: u32,
+        swizzle: [u8; 4],
+        span: u32,
+    ) -> Result<[ir::Src; 2], Error> {
         let (resource, sampler) = match self.samplers.iter().find(|s| s.0 == num) {
             Some(&(_, _, r, s)) => (r, s),
-            None => self.add_sampler(num, SamplerType::Tex2D, span),
+            None => {
+                let ty = self.undeclared_type(num, span)?;
+                self.add_sampler(num, ty, span)
+            }
         };
-        [
+        Ok([
             ir::Src {
                 swizzle,
                 ..ir::Src::new(Reg::Resource {
@@ -118,7 +134,98 @@ impl Lowering<'_, '_> {
                 decl: sampler,
                 element: Index::imm(0),
             }),
-        ]
+        ])
+    }
+
+    /// Samples `s#` with `op` at `coord` (then `extra`: bias, LOD or gradients) into a new
+    /// scratch temp, as the sampler's `state` says: (0, 0, 0, 1) for a null sampler, the
+    /// comparison of the reference with the texel for a depth sampler (replicated), the four
+    /// texels of the footprint for Fetch4, else the texel. The result is in texture order
+    /// (SM3's sampler swizzle not applied).
+    pub(super) fn sample_with_state(
+        &mut self,
+        num: u32,
+        state: SamplerState,
+        op: Op,
+        coord: ir::Src,
+        extra: &[ir::Src],
+        span: u32,
+    ) -> Result<u32, Error> {
+        let t = self.temps.scratch();
+        if state.null == Bit::Known(true) {
+            // Nothing is bound: D3D9 reads (0, 0, 0, 1).
+            self.push(inst(
+                Op::Mov,
+                span,
+                &[temp_d(t, 0xf)],
+                &[imm_f4(NULL_TEXEL)],
+            ));
+            return Ok(t);
+        }
+        let [res, smp] = self.sampler(num, [0, 1, 2, 3], span)?;
+        let ty = self
+            .samplers
+            .iter()
+            .find(|s| s.0 == num)
+            .map_or(SamplerType::Tex2D, |s| s.1);
+        if state.compare && ty != SamplerType::Volume {
+            // The reference is z (w for a cube); D3D9 replicates the result.
+            if let Some(&(_, _, _, id)) = self.samplers.iter().find(|s| s.0 == num) {
+                if let Some(decl) = self.module.samplers.get_mut(id.index()) {
+                    decl.comparison = true;
+                }
+            }
+            let dref = reswizzle(coord, [if ty == SamplerType::Cube { 3 } else { 2 }; 4]);
+            let implicit = self.pixel && matches!(op, Op::Sample | Op::SampleB | Op::SampleD);
+            let op = if implicit { Op::SampleC } else { Op::SampleCLz };
+            self.push(inst(op, span, &[temp_d(t, 0x1)], &[coord, res, smp, dref]));
+            self.push(inst(Op::Mov, span, &[temp_d(t, 0xf)], &[temp_c(t, 0)]));
+        } else if state.fetch4 && ty == SamplerType::Tex2D {
+            // Fetch4: the red channels of the 2x2 footprint whose top-left texel holds the
+            // coordinate (moved by half a texel), in D3D9's order (see `docs/d3d9.md`).
+            let r = self.temps.scratch();
+            let mut q = inst(Op::Resinfo, span, &[temp_d(r, 0x3)], &[imm_u(0), res]);
+            q.payload = ir::Payload::Resinfo(ir::ResinfoReturn::RcpFloat);
+            self.push(q);
+            let c = self.temps.scratch();
+            self.push(inst(Op::Mov, span, &[temp_d(c, 0xf)], &[coord]));
+            self.push(inst(
+                Op::Mad,
+                span,
+                &[temp_d(c, 0x3)],
+                &[temp(r), imm_f(0.5), temp(c)],
+            ));
+            let g = self.temps.scratch();
+            let red = ir::Src {
+                swizzle: [0; 4],
+                ..smp
+            };
+            self.push(inst(
+                Op::Gather4,
+                span,
+                &[temp_d(g, 0xf)],
+                &[temp(c), res, red],
+            ));
+            self.push(inst(
+                Op::Mov,
+                span,
+                &[temp_d(t, 0xf)],
+                &[reswizzle(temp(g), FETCH4_ORDER)],
+            ));
+        } else {
+            let mut srcs = vec![coord, res, smp];
+            srcs.extend_from_slice(extra);
+            self.push(inst(op, span, &[temp_d(t, 0xf)], &srcs));
+        }
+        if let Bit::Runtime(c) = state.null {
+            self.push(inst(
+                Op::Movc,
+                span,
+                &[temp_d(t, 0xf)],
+                &[c, imm_f4(NULL_TEXEL), temp(t)],
+            ));
+        }
+        Ok(t)
     }
 
     /// Lowers a texture instruction.
@@ -142,15 +249,16 @@ impl Lowering<'_, '_> {
                 } else {
                     [0, 1, 2, 3]
                 };
-                let [res, smp] = self.sampler(s.num, result_swizzle, s.offset);
+                let state = self.sampler_state(s.num, s.offset)?;
+                if !state.plain() {
+                    return self.texld_with_state(i, s.num, state, coord, result_swizzle);
+                }
+                let [res, smp] = self.sampler(s.num, result_swizzle, s.offset)?;
                 let w = reswizzle(coord, [3; 4]);
                 match i.opcode {
                     Opcode::Texldl => self.emit(i, Op::SampleL, &[coord, res, smp, w]),
                     Opcode::Texldd => {
-                        let (Some(dx), Some(dy)) = (i.srcs.get(2), i.srcs.get(3)) else {
-                            return Err(Error::internal(span, "texldd without gradients"));
-                        };
-                        let (dx, dy) = (self.source(dx)?, self.source(dy)?);
+                        let (dx, dy) = self.gradients(i)?;
                         self.emit(i, Op::SampleD, &[coord, res, smp, dx, dy])
                     }
                     _ if !self.pixel => self.emit(i, Op::SampleL, &[coord, res, smp, imm_f(0.0)]),
@@ -167,6 +275,59 @@ impl Lowering<'_, '_> {
             }
             _ => self.ps1_texture(i),
         }
+    }
+
+    /// `texldd`'s gradients.
+    fn gradients(&mut self, i: &Instruction) -> Result<(ir::Src, ir::Src), Error> {
+        let (Some(dx), Some(dy)) = (i.srcs.get(2), i.srcs.get(3)) else {
+            return Err(Error::internal(i.offset, "texldd without gradients"));
+        };
+        Ok((self.source(dx)?, self.source(dy)?))
+    }
+
+    /// An SM2/SM3 `texld*` of a sampler whose state changes its reads
+    /// ([`Lowering::sample_with_state`]).
+    fn texld_with_state(
+        &mut self,
+        i: &Instruction,
+        num: u32,
+        state: SamplerState,
+        coord: ir::Src,
+        result_swizzle: [u8; 4],
+    ) -> Result<(), Error> {
+        let span = i.offset;
+        let Some(d) = i.dst else {
+            return Err(Error::internal(span, "texld without destination"));
+        };
+        let w = reswizzle(coord, [3; 4]);
+        let (op, coord, extra) = match i.opcode {
+            Opcode::Texldl => (Op::SampleL, coord, vec![w]),
+            Opcode::Texldd => {
+                let (dx, dy) = self.gradients(i)?;
+                (Op::SampleD, coord, vec![dx, dy])
+            }
+            _ if !self.pixel => (Op::SampleL, coord, vec![imm_f(0.0)]),
+            _ if i.controls == TEXLD_PROJECT => {
+                let t = self.temps.scratch();
+                self.push(inst(Op::Div, span, &[temp_d(t, 0xf)], &[coord, w]));
+                (Op::Sample, temp(t), Vec::new())
+            }
+            _ if i.controls == TEXLD_BIAS => (Op::SampleB, coord, vec![w]),
+            _ => (Op::Sample, coord, Vec::new()),
+        };
+        let mut t = self.sample_with_state(num, state, op, coord, &extra, span)?;
+        if result_swizzle != [0, 1, 2, 3] {
+            let u = self.temps.scratch();
+            self.push(inst(
+                Op::Mov,
+                span,
+                &[temp_d(u, 0xf)],
+                &[reswizzle(temp(t), result_swizzle)],
+            ));
+            t = u;
+        }
+        let dst = self.destination(&d)?;
+        self.finish(i, &d, dst, t)
     }
 
     /// `texkill`: discard when a tested component is negative.

@@ -1,0 +1,245 @@
+//! The Direct3D 9 pipeline state the lowering reads ([`D3d9State`]): per-sampler bits (null
+//! samplers, depth comparison, Fetch4, projected coordinates), the texture types of samplers
+//! the shader does not declare, the bump environment and software vertex processing
+//! (`docs/d3d9.md`, "Pipeline state parameters").
+//!
+//! Contract: an immediate value is folded into the module (an immediate operand, or code left
+//! out), so [`D3d9State::default`] lowers to the same module as no state; a specialization
+//! constant or push-constant value becomes an [`ir::Parameter`] read through
+//! `Reg::Parameter` (one per value: two reads of one value share it). Values this lowering can
+//! only apply at translation (`sampler_types`, `depth_compare`, `fetch4` given as a
+//! specialization constant or push constant, read by a sampler the choice matters for) are a
+//! typed `Unsupported` naming the field.
+
+use crate::d3d9_state::{D3d9State, StateBits, StateValue, TextureType};
+use crate::error::Error;
+use crate::ir::{self, Op, Reg};
+
+use super::operand::{imm_u, inst, temp_c, temp_d};
+use super::texture::SamplerType;
+use super::Lowering;
+
+/// The names of the bump-environment parameters of stages 0–5: matrix, luminance scale,
+/// luminance offset.
+const BUMP_NAMES: [[&str; 3]; 6] = [
+    ["bump_env_matrix0", "bump_env_lscale0", "bump_env_loffset0"],
+    ["bump_env_matrix1", "bump_env_lscale1", "bump_env_loffset1"],
+    ["bump_env_matrix2", "bump_env_lscale2", "bump_env_loffset2"],
+    ["bump_env_matrix3", "bump_env_lscale3", "bump_env_loffset3"],
+    ["bump_env_matrix4", "bump_env_lscale4", "bump_env_loffset4"],
+    ["bump_env_matrix5", "bump_env_lscale5", "bump_env_loffset5"],
+];
+
+/// One bit of a per-sampler mask of the state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Bit {
+    /// Known at translation.
+    Known(bool),
+    /// Known at run time: component x of the source is `~0` when set, else 0.
+    Runtime(ir::Src),
+}
+
+/// What the state says about the reads of one sampler.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct SamplerState {
+    /// `null_samplers`: reads return (0, 0, 0, 1).
+    pub null: Bit,
+    /// `depth_compare`: reads compare the coordinate's z (w for cubes) with the texel.
+    pub compare: bool,
+    /// `fetch4`: 2-D reads return the four texels of the bilinear footprint.
+    pub fetch4: bool,
+}
+
+impl SamplerState {
+    /// Whether reads are plain samples (the state changes nothing).
+    pub fn plain(&self) -> bool {
+        self.null == Bit::Known(false) && !self.compare && !self.fetch4
+    }
+}
+
+/// The bump environment of a stage, as sources: the matrix `(m00, m01, m10, m11)`, the
+/// luminance scale and offset (replicated).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Bump {
+    /// `D3DTSS_BUMPENVMAT00`…`11`.
+    pub matrix: ir::Src,
+    /// `D3DTSS_BUMPENVLSCALE`.
+    pub scale: ir::Src,
+    /// `D3DTSS_BUMPENVLOFFSET`.
+    pub offset: ir::Src,
+}
+
+impl Lowering<'_, '_> {
+    /// The pipeline state.
+    fn state(&self) -> &D3d9State {
+        self.state
+    }
+
+    /// A source reading `value`: its bits as an immediate, or the parameter `name` (declared
+    /// on first use).
+    pub(super) fn state_value<T: StateBits>(
+        &mut self,
+        name: &'static str,
+        value: StateValue<T>,
+        span: u32,
+    ) -> Result<ir::Src, Error> {
+        if let StateValue::Immediate(v) = value {
+            return Ok(ir::Src::new(Reg::Imm32(v.bits())));
+        }
+        let parameter = value
+            .parameter(name)
+            .map_err(|m| Error::invalid(span, format!("Options::d3d9_state: {m}")))?;
+        let params = &mut self.module.parameters;
+        let n = match params.iter().position(|p| *p == parameter) {
+            Some(n) => n,
+            None => {
+                params.push(parameter);
+                params.len() - 1
+            }
+        };
+        Ok(ir::Src::new(Reg::Parameter(n as u32)))
+    }
+
+    /// Bit `bit` of the mask `value` (the parameter `name`): known, or tested into a scratch
+    /// temp.
+    pub(super) fn state_bit(
+        &mut self,
+        name: &'static str,
+        value: StateValue<u32>,
+        bit: u32,
+        span: u32,
+    ) -> Result<Bit, Error> {
+        if let StateValue::Immediate(v) = value {
+            return Ok(Bit::Known(v.checked_shr(bit).unwrap_or(0) & 1 != 0));
+        }
+        let mask = 1u32.checked_shl(bit).unwrap_or(0);
+        let p = self.state_value(name, value, span)?;
+        let t = self.temps.scratch();
+        self.push(inst(Op::And, span, &[temp_d(t, 0x1)], &[p, imm_u(mask)]));
+        self.push(inst(
+            Op::Ine,
+            span,
+            &[temp_d(t, 0x1)],
+            &[temp_c(t, 0), imm_u(0)],
+        ));
+        Ok(Bit::Runtime(temp_c(t, 0)))
+    }
+
+    /// The bit of sampler `num` in the per-sampler masks (pixel samplers at bit `num`, vertex
+    /// samplers at `16 + num`).
+    fn sampler_bit(&self, num: u32) -> u32 {
+        if self.pixel {
+            num
+        } else {
+            num.saturating_add(16)
+        }
+    }
+
+    /// A mask bit that only an immediate may give (the module's resources depend on it).
+    fn static_bit(
+        &self,
+        field: &str,
+        value: StateValue<u32>,
+        bit: u32,
+        span: u32,
+    ) -> Result<bool, Error> {
+        match value {
+            StateValue::Immediate(v) => Ok(v.checked_shr(bit).unwrap_or(0) & 1 != 0),
+            _ => Err(Error::unsupported(
+                span,
+                format!(
+                    "Options::d3d9_state.{field} given as a specialization constant / push \
+                     constant (it changes the sampler's declaration: give it as an immediate)"
+                ),
+            )),
+        }
+    }
+
+    /// What the state says about reads of sampler `num`.
+    pub(super) fn sampler_state(&mut self, num: u32, span: u32) -> Result<SamplerState, Error> {
+        let bit = self.sampler_bit(num);
+        let state = *self.state();
+        if self.level9.is_some() {
+            return Ok(SamplerState {
+                null: Bit::Known(false),
+                compare: false,
+                fetch4: false,
+            });
+        }
+        let null = self.state_bit("null_samplers", state.null_samplers, bit, span)?;
+        let compare = self.static_bit("depth_compare", state.depth_compare, bit, span)?;
+        // Fetch4 is a pixel-sampler state (`D3DSAMP_MIPMAPLODBIAS` of a pixel sampler).
+        let fetch4 = self.pixel && self.static_bit("fetch4", state.fetch4, bit, span)?;
+        Ok(SamplerState {
+            null,
+            compare,
+            fetch4,
+        })
+    }
+
+    /// The texture type of sampler `num`, which the shader does not declare
+    /// (`sampler_types`, `vertex_sampler_types`).
+    pub(super) fn undeclared_type(&self, num: u32, span: u32) -> Result<SamplerType, Error> {
+        let (field, value) = if self.pixel {
+            ("sampler_types", self.state.sampler_types)
+        } else {
+            ("vertex_sampler_types", self.state.vertex_sampler_types)
+        };
+        if self.level9.is_some() {
+            return Ok(SamplerType::Tex2D);
+        }
+        let StateValue::Immediate(word) = value else {
+            return Err(Error::unsupported(
+                span,
+                format!(
+                    "Options::d3d9_state.{field} given as a specialization constant / push \
+                     constant (s{num} is not declared: its type must be an immediate)"
+                ),
+            ));
+        };
+        Ok(match TextureType::unpack(word, num) {
+            TextureType::Texture2D => SamplerType::Tex2D,
+            TextureType::Cube => SamplerType::Cube,
+            TextureType::Volume => SamplerType::Volume,
+        })
+    }
+
+    /// Texture stage `stage`'s `D3DTTFF_PROJECTED` bit (`projected`).
+    pub(super) fn projected_bit(&mut self, stage: u32, span: u32) -> Result<Bit, Error> {
+        let value = self.state.projected;
+        self.state_bit("projected", value, stage, span)
+    }
+
+    /// Texture stage `stage`'s bump environment (stages past 5: D3D9's defaults, zeros).
+    pub(super) fn bump_env(&mut self, stage: u32, span: u32) -> Result<Bump, Error> {
+        let (Some(env), Some(names)) = (
+            self.state.bump_env.get(stage as usize).copied(),
+            BUMP_NAMES.get(stage as usize),
+        ) else {
+            let zero = ir::Src::new(Reg::Imm32([0; 4]));
+            return Ok(Bump {
+                matrix: zero,
+                scale: zero,
+                offset: zero,
+            });
+        };
+        let [m, s, o] = *names;
+        let matrix = self.state_value(m, env.matrix, span)?;
+        let scale = self.state_value(s, env.luminance_scale, span)?;
+        let offset = self.state_value(o, env.luminance_offset, span)?;
+        let x = |src: ir::Src| ir::Src {
+            swizzle: [0; 4],
+            ..src
+        };
+        Ok(Bump {
+            matrix,
+            scale: x(scale),
+            offset: x(offset),
+        })
+    }
+
+    /// Software vertex processing: a vertex shader's constant sets have the software sizes.
+    pub(super) fn software_vertex_processing(&self) -> bool {
+        !self.pixel && self.level9.is_none() && self.state.software_vertex_processing
+    }
+}
