@@ -32,6 +32,8 @@ mod texture;
 mod ps1_tests;
 #[cfg(test)]
 mod sm3_tests;
+#[cfg(test)]
+mod state_tests;
 
 use crate::d3d9_state::D3d9State;
 use crate::error::Error;

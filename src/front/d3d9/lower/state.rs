@@ -84,7 +84,10 @@ impl Lowering<'_, '_> {
         span: u32,
     ) -> Result<ir::Src, Error> {
         if let StateValue::Immediate(v) = value {
-            return Ok(ir::Src::new(Reg::Imm32(v.bits())));
+            // A scalar is replicated, as a parameter's read through `.xxxx` would be.
+            let bits = v.bits();
+            let bits = if T::COUNT == 1 { [bits[0]; 4] } else { bits };
+            return Ok(ir::Src::new(Reg::Imm32(bits)));
         }
         let parameter = value
             .parameter(name)

@@ -1,0 +1,370 @@
+//! The pipeline state the Direct3D 9 lowering reads (`Options::d3d9_state`), checked against
+//! D3D9's rules: each test lowers a small program with one field set and checks the IR
+//! (printed, offsets stripped) for what the rule requires, for immediates and for
+//! specialization-constant and push-constant values.
+
+use crate::d3d9_state::{D3d9State, StateValue, TextureType};
+use crate::error::{Error, ErrorKind};
+use crate::ir;
+
+/// `text` assembled, decoded and lowered with `state`.
+fn lower(text: &str, state: &D3d9State) -> Result<ir::Module, Error> {
+    let bytes = crate::text::d3d9::asm::assemble_bytes(text).expect("assembles");
+    let program = crate::front::d3d9::decode(&bytes, 0).expect("decodes");
+    super::lower_with_state(&program, state, Vec::new()).map(|(m, _)| m)
+}
+
+/// The printed IR of `text` lowered with `state`, one trimmed line each, offsets stripped.
+fn lines(text: &str, state: &D3d9State) -> Vec<String> {
+    let module = lower(text, state).unwrap_or_else(|e| panic!("lowers: {e}\n{text}"));
+    ir::print(&module)
+        .lines()
+        .map(|l| match l.split_once(':') {
+            Some((at, rest)) if at.chars().all(|c| c.is_ascii_hexdigit()) => rest.trim(),
+            _ => l.trim(),
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Asserts that `lines` hold `expected` in this order (other lines between them allowed).
+#[track_caller]
+fn assert_sequence(lines: &[String], expected: &[&str]) {
+    let mut at = 0;
+    for want in expected {
+        let want = want
+            .replace("ZERO", "l(0x00000000, 0x00000000, 0x00000000, 0x00000000)")
+            .replace("NULL", "l(0x00000000, 0x00000000, 0x00000000, 0x3f800000)");
+        match lines[at..].iter().position(|l| *l == want) {
+            Some(p) => at += p + 1,
+            None => panic!("`{want}` not found (in order) in:\n{}", lines.join("\n")),
+        }
+    }
+}
+
+/// Whether some line starts with `prefix`.
+fn has(lines: &[String], prefix: &str) -> bool {
+    lines.iter().any(|l| l.starts_with(prefix))
+}
+
+fn state(f: impl FnOnce(&mut D3d9State)) -> D3d9State {
+    let mut s = D3d9State::default();
+    f(&mut s);
+    s
+}
+
+const SWVP_VS: &str = "vs_2_0\ndcl_position v0\nmov r0, c0\nadd r0, r0, i0.x\n\
+                       if b0\nmov r0, c1\nendif\nmov oPos, r0\n";
+
+#[test]
+fn software_vertex_processing_gives_the_software_constant_sets() {
+    // Hardware: 256 float, 16 int, 16 bool (one 128-bit vector) constants.
+    let hw = lines(SWVP_VS, &D3d9State::default());
+    assert_sequence(
+        &hw,
+        &[
+            "cbuffer #0 cb0 b0 space0 count 1 size 256 dynamic",
+            "cbuffer #1 cb1 b1 space0 count 1 size 16 dynamic",
+            "cbuffer #2 cb2 b2 space0 count 1 size 1 dynamic",
+        ],
+    );
+    // Software vertex processing: 8192 float, 2048 int, 2048 bool (16 vectors).
+    let sw = lines(SWVP_VS, &state(|s| s.software_vertex_processing = true));
+    assert_sequence(
+        &sw,
+        &[
+            "cbuffer #0 cb0 b0 space0 count 1 size 8192 dynamic",
+            "cbuffer #1 cb1 b1 space0 count 1 size 2048 dynamic",
+            "cbuffer #2 cb2 b2 space0 count 1 size 16 dynamic",
+        ],
+    );
+    // Pixel shaders have no software constant sets.
+    let ps = "ps_2_0\nmov oC0, c0\n";
+    let p = lines(ps, &state(|s| s.software_vertex_processing = true));
+    assert_sequence(&p, &["cbuffer #0 cb0 b0 space0 count 1 size 32 dynamic"]);
+}
+
+#[test]
+fn swvp_reads_high_int_constants_in_the_buffer() {
+    // i20 is ivec4 20 of b1 (declared first here: cb#0), which has 2048 of them.
+    let text = "vs_2_0\ndcl_position v0\nloop aL, i20\nadd r0, v0, c[aL]\nendloop\nmov oPos, r0\n";
+    let l = lines(text, &state(|s| s.software_vertex_processing = true));
+    assert_sequence(
+        &l,
+        &[
+            "cbuffer #0 cb1 b1 space0 count 1 size 2048 dynamic",
+            "mov r2.x, cb#0[20].xxxx",
+        ],
+    );
+}
+
+const TEXBEM: &str = "ps_1_1\ntex t0\ntexbem t1, t0\nmov r0, t1\n";
+
+#[test]
+fn texbem_reads_its_stage_bump_matrix_from_each_source() {
+    // texbem t1, t0: u' = u + M00·du + M10·dv, v' = v + M01·du + M11·dv with stage 1's matrix.
+    let imm = state(|s| s.bump_env[1].matrix = StateValue::Immediate([1.0, 0.5, 0.25, 2.0]));
+    let matrix = "l(0x3f800000, 0x3f000000, 0x3e800000, 0x40000000)";
+    assert_sequence(
+        &lines(TEXBEM, &imm),
+        &[
+            &format!("mad_legacy r9.xy, r1.xxxx, {matrix}, r9.xyzw"),
+            "mad_legacy r9.xy, r1.yyyy, l(0x3e800000, 0x40000000, 0x3e800000, 0x40000000), r9.xyzw",
+        ],
+    );
+    // Stage 0's matrix is not texbem t1's.
+    let other = state(|s| s.bump_env[0].matrix = StateValue::Immediate([1.0; 4]));
+    assert_sequence(
+        &lines(TEXBEM, &other),
+        &["mad_legacy r9.xy, r1.xxxx, ZERO, r9.xyzw"],
+    );
+    let spec = state(|s| {
+        s.bump_env[1].matrix = StateValue::Spec {
+            id: 7,
+            default: [0.0; 4],
+        }
+    });
+    let l = lines(TEXBEM, &spec);
+    assert_sequence(
+        &l,
+        &[
+            "parameter #0 bump_env_matrix1 Floatx4 spec id 7",
+            "mad_legacy r9.xy, r1.xxxx, param#0.xyzw, r9.xyzw",
+            "mad_legacy r9.xy, r1.yyyy, param#0.zwzw, r9.xyzw",
+        ],
+    );
+    let push = state(|s| s.bump_env[1].matrix = StateValue::Push { offset: 16 });
+    assert_sequence(
+        &lines(TEXBEM, &push),
+        &[
+            "parameter #0 bump_env_matrix1 Floatx4 push offset 16",
+            "mad_legacy r9.xy, r1.xxxx, param#0.xyzw, r9.xyzw",
+        ],
+    );
+}
+
+#[test]
+fn texbeml_and_bem_read_luminance_and_matrix_parameters() {
+    // texbeml: the sample times t(n).b × scale + offset.
+    let s = state(|s| {
+        s.bump_env[1].luminance_scale = StateValue::Push { offset: 0 };
+        s.bump_env[1].luminance_offset = StateValue::Immediate(0.5);
+    });
+    let l = lines("ps_1_1\ntex t0\ntexbeml t1, t0\nmov r0, t1\n", &s);
+    assert_sequence(
+        &l,
+        &[
+            "parameter #0 bump_env_lscale1 Floatx1 push offset 0",
+            "mad_legacy r11.xyzw, r1.zzzz, param#0.xxxx, l(0x3f000000, 0x3f000000, 0x3f000000, 0x3f000000)",
+        ],
+    );
+    // ps_1_4 bem r1.xy: stage 1's matrix.
+    let s = state(|s| {
+        s.bump_env[1].matrix = StateValue::Spec {
+            id: 3,
+            default: [0.0; 4],
+        }
+    });
+    let l = lines(
+        "ps_1_4\ntexcrd r0.xyz, t0\nbem r1.xy, r0, r0\nmov r0, r1\n",
+        &s,
+    );
+    assert_sequence(
+        &l,
+        &[
+            "parameter #0 bump_env_matrix1 Floatx4 spec id 3",
+            "mad_legacy r2.xy, r0.xxxx, param#0.xyzw, r0.xyzw",
+        ],
+    );
+}
+
+#[test]
+fn projected_stages_divide_by_w_statically_or_by_a_select() {
+    let text = "ps_1_1\ntex t0\ntex t1\nadd r0, t0, t1\n";
+    // Bit 1: stage 1 divides, stage 0 does not.
+    let l = lines(text, &state(|s| s.projected = StateValue::Immediate(0b10)));
+    assert_sequence(
+        &l,
+        &[
+            "sample r9.xyzw, v[0].xyzw, t#0.xyzw, s#0.xyzw",
+            "div r9.xyzw, v[1].xyzw, v[1].wwww",
+            "sample r10.xyzw, r9.xyzw, t#1.xyzw, s#1.xyzw",
+        ],
+    );
+    assert!(!l.iter().any(|l| l.contains("v[0].wwww")));
+    // A push constant: the bit selects between the divided and the plain coordinates.
+    let l = lines(
+        text,
+        &state(|s| s.projected = StateValue::Push { offset: 4 }),
+    );
+    assert_sequence(
+        &l,
+        &[
+            "parameter #0 projected Uintx1 push offset 4",
+            "and r9.x, param#0.xyzw, l(0x00000002, 0x00000002, 0x00000002, 0x00000002)",
+            "ine r9.x, r9.xxxx, ZERO",
+            "div r10.xyzw, v[1].xyzw, v[1].wwww",
+            "movc r10.xyzw, r9.xxxx, r10.xyzw, v[1].xyzw",
+            "sample r11.xyzw, r10.xyzw, t#1.xyzw, s#1.xyzw",
+        ],
+    );
+    // ps_1_4 has no projected stages (texld divides only with _dw).
+    let l = lines(
+        "ps_1_4\ntexld r0, t0\n",
+        &state(|s| s.projected = StateValue::Immediate(1)),
+    );
+    assert!(!has(&l, "div"), "{}", l.join("\n"));
+}
+
+#[test]
+fn sampler_types_give_undeclared_samplers_their_dimension() {
+    let text = "ps_1_1\ntex t0\ntex t1\ntex t2\nadd r0, t0, t1\nadd r0, r0, t2\n";
+    use TextureType::*;
+    let word = TextureType::pack(&[Texture2D, Cube, Volume]);
+    let l = lines(
+        text,
+        &state(|s| s.sampler_types = StateValue::Immediate(word)),
+    );
+    assert_sequence(
+        &l,
+        &[
+            "resource #0 t0 space0 count 1 typed Texture2D (float,float,float,float)",
+            "resource #1 t1 space0 count 1 typed TextureCube (float,float,float,float)",
+            "resource #2 t2 space0 count 1 typed Texture3D (float,float,float,float)",
+        ],
+    );
+    // A declared sampler keeps its dcl's type.
+    let l = lines(
+        "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        &state(|s| s.sampler_types = StateValue::Immediate(1)),
+    );
+    assert!(has(&l, "resource #0 t0 space0 count 1 typed Texture2D"));
+    // Vertex samplers read vertex_sampler_types.
+    let vs = "vs_3_0\ndcl_position v0\ndcl_position o0\ntexldl r0, v0, s1\nmov o0, r0\n";
+    let l = lines(
+        vs,
+        &state(|s| s.vertex_sampler_types = StateValue::Immediate(Cube.code() << 2)),
+    );
+    assert!(has(&l, "resource #0 t1 space0 count 1 typed TextureCube"));
+    // Not an immediate: refused, naming the field.
+    let spec = state(|s| s.sampler_types = StateValue::Spec { id: 1, default: 0 });
+    let e = lower(text, &spec).expect_err("refused");
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    assert!(
+        e.to_string()
+            .contains("sampler_types given as a specialization constant / push constant"),
+        "{e}"
+    );
+    // ... but only where an undeclared sampler needs it.
+    assert!(lower(
+        "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        &spec
+    )
+    .is_ok());
+}
+
+#[test]
+fn null_samplers_read_0001() {
+    let text = "ps_2_0\ndcl t0\ndcl_2d s0\ndcl_2d s1\ntexld r0, t0, s0\ntexld r1, t0, s1\n\
+                add r0, r0, r1\nmov oC0, r0\n";
+    // Immediate: sampler 1 is not sampled, its reads are (0, 0, 0, 1).
+    let l = lines(
+        text,
+        &state(|s| s.null_samplers = StateValue::Immediate(0b10)),
+    );
+    assert_sequence(
+        &l,
+        &[
+            "sample r0.xyzw, v[0].xyzw, t#0.xyzw, s#0.xyzw",
+            "mov r2.xyzw, NULL",
+            "mov r1.xyzw, r2.xyzw",
+        ],
+    );
+    assert!(!l.iter().any(|l| l.contains("t#1")), "{}", l.join("\n"));
+    // Specialization constant: the sample, then a select on bit 1.
+    let spec = state(|s| s.null_samplers = StateValue::Spec { id: 5, default: 0 });
+    let l = lines(text, &spec);
+    assert_sequence(
+        &l,
+        &[
+            "parameter #0 null_samplers Uintx1 spec id 5",
+            "and r2.x, param#0.xyzw, l(0x00000002, 0x00000002, 0x00000002, 0x00000002)",
+            "ine r2.x, r2.xxxx, ZERO",
+            "sample r3.xyzw, v[0].xyzw, t#1.xyzw, s#1.xyzw",
+            "movc r3.xyzw, r2.xxxx, NULL, r3.xyzw",
+            "mov r1.xyzw, r3.xyzw",
+        ],
+    );
+    // Vertex sampler 0 is bit 16.
+    let vs = "vs_3_0\ndcl_position v0\ndcl_position o0\ndcl_2d s0\ntexldl r0, v0, s0\nmov o0, r0\n";
+    let l = lines(
+        vs,
+        &state(|s| s.null_samplers = StateValue::Immediate(1 << 16)),
+    );
+    assert!(!has(&l, "sample_l"), "{}", l.join("\n"));
+    let l = lines(vs, &state(|s| s.null_samplers = StateValue::Immediate(1)));
+    assert!(has(&l, "sample_l"), "{}", l.join("\n"));
+}
+
+#[test]
+fn depth_compare_samplers_compare_z_and_replicate() {
+    // texldp: the reference is z / w; the result is replicated to xyzw.
+    let text = "ps_2_0\ndcl t0\ndcl_2d s0\ntexldp r0, t0, s0\nmov oC0, r0\n";
+    let l = lines(text, &state(|s| s.depth_compare = StateValue::Immediate(1)));
+    assert_sequence(
+        &l,
+        &[
+            "div r1.xyzw, v[0].xyzw, v[0].wwww",
+            "sample_c r2.x, r1.xyzw, t#0.xyzw, s#0.xyzw, r1.zzzz",
+            "mov r2.xyzw, r2.xxxx",
+            "mov r0.xyzw, r2.xyzw",
+        ],
+    );
+    // ps_1_1 tex on a projected depth stage: the same after the stage's divide.
+    let l = lines(
+        "ps_1_1\ntex t0\nmov r0, t0\n",
+        &state(|s| {
+            s.depth_compare = StateValue::Immediate(1);
+            s.projected = StateValue::Immediate(1);
+        }),
+    );
+    assert_sequence(
+        &l,
+        &[
+            "div r9.xyzw, v[0].xyzw, v[0].wwww",
+            "sample_c r10.x, r9.xyzw, t#0.xyzw, s#0.xyzw, r9.zzzz",
+        ],
+    );
+    let e = lower(
+        text,
+        &state(|s| s.depth_compare = StateValue::Push { offset: 0 }),
+    )
+    .expect_err("refused");
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    assert!(e
+        .to_string()
+        .contains("depth_compare given as a specialization constant"));
+}
+
+#[test]
+fn fetch4_gathers_the_footprint_in_d3d9_order() {
+    let text = "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n";
+    let l = lines(text, &state(|s| s.fetch4 = StateValue::Immediate(1)));
+    assert_sequence(
+        &l,
+        &[
+            // Half a texel right and down: 0.5 / size.
+            "resinfo r2.xy, ZERO, t#0.xyzw",
+            "mov r3.xyzw, v[0].xyzw",
+            "mad r3.xy, r2.xyzw, l(0x3f000000, 0x3f000000, 0x3f000000, 0x3f000000), r3.xyzw",
+            "gather4 r4.xyzw, r3.xyzw, t#0.xyzw, s#0.xxxx",
+            "mov r1.xyzw, r4.zxyw",
+        ],
+    );
+    // A cube sampler ignores Fetch4.
+    let l = lines(
+        "ps_2_0\ndcl t0\ndcl_cube s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        &state(|s| s.fetch4 = StateValue::Immediate(1)),
+    );
+    assert!(!has(&l, "gather4"));
+}
