@@ -4,6 +4,7 @@
 //! Each value is written plain (an immediate), as `{ spec = ID, default = V }` (a
 //! specialization constant: the case's `[[specialization]]` rows set it) or as
 //! `{ push = OFFSET }` (push-constant words: the case's `[push_constants]` data holds them).
+//! `[[d3d9_state.bump_env]]` rows give a stage's bump environment.
 
 use anyhow::{anyhow, bail, Context, Result};
 use serde::Deserialize;
@@ -43,6 +44,35 @@ pub(super) struct D3d9StateToml {
     point_sprite: Option<toml::Value>,
     #[serde(default)]
     flat_shading: bool,
+    /// Two bits per pixel sampler (0 2-D, 1 cube, 2 volume).
+    sampler_types: Option<toml::Value>,
+    /// Two bits per vertex sampler.
+    vertex_sampler_types: Option<toml::Value>,
+    /// Bit s: sampler s compares (bits 16–19 vertex samplers).
+    depth_compare: Option<toml::Value>,
+    /// Bit s: ps_1_1–1_3 stage s divides by w.
+    projected: Option<toml::Value>,
+    /// Bit s: pixel sampler s fetches four texels.
+    fetch4: Option<toml::Value>,
+    /// Bit s: nothing bound at sampler s (bits 16–19 vertex samplers).
+    null_samplers: Option<toml::Value>,
+    /// Bump environment per stage.
+    #[serde(default)]
+    bump_env: Vec<BumpEnvToml>,
+    #[serde(default)]
+    software_vertex_processing: bool,
+}
+
+/// One `[[d3d9_state.bump_env]]` row.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BumpEnvToml {
+    /// Texture stage 0–5.
+    stage: usize,
+    /// `[m00, m01, m10, m11]`.
+    matrix: Option<toml::Value>,
+    luminance_scale: Option<toml::Value>,
+    luminance_offset: Option<toml::Value>,
 }
 
 /// A value of the state from TOML: a plain value, or the spec/push table.
@@ -194,6 +224,38 @@ pub(super) fn d3d9_state(t: D3d9StateToml) -> Result<D3d9State> {
         s.point_sprite = v;
     }
     s.flat_shading = t.flat_shading;
+    for (field, v, slot) in [
+        ("sampler_types", &t.sampler_types, &mut s.sampler_types),
+        (
+            "vertex_sampler_types",
+            &t.vertex_sampler_types,
+            &mut s.vertex_sampler_types,
+        ),
+        ("depth_compare", &t.depth_compare, &mut s.depth_compare),
+        ("projected", &t.projected, &mut s.projected),
+        ("fetch4", &t.fetch4, &mut s.fetch4),
+        ("null_samplers", &t.null_samplers, &mut s.null_samplers),
+    ] {
+        if let Some(v) = opt(v, field)? {
+            *slot = v;
+        }
+    }
+    for b in &t.bump_env {
+        let env = s
+            .bump_env
+            .get_mut(b.stage)
+            .ok_or_else(|| anyhow!("bump_env: stage {} is not 0-5", b.stage))?;
+        if let Some(v) = opt(&b.matrix, "bump_env.matrix")? {
+            env.matrix = v;
+        }
+        if let Some(v) = opt(&b.luminance_scale, "bump_env.luminance_scale")? {
+            env.luminance_scale = v;
+        }
+        if let Some(v) = opt(&b.luminance_offset, "bump_env.luminance_offset")? {
+            env.luminance_offset = v;
+        }
+    }
+    s.software_vertex_processing = t.software_vertex_processing;
     Ok(s)
 }
 
@@ -235,6 +297,29 @@ mod tests {
         );
         assert_eq!(s.point_sprite, StateValue::Immediate(true));
         assert_eq!(parsed("").expect("empty"), D3d9State::default());
+        let s = parsed(
+            "sampler_types = 4\nprojected = { push = 0 }\nnull_samplers = 2\n\
+             software_vertex_processing = true\n\
+             [[bump_env]]\nstage = 2\nmatrix = [1.0, 0, 0, 1.0]\n\
+             luminance_scale = { spec = 9, default = 0.0 }\n",
+        )
+        .expect("parses");
+        assert_eq!(s.sampler_types, StateValue::Immediate(4));
+        assert_eq!(s.projected, StateValue::Push { offset: 0 });
+        assert_eq!(s.null_samplers, StateValue::Immediate(2));
+        assert!(s.software_vertex_processing);
+        assert_eq!(
+            s.bump_env[2].matrix,
+            StateValue::Immediate([1.0, 0.0, 0.0, 1.0])
+        );
+        assert_eq!(
+            s.bump_env[2].luminance_scale,
+            StateValue::Spec {
+                id: 9,
+                default: 0.0
+            }
+        );
+        assert!(parsed("[[bump_env]]\nstage = 6\n").is_err());
     }
 
     #[test]
