@@ -6,7 +6,9 @@
 //! applies the sampler operand's swizzle to the result. `texkill` discards when any of the
 //! tested components is negative: x, y, z before ps_2_0, the operand's write mask after; a
 //! predicated `texkill` tests a component only where its predicate component is set.
-//! Samplers without a `dcl` are 2D.
+//! Samplers without a `dcl` have the type the pipeline state gives (2D by default); a sampler
+//! whose state is not plain (null, depth comparison, Fetch4: `state`) is sampled through
+//! [`Lowering::sample_with_state`].
 
 use crate::error::Error;
 use crate::front::d3d9::opcodes::{Opcode, TEXLD_BIAS, TEXLD_PROJECT};
