@@ -6,10 +6,11 @@
 //! Contract: an immediate value is folded into the module (an immediate operand, or code left
 //! out), so [`D3d9State::default`] lowers to the same module as no state; a specialization
 //! constant or push-constant value becomes an [`ir::Parameter`] read through
-//! `Reg::Parameter` (one per value: two reads of one value share it). Values this lowering can
-//! only apply at translation (`sampler_types`, `depth_compare`, `fetch4` given as a
-//! specialization constant or push constant, read by a sampler the choice matters for) are a
-//! typed `Unsupported` naming the field.
+//! `Reg::Parameter` (one per value: two reads of one value share it), and a bit of it selects
+//! at run time between the code for either value. `sampler_types` is the one value this
+//! lowering can only apply at translation (the image variable's type depends on it): given as
+//! a specialization constant or push constant and read by an undeclared sampler, it is a typed
+//! `Unsupported` naming the field.
 
 use crate::d3d9_state::{D3d9State, StateBits, StateValue, TextureType};
 use crate::error::Error;
@@ -45,15 +46,17 @@ pub(super) struct SamplerState {
     /// `null_samplers`: reads return (0, 0, 0, 1).
     pub null: Bit,
     /// `depth_compare`: reads compare the coordinate's z (w for cubes) with the texel.
-    pub compare: bool,
+    pub compare: Bit,
     /// `fetch4`: 2-D reads return the four texels of the bilinear footprint.
-    pub fetch4: bool,
+    pub fetch4: Bit,
 }
 
 impl SamplerState {
     /// Whether reads are plain samples (the state changes nothing).
     pub fn plain(&self) -> bool {
-        self.null == Bit::Known(false) && !self.compare && !self.fetch4
+        [self.null, self.compare, self.fetch4]
+            .iter()
+            .all(|b| *b == Bit::Known(false))
     }
 }
 
@@ -138,26 +141,6 @@ impl Lowering<'_, '_> {
         }
     }
 
-    /// A mask bit that only an immediate may give (the module's resources depend on it).
-    fn static_bit(
-        &self,
-        field: &str,
-        value: StateValue<u32>,
-        bit: u32,
-        span: u32,
-    ) -> Result<bool, Error> {
-        match value {
-            StateValue::Immediate(v) => Ok(v.checked_shr(bit).unwrap_or(0) & 1 != 0),
-            _ => Err(Error::unsupported(
-                span,
-                format!(
-                    "Options::d3d9_state.{field} given as a specialization constant / push \
-                     constant (it changes the sampler's declaration: give it as an immediate)"
-                ),
-            )),
-        }
-    }
-
     /// What the state says about reads of sampler `num`.
     pub(super) fn sampler_state(&mut self, num: u32, span: u32) -> Result<SamplerState, Error> {
         let bit = self.sampler_bit(num);
@@ -165,14 +148,18 @@ impl Lowering<'_, '_> {
         if self.level9.is_some() {
             return Ok(SamplerState {
                 null: Bit::Known(false),
-                compare: false,
-                fetch4: false,
+                compare: Bit::Known(false),
+                fetch4: Bit::Known(false),
             });
         }
         let null = self.state_bit("null_samplers", state.null_samplers, bit, span)?;
-        let compare = self.static_bit("depth_compare", state.depth_compare, bit, span)?;
+        let compare = self.state_bit("depth_compare", state.depth_compare, bit, span)?;
         // Fetch4 is a pixel-sampler state (`D3DSAMP_MIPMAPLODBIAS` of a pixel sampler).
-        let fetch4 = self.pixel && self.static_bit("fetch4", state.fetch4, bit, span)?;
+        let fetch4 = if self.pixel {
+            self.state_bit("fetch4", state.fetch4, bit, span)?
+        } else {
+            Bit::Known(false)
+        };
         Ok(SamplerState {
             null,
             compare,
@@ -239,6 +226,31 @@ impl Lowering<'_, '_> {
             scale: x(scale),
             offset: x(offset),
         })
+    }
+
+    /// Lowers `on` where `bit` is set and `off` where it is clear: one of them when the bit is
+    /// known, else both, under an `if` on it.
+    pub(super) fn select_on(
+        &mut self,
+        bit: Bit,
+        span: u32,
+        on: impl FnOnce(&mut Self) -> Result<(), Error>,
+        off: impl FnOnce(&mut Self) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        match bit {
+            Bit::Known(true) => on(self),
+            Bit::Known(false) => off(self),
+            Bit::Runtime(c) => {
+                let mut x = inst(Op::If, span, &[], &[c]);
+                x.flags.test = ir::Test::NonZero;
+                self.push(x);
+                on(self)?;
+                self.push(ir::Inst::new(Op::Else, span));
+                off(self)?;
+                self.push(ir::Inst::new(Op::EndIf, span));
+                Ok(())
+            }
+        }
     }
 
     /// Software vertex processing: a vertex shader's constant sets have the software sizes.

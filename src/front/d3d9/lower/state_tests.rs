@@ -335,15 +335,41 @@ fn depth_compare_samplers_compare_z_and_replicate() {
             "sample_c r10.x, r9.xyzw, t#0.xyzw, s#0.xyzw, r9.zzzz",
         ],
     );
-    let e = lower(
+    // A push constant: an `if` on the bit between the comparison and the plain sample.
+    let l = lines(
         text,
         &state(|s| s.depth_compare = StateValue::Push { offset: 0 }),
-    )
-    .expect_err("refused");
-    assert_eq!(e.kind(), ErrorKind::Unsupported);
-    assert!(e
-        .to_string()
-        .contains("depth_compare given as a specialization constant"));
+    );
+    assert_sequence(
+        &l,
+        &[
+            "parameter #0 depth_compare Uintx1 push offset 0",
+            "and r1.x, param#0.xyzw, l(0x00000001, 0x00000001, 0x00000001, 0x00000001)",
+            "ine r1.x, r1.xxxx, ZERO",
+            "div r2.xyzw, v[0].xyzw, v[0].wwww",
+            "if_nz r1.xxxx",
+            "sample_c r3.x, r2.xyzw, t#0.xyzw, s#0.xyzw, r2.zzzz",
+            "mov r3.xyzw, r3.xxxx",
+            "else",
+            "sample r3.xyzw, r2.xyzw, t#0.xyzw, s#0.xyzw",
+            "endif",
+            "mov r0.xyzw, r3.xyzw",
+        ],
+    );
+    // A cube compares w; a volume never compares.
+    let l = lines(
+        "ps_2_0\ndcl t0\ndcl_cube s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        &state(|s| s.depth_compare = StateValue::Immediate(1)),
+    );
+    assert_sequence(
+        &l,
+        &["sample_c r1.x, v[0].xyzw, t#0.xyzw, s#0.xyzw, v[0].wwww"],
+    );
+    let l = lines(
+        "ps_2_0\ndcl t0\ndcl_volume s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        &state(|s| s.depth_compare = StateValue::Immediate(1)),
+    );
+    assert!(!has(&l, "sample_c"), "{}", l.join("\n"));
 }
 
 #[test]
@@ -359,6 +385,23 @@ fn fetch4_gathers_the_footprint_in_d3d9_order() {
             "mad r3.xy, r2.xyzw, l(0x3f000000, 0x3f000000, 0x3f000000, 0x3f000000), r3.xyzw",
             "gather4 r4.xyzw, r3.xyzw, t#0.xyzw, s#0.xxxx",
             "mov r1.xyzw, r4.zxyw",
+        ],
+    );
+    // A specialization constant: an `if` on the bit between the gather and the sample.
+    let l = lines(
+        text,
+        &state(|s| s.fetch4 = StateValue::Spec { id: 2, default: 0 }),
+    );
+    assert_sequence(
+        &l,
+        &[
+            "parameter #0 fetch4 Uintx1 spec id 2",
+            "if_nz r1.xxxx",
+            "gather4 r5.xyzw, r4.xyzw, t#0.xyzw, s#0.xxxx",
+            "mov r2.xyzw, r5.zxyw",
+            "else",
+            "sample r2.xyzw, v[0].xyzw, t#0.xyzw, s#0.xyzw",
+            "endif",
         ],
     );
     // A cube sampler ignores Fetch4.

@@ -170,55 +170,43 @@ impl Lowering<'_, '_> {
             .iter()
             .find(|s| s.0 == num)
             .map_or(SamplerType::Tex2D, |s| s.1);
-        if state.compare && ty != SamplerType::Volume {
-            // The reference is z (w for a cube); D3D9 replicates the result.
+        // Volume textures have no depth formats; Fetch4 reads 2-D textures only.
+        let compare = if ty == SamplerType::Volume {
+            Bit::Known(false)
+        } else {
+            state.compare
+        };
+        let fetch4 = if ty == SamplerType::Tex2D {
+            state.fetch4
+        } else {
+            Bit::Known(false)
+        };
+        if compare == Bit::Known(true) {
             if let Some(&(_, _, _, id)) = self.samplers.iter().find(|s| s.0 == num) {
                 if let Some(decl) = self.module.samplers.get_mut(id.index()) {
                     decl.comparison = true;
                 }
             }
-            let dref = reswizzle(coord, [if ty == SamplerType::Cube { 3 } else { 2 }; 4]);
-            let implicit = self.pixel && matches!(op, Op::Sample | Op::SampleB | Op::SampleD);
-            let op = if implicit { Op::SampleC } else { Op::SampleCLz };
-            self.push(inst(op, span, &[temp_d(t, 0x1)], &[coord, res, smp, dref]));
-            self.push(inst(Op::Mov, span, &[temp_d(t, 0xf)], &[temp_c(t, 0)]));
-        } else if state.fetch4 && ty == SamplerType::Tex2D {
-            // Fetch4: the red channels of the 2x2 footprint whose top-left texel holds the
-            // coordinate (moved by half a texel), in D3D9's order (see `docs/d3d9.md`).
-            let r = self.temps.scratch();
-            let mut q = inst(Op::Resinfo, span, &[temp_d(r, 0x3)], &[imm_u(0), res]);
-            q.payload = ir::Payload::Resinfo(ir::ResinfoReturn::RcpFloat);
-            self.push(q);
-            let c = self.temps.scratch();
-            self.push(inst(Op::Mov, span, &[temp_d(c, 0xf)], &[coord]));
-            self.push(inst(
-                Op::Mad,
-                span,
-                &[temp_d(c, 0x3)],
-                &[temp(r), imm_f(0.5), temp(c)],
-            ));
-            let g = self.temps.scratch();
-            let red = ir::Src {
-                swizzle: [0; 4],
-                ..smp
-            };
-            self.push(inst(
-                Op::Gather4,
-                span,
-                &[temp_d(g, 0xf)],
-                &[temp(c), res, red],
-            ));
-            self.push(inst(
-                Op::Mov,
-                span,
-                &[temp_d(t, 0xf)],
-                &[reswizzle(temp(g), FETCH4_ORDER)],
-            ));
-        } else {
-            let mut srcs = vec![coord, res, smp];
-            srcs.extend_from_slice(extra);
-            self.push(inst(op, span, &[temp_d(t, 0xf)], &srcs));
         }
+        let texture = [coord, res, smp];
+        self.select_on(
+            compare,
+            span,
+            |l| l.compare_sample(t, op, ty, texture, span),
+            |l| {
+                l.select_on(
+                    fetch4,
+                    span,
+                    |l| l.fetch4_sample(t, texture, span),
+                    |l| {
+                        let mut srcs = texture.to_vec();
+                        srcs.extend_from_slice(extra);
+                        l.push(inst(op, span, &[temp_d(t, 0xf)], &srcs));
+                        Ok(())
+                    },
+                )
+            },
+        )?;
         if let Bit::Runtime(c) = state.null {
             self.push(inst(
                 Op::Movc,
@@ -277,6 +265,64 @@ impl Lowering<'_, '_> {
             }
             _ => self.ps1_texture(i),
         }
+    }
+
+    /// A depth comparison into temp `t` (for `op`, a sample of a `ty` texture): the reference
+    /// is z (w for a cube), the result replicated.
+    fn compare_sample(
+        &mut self,
+        t: u32,
+        op: Op,
+        ty: SamplerType,
+        [coord, res, smp]: [ir::Src; 3],
+        span: u32,
+    ) -> Result<(), Error> {
+        let dref = reswizzle(coord, [if ty == SamplerType::Cube { 3 } else { 2 }; 4]);
+        let implicit = self.pixel && matches!(op, Op::Sample | Op::SampleB | Op::SampleD);
+        let op = if implicit { Op::SampleC } else { Op::SampleCLz };
+        self.push(inst(op, span, &[temp_d(t, 0x1)], &[coord, res, smp, dref]));
+        self.push(inst(Op::Mov, span, &[temp_d(t, 0xf)], &[temp_c(t, 0)]));
+        Ok(())
+    }
+
+    /// Fetch4 into temp `t`: the red channels of the 2x2 footprint whose top-left texel holds
+    /// the coordinate (moved by half a texel), in D3D9's order (`docs/d3d9.md`).
+    fn fetch4_sample(
+        &mut self,
+        t: u32,
+        [coord, res, smp]: [ir::Src; 3],
+        span: u32,
+    ) -> Result<(), Error> {
+        let r = self.temps.scratch();
+        let mut q = inst(Op::Resinfo, span, &[temp_d(r, 0x3)], &[imm_u(0), res]);
+        q.payload = ir::Payload::Resinfo(ir::ResinfoReturn::RcpFloat);
+        self.push(q);
+        let c = self.temps.scratch();
+        self.push(inst(Op::Mov, span, &[temp_d(c, 0xf)], &[coord]));
+        self.push(inst(
+            Op::Mad,
+            span,
+            &[temp_d(c, 0x3)],
+            &[temp(r), imm_f(0.5), temp(c)],
+        ));
+        let g = self.temps.scratch();
+        let red = ir::Src {
+            swizzle: [0; 4],
+            ..smp
+        };
+        self.push(inst(
+            Op::Gather4,
+            span,
+            &[temp_d(g, 0xf)],
+            &[temp(c), res, red],
+        ));
+        self.push(inst(
+            Op::Mov,
+            span,
+            &[temp_d(t, 0xf)],
+            &[reswizzle(temp(g), FETCH4_ORDER)],
+        ));
+        Ok(())
     }
 
     /// `texldd`'s gradients.
