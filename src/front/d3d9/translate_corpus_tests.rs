@@ -1,5 +1,6 @@
 //! Translation against the D3D9 corpus: every standalone stream and every level-9 part of a
-//! DXBC container translates with default parameters, and `spirv-val` accepts the result.
+//! DXBC container translates with default parameters, and `spirv-val` accepts the result; so
+//! does every standalone stream with the sampler-related pipeline state given at run time.
 //!
 //! The counts are reported by error message (the profile and register numbers stripped), so a
 //! run shows which gap blocks how many shaders. The only failures allowed are the corpus's
@@ -154,4 +155,84 @@ fn every_corpus_stream_translates_and_validates() {
         "{} D3D9 corpus programs failed to translate or validate",
         errors.values().map(Vec::len).sum::<usize>() + failures.len()
     );
+}
+
+/// Every standalone stream of the corpus with the sampler state, the bump environment and the
+/// projected stages given at run time (specialization and push constants: every bit tested in
+/// the module), Fetch4, depth-compare and null samplers, and software vertex processing, once
+/// with 2-D and once with cube undeclared samplers: translates (the programs [`INVALID`] lists
+/// excepted) and `spirv-val` accepts the result.
+#[test]
+fn every_corpus_stream_translates_with_runtime_sampler_state() {
+    use crate::d3d9_state::{BumpEnv, D3d9State, StateValue};
+    let Some(dir) = test_support::corpus_d3d9_dir() else {
+        return;
+    };
+    let target = Target::Vulkan1_1;
+    let mut state = D3d9State {
+        depth_compare: StateValue::Spec {
+            id: 1,
+            default: 0x5,
+        },
+        projected: StateValue::Push { offset: 0 },
+        fetch4: StateValue::Push { offset: 4 },
+        null_samplers: StateValue::Spec {
+            id: 2,
+            default: 0x1_0002,
+        },
+        software_vertex_processing: true,
+        ..D3d9State::default()
+    };
+    for (s, env) in state.bump_env.iter_mut().enumerate() {
+        *env = BumpEnv {
+            matrix: StateValue::Push {
+                offset: 16 + 16 * s as u32,
+            },
+            luminance_scale: StateValue::Spec {
+                id: 10 + 2 * s as u32,
+                default: 1.0,
+            },
+            luminance_offset: StateValue::Immediate(0.5),
+        };
+    }
+    let cube = D3d9State {
+        sampler_types: StateValue::Immediate(0x5555_5555),
+        vertex_sampler_types: StateValue::Immediate(0x55),
+        ..state
+    };
+    let mut failures = Vec::new();
+    let mut valid = 0usize;
+    let rows = index_rows(&dir);
+    for (state, (file, origin, _)) in [state, cube]
+        .into_iter()
+        .flat_map(|s| rows.iter().map(move |r| (s, r)))
+    {
+        if origin == "aon9" || INVALID.iter().any(|(f, _, _)| file == f) {
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(dir.join(file)) else {
+            failures.push(format!("{file}: unreadable"));
+            continue;
+        };
+        let options = Options {
+            target,
+            d3d9_state: state,
+            ..Options::default()
+        };
+        match translate(&bytes, &options) {
+            Ok(t) => match tools::is_valid(&t.spirv, target.name()) {
+                Some(false) => {
+                    let e = tools::validation_error(&t.spirv, target.name());
+                    failures.push(format!("{file}: spirv-val: {}", e.unwrap_or_default()));
+                }
+                _ => valid += 1,
+            },
+            Err(e) => failures.push(format!("{file}: {e}")),
+        }
+    }
+    eprintln!("D3D9 corpus with runtime sampler state: {valid} translated and valid");
+    for f in failures.iter().take(20) {
+        eprintln!("  FAILED {f}");
+    }
+    assert!(failures.is_empty(), "{} failed", failures.len());
 }
