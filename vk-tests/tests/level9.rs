@@ -15,41 +15,20 @@ use vk_tests::level9::{check_container, Verdict};
 /// legacy float operations).
 const MIN_COMPARED: usize = 300;
 
-/// Containers whose parts disagree, not yet explained (first seen when every part translated;
-/// the gecko `*Mask` shaders, the dual-texture effects and the D2D effects read a second
-/// texture coordinate, so the input pairing rule is the first suspect). A container not listed
-/// here that disagrees fails the test; one listed that agrees is reported.
-const KNOWN_MISMATCHES: &[&str] = &[
-    "MonoGame/DualTextureEffect.dx11.mgfxo._0x36.dxbc",
-    "MonoGame/DualTextureEffect.dx11.mgfxo._0x848.dxbc",
-    "kni/DeferredBasicEffect.xnb._0xdd.dxbc",
-    "anx.framework/SharpDX.Toolkit.Graphics.dll._0x2a761.dxbc",
-    "anx.framework/SharpDX.Toolkit.Graphics.dll._0x2b16f.dxbc",
-    "gecko-2015/CompositorD3D11Shaders.SolidColorShaderMask.dxbc",
-    "gecko-2015/CompositorD3D11Shaders.RGBShaderMask.dxbc",
-    "gecko-2015/CompositorD3D11Shaders.RGBAShaderMask.dxbc",
-    "gecko-2015/CompositorD3D11Shaders.YCbCrShaderMask.dxbc",
-    "gecko-2015/CompositorD3D11Shaders.ComponentAlphaShaderMask.dxbc",
-    "gecko-2015/ShadersD2D.d2deffect_0x662b.dxbc",
-    "gecko-2015/ShadersD2D.d2deffect_0x775e.dxbc",
-    "gecko-2015/ShadersD2D.d2deffect_0x8677.dxbc",
-    "gecko-2015/ShadersD2D.d2deffect_0x97b2.dxbc",
-    "gecko-2015/ShadersD2D.d2deffect_0xa6d1.dxbc",
-    "gecko-2015/ShadersD2D.d2deffect_0xb812.dxbc",
-    "gecko-2015/ShadersD2D.d2deffect_0xc45a.dxbc",
-    "gecko-2015/ShadersD2D.d2deffect_0xe9b4.dxbc",
-    "gecko-2015/ShadersD2D.d2deffect_0x1024e.dxbc",
-    "gecko-2015/LayerManagerD3D10Effect.g_main_0x9454.dxbc",
-    "gecko-2015/LayerManagerD3D10Effect.g_main_0xa25e.dxbc",
-    "gecko-2015/LayerManagerD3D10Effect.g_main_0xb0a8.dxbc",
-    "gecko-2015/LayerManagerD3D10Effect.g_main_0xdae4.dxbc",
-    "gecko-2015/LayerManagerD3D10Effect.g_main_0xf733.dxbc",
-    "gecko-2015/LayerManagerD3D10Effect.g_main_0x10825.dxbc",
-    "gecko-2015/LayerManagerD3D10Effect.g_main_0x1177f.dxbc",
+/// Containers whose two parts disagree for a proven reason that is no translation or harness
+/// bug, each with the reason (the name, then why). A container not listed here that disagrees
+/// fails the test; one listed that agrees is reported.
+const KNOWN_MISMATCHES: &[(&str, &str)] = &[(
     "hobby/asaburo3983__DirectX11_Research/PixelShader_2D.2.dxbc",
-    "DirectXTK/DualTextureEffect_PSDualTextureNoFog.521c6872.dxbc",
-    "MonoGame/DualTextureEffect.dx11.mgfxo._0x833.c585bc5e.dxbc",
-];
+    // `frac(sin(dot(uv, float2(25.9796, 156.466))) * 43758.5469)`, the shader-toy hash. The
+    // SM4 part takes `sincos` of the dot product (18–173 rad for the drawn inputs) directly; the level-9 part
+    // must bring it into [−π, π] first (ps_2_0 `sincos` is defined only there) with
+    // `frc(x / 2π + 0.5) · 2π − π`, whose f32 rounding moves the angle by ~1e-6 rad; the hash
+    // multiplies that by 43758, so `frac` differs by 0.07 in the median (f32 arithmetic with
+    // an exact `sin` on both sides, 2000 inputs in the drawn range: 93% differ by more than
+    // 2^-8). fxc emitted two programs that round differently, not one we translate wrongly.
+    "an f32 range reduction amplified 43758-fold by a sin hash",
+)];
 
 /// The corpus folder, if present.
 fn corpus_dir() -> Option<PathBuf> {
@@ -112,7 +91,11 @@ fn level9_and_sm4_parts_draw_the_same() {
         files.len() - matched - mismatched.len()
     );
     for (name, why) in &mismatched {
-        eprintln!("  mismatch {name}: {why}");
+        let known = KNOWN_MISMATCHES.iter().find(|(known, _)| known == name);
+        match known {
+            Some((_, reason)) => eprintln!("  mismatch {name}: {why} (known: {reason})"),
+            None => eprintln!("  mismatch {name}: {why}"),
+        }
     }
     let mut causes: Vec<(&String, &usize)> = skipped.iter().collect();
     causes.sort_by(|a, b| b.1.cmp(a.1));
@@ -122,9 +105,9 @@ fn level9_and_sm4_parts_draw_the_same() {
     let new: Vec<&String> = mismatched
         .iter()
         .map(|(name, _)| name)
-        .filter(|name| !KNOWN_MISMATCHES.contains(&name.as_str()))
+        .filter(|name| !KNOWN_MISMATCHES.iter().any(|(known, _)| known == name))
         .collect();
-    for known in KNOWN_MISMATCHES {
+    for (known, _) in KNOWN_MISMATCHES {
         if !mismatched.iter().any(|(name, _)| name == known) {
             eprintln!("  agrees now (remove from KNOWN_MISMATCHES): {known}");
         }
