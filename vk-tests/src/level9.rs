@@ -1,11 +1,13 @@
-//! The two-part differential check of `4_0_level_9_x` pixel shaders: a container holds the SM4
-//! program and the level-9 (`Aon9`) program fxc compiled from the same HLSL; both translations
-//! run one small draw with the same inputs and their render targets must agree.
+//! The two-part differential check of `4_0_level_9_x` pixel and vertex shaders: a container
+//! holds the SM4 program and the level-9 (`Aon9`) program fxc compiled from the same HLSL;
+//! both translations run one small draw with the same inputs and their results must agree
+//! (vertex shaders: [`vertex`], their outputs captured by transform feedback).
 //!
-//! Contract of [`check_container`]:
+//! Contract of [`check_container`] for pixel shaders:
 //! - both parts are translated (checksum not verified); a part that does not translate, a stage
-//!   other than pixel, inputs that do not pair, or resources this harness does not make give
-//!   [`Verdict::Skipped`] with a cause (one line, the same for every container sharing it);
+//!   other than pixel or vertex, inputs that do not pair, or resources this harness does not
+//!   make give [`Verdict::Skipped`] with a cause (one line, the same for every container
+//!   sharing it);
 //! - inputs pair in order: the `k`-th SM4 input register other than a system value is the
 //!   level-9 program's `t{k}` (fxc's numbering; `TEXCOORD k`, location `k`), laid out as fxc
 //!   links level-9 parts (a two-component element packed in `.zw` is stored reversed, see
@@ -34,6 +36,8 @@ use crate::graphics::{
     VertexAttribute, VertexBuffer, DEFAULT_TIMEOUT,
 };
 use crate::image::{Image, ImageDesc, Sampler};
+
+mod vertex;
 
 /// How far the two parts' results may be apart, per channel: `|a − b| ≤ ABS + REL × max(|a|,
 /// |b|)`. Level-9 hardware computes in at least fp24 (D3D9's ps_2_0 minimum, 16 mantissa bits)
@@ -93,8 +97,13 @@ pub fn check_container(gpu: &Gpu, bytes: &[u8]) -> Result<Verdict> {
         Ok(t) => t,
         Err(e) => return Ok(Verdict::Skipped(cause_of("level9", &e))),
     };
+    if sm4.info.stage == Stage::Vertex && l9.info.stage == Stage::Vertex {
+        return vertex::check(gpu, &sm4, &l9);
+    }
     if sm4.info.stage != Stage::Pixel || l9.info.stage != Stage::Pixel {
-        return Ok(Verdict::Skipped("not a pixel shader".into()));
+        return Ok(Verdict::Skipped(
+            "neither a pixel nor a vertex shader".into(),
+        ));
     }
     let pairs = match pair_inputs(&sm4.info.inputs, &l9.info.inputs) {
         Ok(p) => p,
@@ -306,9 +315,8 @@ impl<'g> Made<'g> {
         Ok(Ok(made))
     }
 
-    /// The descriptors.
-    fn bindings(&self) -> Vec<Binding<'_, 'g>> {
-        let stages = vk::ShaderStageFlags::FRAGMENT;
+    /// The descriptors, visible to `stages`.
+    fn bindings(&self, stages: vk::ShaderStageFlags) -> Vec<Binding<'_, 'g>> {
         let mut out = Vec::new();
         for (set, binding, buffer) in &self.buffers {
             out.push(Binding {
@@ -544,7 +552,7 @@ fn draw(
                 height: SIZE,
             },
         }],
-        bindings: made.bindings(),
+        bindings: made.bindings(vk::ShaderStageFlags::FRAGMENT),
         layout: None,
         xfb: Vec::new(),
         xfb_queries: Vec::new(),
