@@ -437,6 +437,32 @@ impl Default for D3d9State {
 pub const COLOR_LOCATIONS: u32 = (1 << 16) | (1 << 17);
 
 impl D3d9State {
+    /// The first field the Direct3D 9 lowering reads (sampler state, bump environment,
+    /// software vertex processing) that differs from its default, by name: a front end without
+    /// D3D9 samplers and constant sets cannot apply it and says so instead of ignoring it.
+    pub fn lowering_field_set(&self) -> Option<&'static str> {
+        let d = D3d9State::default();
+        [
+            ("sampler_types", self.sampler_types != d.sampler_types),
+            (
+                "vertex_sampler_types",
+                self.vertex_sampler_types != d.vertex_sampler_types,
+            ),
+            ("depth_compare", self.depth_compare != d.depth_compare),
+            ("projected", self.projected != d.projected),
+            ("fetch4", self.fetch4 != d.fetch4),
+            ("null_samplers", self.null_samplers != d.null_samplers),
+            ("bump_env", self.bump_env != d.bump_env),
+            (
+                "software_vertex_processing",
+                self.software_vertex_processing != d.software_vertex_processing,
+            ),
+        ]
+        .into_iter()
+        .find(|&(_, set)| set)
+        .map(|(field, _)| field)
+    }
+
     /// The input locations of a `stage` shader that flat shading makes `Flat` (bit n =
     /// location n): [`COLOR_LOCATIONS`] for pixel shaders with [`D3d9State::flat_shading`].
     pub fn flat_locations(&self, stage: crate::ir::Stage) -> u32 {
@@ -470,5 +496,23 @@ mod tests {
         assert_eq!([0.5f32, 1.0, 2.0].bits()[2], 0x4000_0000);
         assert_eq!(true.bits()[0], 1);
         assert!(!D3d9State::default().alpha_test.enabled());
+    }
+
+    #[test]
+    fn lowering_fields_are_named_when_set() {
+        assert_eq!(D3d9State::default().lowering_field_set(), None);
+        let state = D3d9State {
+            fetch4: StateValue::Immediate(1),
+            ..D3d9State::default()
+        };
+        assert_eq!(state.lowering_field_set(), Some("fetch4"));
+        let state = D3d9State {
+            software_vertex_processing: true,
+            ..D3d9State::default()
+        };
+        assert_eq!(
+            state.lowering_field_set(),
+            Some("software_vertex_processing")
+        );
     }
 }

@@ -146,6 +146,22 @@ fn def_wins_over_the_mapping_for_direct_reads() {
 }
 
 #[test]
+fn d3d9_sampler_state_is_refused_not_ignored() {
+    let bytes = vs("vs_2_0\ndcl_position v0\nmov oPos, v0\n");
+    let state = crate::d3d9_state::D3d9State {
+        software_vertex_processing: true,
+        ..Default::default()
+    };
+    let e = translate_to_ir(&bytes, &level9().with_d3d9_state(state)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported, "{e}");
+    assert!(
+        e.to_string()
+            .contains("Options::d3d9_state.software_vertex_processing"),
+        "{e}"
+    );
+}
+
+#[test]
 fn relative_reads_index_the_mapped_buffer() {
     let bytes = vs("vs_2_0\ndcl_position v0\nmova a0.x, v0.x\nmov oPos, c2[a0.x]\n");
     let module = translate_to_ir(&bytes, &level9()).unwrap();

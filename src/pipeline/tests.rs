@@ -46,6 +46,24 @@ fn stream_output_errors_say_where_they_come_from() {
     );
 }
 
+/// The D3D9 state the D3D9 lowering reads does not apply to a DXBC shader: set, it is
+/// refused by name rather than ignored; the default translates.
+#[test]
+fn d3d9_sampler_state_with_a_dxbc_shader_is_refused() {
+    let bytes = crate::text::dxbc::asm::assemble("ps_5_0\nret\n").expect("assembles");
+    let state = crate::d3d9_state::D3d9State {
+        null_samplers: crate::d3d9_state::StateValue::Immediate(1),
+        ..Default::default()
+    };
+    let e = translate(&bytes, &Options::default().with_d3d9_state(state)).expect_err("refused");
+    assert_eq!(e.kind(), crate::ErrorKind::Unsupported);
+    assert!(
+        e.to_string().contains("Options::d3d9_state.null_samplers"),
+        "{e}"
+    );
+    translate(&bytes, &Options::default()).expect("translates");
+}
+
 /// `translate_to_ir` names the instruction too.
 #[test]
 fn lowering_errors_name_their_instruction() {
