@@ -327,8 +327,22 @@ impl<'a> Emitter<'a> {
                     .constant_bits64(ty, f64::from(f32::from_bits(bits)).to_bits())
             }
             _ => {
+                // 32-bit splats repeat (zero, one, masks, the legacy operations' limits):
+                // remembered, they cost no constant-table lookups.
+                let key = (s, n, bits);
+                let slot = super::values::splat_slot(key);
+                if let Some(Some((k, id))) = self.memo.splats.get(slot) {
+                    if *k == key {
+                        return *id;
+                    }
+                }
                 let ty = self.ty(s, 1);
-                self.m.constant_bits32(ty, bits)
+                let one = self.m.constant_bits32(ty, bits);
+                let id = self.splat(s, n, one);
+                if let Some(entry) = self.memo.splats.get_mut(slot) {
+                    *entry = Some((key, id));
+                }
+                return id;
             }
         };
         self.splat(s, n, one)

@@ -18,6 +18,23 @@ pub struct Memo {
     pub(super) types: [[Option<Id>; 5]; 5],
     /// `u32` constants 0–15 (component indices, access-chain indices, small masks).
     pub(super) small_u32: [Option<Id>; 16],
+    /// Recent 32-bit splat constants ([`Emitter::splat_bits`](super::context::Emitter) of
+    /// F32, U32 or I32), direct-mapped: `(scalar, components, bits)` and the id.
+    pub(super) splats: [Option<(SplatKey, Id)>; SPLAT_SLOTS],
+}
+
+/// The key of a remembered splat constant: scalar type, component count, bit pattern.
+pub(super) type SplatKey = (Scalar, u8, u32);
+
+/// How many splat constants [`Memo`] remembers.
+pub(super) const SPLAT_SLOTS: usize = 32;
+
+/// The [`Memo::splats`] slot of a key.
+#[inline]
+pub(super) fn splat_slot(key: SplatKey) -> usize {
+    let (s, n, bits) = key;
+    let h = bits ^ (bits >> 13) ^ (bits >> 23) ^ (u32::from(n) << 3) ^ ((s as u32) << 1);
+    h as usize % SPLAT_SLOTS
 }
 
 /// What the emitter knows of the `r#` registers within one block (no label, function start or
