@@ -6,7 +6,7 @@
 //! a type of its own.
 
 use super::declare::Registers;
-use super::values::pad;
+use super::values::{pad, CBUFFER_SLOTS};
 use crate::back::spirv::Error;
 use crate::ir::{self, Dst, Index, Inst, Modifier, Reg, RelFile, Src};
 use crate::spv::{Id, Module};
@@ -683,6 +683,19 @@ impl<'a> Emitter<'a> {
                         4,
                     ));
                 }
+                // A register at constant indices read again in the same block: the same
+                // value (constant buffers are read-only), no second load.
+                let constant = !element.is_relative() && !slot.is_relative();
+                let key = (decl.index() as u32, element.imm, slot.imm);
+                let serial = self.m.block_serial();
+                let memo = (key.2 as usize ^ (key.0 as usize) << 3) % CBUFFER_SLOTS;
+                if constant {
+                    if let Some(Some((s, k, id))) = self.memo.cbuffer_loads.get(memo) {
+                        if *s == serial && *k == key {
+                            return Ok((*id, 4));
+                        }
+                    }
+                }
                 let d = self.descriptor_element(
                     span,
                     var.var,
@@ -700,7 +713,13 @@ impl<'a> Emitter<'a> {
                     self.non_uniform(ptr);
                 }
                 let v = self.m.load(uvec4, ptr);
-                Ok((self.zero_if_out_of_range(v, in_range), 4))
+                let v = self.zero_if_out_of_range(v, in_range);
+                if constant && !d.nonuniform {
+                    if let Some(entry) = self.memo.cbuffer_loads.get_mut(memo) {
+                        *entry = Some((serial, key, v));
+                    }
+                }
+                Ok((v, 4))
             }
             Reg::ThreadId | Reg::ThreadGroupId | Reg::ThreadIdInGroup => {
                 let which = match reg {

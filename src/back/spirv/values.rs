@@ -21,7 +21,17 @@ pub struct Memo {
     /// Recent 32-bit splat constants ([`Emitter::splat_bits`](super::context::Emitter) of
     /// F32, U32 or I32), direct-mapped: `(scalar, components, bits)` and the id.
     pub(super) splats: [Option<(SplatKey, Id)>; SPLAT_SLOTS],
+    /// Recent loads of constant-buffer registers at constant indices, valid in the block they
+    /// were made in (constant buffers are read-only): `(block serial, (buffer, element,
+    /// register))` and the loaded `uvec4`, direct-mapped by the register.
+    pub(super) cbuffer_loads: [Option<(u32, CbufferKey, Id)>; CBUFFER_SLOTS],
 }
+
+/// The key of a remembered constant-buffer load: declaration index, array element, register.
+pub(super) type CbufferKey = (u32, u32, u32);
+
+/// How many constant-buffer loads [`Memo`] remembers.
+pub(super) const CBUFFER_SLOTS: usize = 32;
 
 /// The key of a remembered splat constant: scalar type, component count, bit pattern.
 pub(super) type SplatKey = (Scalar, u8, u32);
