@@ -52,7 +52,11 @@ impl Module {
                 buf[0] = (n as u32) << 16 | op as u32;
                 buf[1] = ty.word();
                 buf[2] = id.word();
-                let words = head.iter().chain(ids).map(|i| i.word()).chain(literals.iter().copied());
+                let words = head
+                    .iter()
+                    .chain(ids)
+                    .map(|i| i.word())
+                    .chain(literals.iter().copied());
                 for (slot, word) in buf[3..n].iter_mut().zip(words) {
                     *slot = word;
                 }

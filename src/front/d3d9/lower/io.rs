@@ -507,13 +507,12 @@ impl Lowering<'_, '_> {
             match i.opcode {
                 Opcode::Ret | Opcode::Label => break,
                 Opcode::If | Opcode::Ifc | Opcode::Loop | Opcode::Rep => depth += 1,
-                Opcode::Endif | Opcode::Endloop | Opcode::Endrep => {
-                    depth = depth.saturating_sub(1)
-                }
+                Opcode::Endif | Opcode::Endloop | Opcode::Endrep => depth = depth.saturating_sub(1),
                 _ => {}
             }
             let Some(d) = &i.dst else { continue };
-            if depth == 0 && !i.predicated && d.reg == RegisterType::AttrOut && d.relative.is_none() {
+            if depth == 0 && !i.predicated && d.reg == RegisterType::AttrOut && d.relative.is_none()
+            {
                 if let Some(w) = written.get_mut(d.num as usize) {
                     *w |= d.mask;
                 }
