@@ -195,6 +195,41 @@ fn relative_read_outside_an_affine_mapping_extends_it() {
 }
 
 #[test]
+fn relative_read_of_defined_registers_reads_their_values() {
+    // c8..c10 are defined (an HLSL literal array: fxc's level-9 skinning loops read identity
+    // rows as `c8[aL]`) and no mapping row holds them: D3D9 loads `def` values into the
+    // constant file, so `c8[a0.x]` reads (1,0,0,0), (0,1,0,0), (0,0,1,0) for a0.x = 0, 1, 2;
+    // `c9[a0.x]` starts one row later. The SM4 constant buffers do not hold them.
+    let bytes = vs(
+        "vs_2_0\ndef c8, 1, 0, 0, 0\ndef c9, 0, 1, 0, 0\ndef c10, 0, 0, 1, 0\n\
+         dcl_position v0\nmova a0.x, v0.x\nmov oPos, c8[a0.x]\nmov oT0, c9[a0.x]\n",
+    );
+    let module = translate_to_ir(&bytes, &level9()).unwrap();
+    let one = 1.0f32.to_bits();
+    assert_eq!(
+        module.icb,
+        [one, 0, 0, 0, 0, one, 0, 0, 0, 0, one, 0],
+        "one copy of the three rows"
+    );
+    let reads: Vec<(u32, bool)> = module
+        .insts
+        .iter()
+        .flat_map(|i| i.src())
+        .filter_map(|s| match &s.reg {
+            Reg::ImmediateConstantBuffer(i) => Some((i.imm, i.is_relative())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reads, [(0, true), (1, true)]);
+    assert!(!module
+        .insts
+        .iter()
+        .flat_map(|i| i.src())
+        .any(|s| matches!(s.reg, Reg::ConstantBuffer { .. })));
+    assert!(!translate(&bytes, &level9()).unwrap().spirv.is_empty());
+}
+
+#[test]
 fn samplers_read_the_mapped_texture_and_sampler_state() {
     // D3D9 s0 is t3 sampled with s1.
     let bytes = container(

@@ -219,6 +219,17 @@ pub enum Error {
         /// The decoration.
         decoration: Decoration,
     },
+    /// Two specialization constants were given the same `SpecId`: the pipeline's one value
+    /// for that id would specialize both.
+    #[error("SpecId {spec_id} is given to both {first} and {second}: each specialized value needs its own id")]
+    DuplicateSpecId {
+        /// The id given twice.
+        spec_id: u32,
+        /// The constant that holds it first.
+        first: Id,
+        /// The constant it was given to again.
+        second: Id,
+    },
     /// An argument outside what SPIR-V allows (a vector of 5 components, an integer of width 7,
     /// a global variable in the Function storage class, ...).
     #[error("invalid operand for Op{op:?}: {what}")]

@@ -395,10 +395,21 @@ impl Module {
     }
 
     /// OpDecorate with literal operands. A cached type cannot be decorated
-    /// ([`Error::DecoratedSharedType`]).
+    /// ([`Error::DecoratedSharedType`]), and a `SpecId` already given to another
+    /// specialization constant cannot be given again ([`Error::DuplicateSpecId`]): the pipeline
+    /// would specialize both with one value.
     pub fn decorate(&mut self, target: Id, decoration: Decoration, literals: &[u32]) {
         if self.types.is_shared(target) {
             return self.fail(Error::DecoratedSharedType { target, decoration });
+        }
+        if let (Decoration::SpecId, &[spec_id]) = (decoration, literals) {
+            if let Some(first) = self.spec_id_holder(spec_id) {
+                return self.fail(Error::DuplicateSpecId {
+                    spec_id,
+                    first,
+                    second: target,
+                });
+            }
         }
         let w = &mut self.annotations;
         let start = w.begin(Op::Decorate);
@@ -406,6 +417,24 @@ impl Module {
         w.extend(literals);
         let r = w.end(start);
         self.check(r);
+    }
+
+    /// The constant already decorated `SpecId spec_id`, if any (a scan of the annotations:
+    /// modules hold a handful of specialization constants).
+    fn spec_id_holder(&self, spec_id: u32) -> Option<Id> {
+        let words = &self.annotations.0;
+        let mut at = 0;
+        while let Some(&first) = words.get(at) {
+            let len = (first >> 16) as usize;
+            if first & 0xffff == Op::Decorate as u32
+                && words.get(at + 2) == Some(&(Decoration::SpecId as u32))
+                && words.get(at + 3) == Some(&spec_id)
+            {
+                return words.get(at + 1).and_then(|&w| NonZeroU32::new(w)).map(Id);
+            }
+            at += len.max(1);
+        }
+        None
     }
 
     /// OpDecorateId (SPIR-V 1.2+) with id operands.

@@ -1,15 +1,18 @@
-//! The two-part differential check of `4_0_level_9_x` pixel shaders: a container holds the SM4
-//! program and the level-9 (`Aon9`) program fxc compiled from the same HLSL; both translations
-//! run one small draw with the same inputs and their render targets must agree.
+//! The two-part differential check of `4_0_level_9_x` pixel and vertex shaders: a container
+//! holds the SM4 program and the level-9 (`Aon9`) program fxc compiled from the same HLSL;
+//! both translations run one small draw with the same inputs and their results must agree
+//! (vertex shaders: [`vertex`], their outputs captured by transform feedback).
 //!
-//! Contract of [`check_container`]:
+//! Contract of [`check_container`] for pixel shaders:
 //! - both parts are translated (checksum not verified); a part that does not translate, a stage
-//!   other than pixel, inputs that do not pair, or resources this harness does not make give
-//!   [`Verdict::Skipped`] with a cause (one line, the same for every container sharing it);
-//! - inputs pair in order: the `k`-th SM4 input other than a system value (by register) is
-//!   the level-9 program's `t{k}` (fxc's numbering; `TEXCOORD k`, location `k`);
-//!   a generated pass-through vertex shader (a vs_3_0 stream, translated by the crate) writes
-//!   the same values to the locations each pixel shader reads;
+//!   other than pixel or vertex, inputs that do not pair, or resources this harness does not
+//!   make give [`Verdict::Skipped`] with a cause (one line, the same for every container
+//!   sharing it);
+//! - inputs pair in order: the `k`-th SM4 input register other than a system value is the
+//!   level-9 program's `t{k}` (fxc's numbering; `TEXCOORD k`, location `k`), laid out as fxc
+//!   links level-9 parts (a two-component element packed in `.zw` is stored reversed, see
+//!   [`level9_swizzle`]); a generated pass-through vertex shader (a vs_3_0 stream, translated
+//!   by the crate) writes the same values to the locations each pixel shader reads;
 //! - the resources are the SM4 module's (the level-9 module must name the same set and
 //!   binding for each of its own: one layout serves both parts, `docs/d3d9.md`): constant
 //!   buffers of floats in [0.1, 1.0], 4×4 2-D float textures with values in [0, 1], linear
@@ -33,6 +36,8 @@ use crate::graphics::{
     VertexAttribute, VertexBuffer, DEFAULT_TIMEOUT,
 };
 use crate::image::{Image, ImageDesc, Sampler};
+
+mod vertex;
 
 /// How far the two parts' results may be apart, per channel: `|a − b| ≤ ABS + REL × max(|a|,
 /// |b|)`. Level-9 hardware computes in at least fp24 (D3D9's ps_2_0 minimum, 16 mantissa bits)
@@ -92,8 +97,13 @@ pub fn check_container(gpu: &Gpu, bytes: &[u8]) -> Result<Verdict> {
         Ok(t) => t,
         Err(e) => return Ok(Verdict::Skipped(cause_of("level9", &e))),
     };
+    if sm4.info.stage == Stage::Vertex && l9.info.stage == Stage::Vertex {
+        return vertex::check(gpu, &sm4, &l9);
+    }
     if sm4.info.stage != Stage::Pixel || l9.info.stage != Stage::Pixel {
-        return Ok(Verdict::Skipped("not a pixel shader".into()));
+        return Ok(Verdict::Skipped(
+            "neither a pixel nor a vertex shader".into(),
+        ));
     }
     let pairs = match pair_inputs(&sm4.info.inputs, &l9.info.inputs) {
         Ok(p) => p,
@@ -116,18 +126,58 @@ pub fn check_container(gpu: &Gpu, bytes: &[u8]) -> Result<Verdict> {
         Ok(m) => m,
         Err(cause) => return Ok(Verdict::Skipped(cause)),
     };
-    let sm4_locations: Vec<u32> = pairs.iter().map(|p| p.0).collect();
-    let l9_locations: Vec<u32> = pairs.iter().map(|p| p.1).collect();
-    let a = draw(gpu, &made, &sm4, &sm4_locations, &targets).context("the SM4 part's draw")?;
-    let b = draw(gpu, &made, &l9, &l9_locations, &targets).context("the level-9 part's draw")?;
+    let sm4_feeds: Vec<(u32, &str)> = pairs.iter().map(|p| (p.sm4, "")).collect();
+    let l9_feeds: Vec<(u32, &str)> = pairs.iter().map(|p| (p.level9, p.level9_swizzle)).collect();
+    let a = draw(gpu, &made, &sm4, &sm4_feeds, &targets).context("the SM4 part's draw")?;
+    let b = draw(gpu, &made, &l9, &l9_feeds, &targets).context("the level-9 part's draw")?;
     Ok(compare(&targets, &a, &b))
 }
 
-/// The (SM4 location, level-9 location) of each pixel-shader input pair, or why they do not
-/// pair. fxc numbers the level-9 inputs `t0, t1, …` in the order of the SM4 input signature
-/// without its system values, whether the program reads them or not (so `TEXCOORD k`, location
-/// `k`, pairs with the `k`-th such SM4 input).
-fn pair_inputs(sm4: &[Semantic], l9: &[Semantic]) -> Result<Vec<(u32, u32)>, String> {
+/// One pixel-shader input as the two parts read it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Pair {
+    /// The SM4 part's location (its `v#`).
+    sm4: u32,
+    /// The level-9 part's location (its `t#`, `TEXCOORD k`).
+    level9: u32,
+    /// The vs_3_0 source swizzle that turns the SM4 layout of the register into the level-9
+    /// one (`""` when they are the same).
+    level9_swizzle: &'static str,
+}
+
+/// How fxc lays out one SM4 input register's elements in the level-9 link, as the swizzle that
+/// turns the SM4 layout into it, or why this harness does not know.
+///
+/// ps_2_0 has no arbitrary swizzles: a source swizzle is the identity, a replicate, `.yzxw`,
+/// `.zxyw` or `.wzyx` (D3D9 reference, "Source Register Swizzling";
+/// `D3DPS20CAPS_ARBITRARYSWIZZLE` is a ps_2_x option). To move a two-component element packed
+/// in `.zw` (`TEXCOORD1` beside `TEXCOORD0.xy`) to `.xy` for `texld`, fxc's level-9 pixel
+/// programs read `t#.wzyx`, so its level-9 vertex programs write such an element reversed
+/// (`mov oT#.zw, v#.xyyx`: `.x` in `w`, `.y` in `z`; every `.zw` write of the corpus's level-9
+/// vertex programs does so). Elements starting at `.x` and single components keep their place;
+/// a two-component element in `.yz` is written in order (`mov oT#.yz, v#.xxyw`, the corpus's
+/// Stride sprite shaders). Other packings do not occur in the corpus's level-9 programs.
+fn level9_swizzle(elements: &[&Semantic]) -> Result<&'static str, String> {
+    let mut swizzle = "";
+    for s in elements {
+        match s.mask {
+            0b1100 => swizzle = ".xywz",
+            m if m & 1 == 1 || m.count_ones() == 1 || m == 0b0110 => {}
+            m => {
+                return Err(format!(
+                    "an input packed in mask {m:#06b} (level-9 layout unknown)"
+                ))
+            }
+        }
+    }
+    Ok(swizzle)
+}
+
+/// Each pixel-shader input pair, or why they do not pair. fxc numbers the level-9 inputs `t0,
+/// t1, …` in the order of the SM4 input signature's registers without its system values,
+/// whether the program reads them or not (so `TEXCOORD k`, location `k`, pairs with the `k`-th
+/// such SM4 register).
+fn pair_inputs(sm4: &[Semantic], l9: &[Semantic]) -> Result<Vec<Pair>, String> {
     let mut a: Vec<&Semantic> = Vec::new();
     for s in sm4 {
         let upper = s.name.to_ascii_uppercase();
@@ -140,18 +190,34 @@ fn pair_inputs(sm4: &[Semantic], l9: &[Semantic]) -> Result<Vec<(u32, u32)>, Str
         a.push(s);
     }
     a.sort_by_key(|s| s.register);
-    a.dedup_by_key(|s| s.register);
-    if a.len() > 16 || a.iter().any(|s| s.register > 15) {
+    let mut registers: Vec<u32> = a.iter().map(|s| s.register).collect();
+    registers.dedup();
+    if registers.len() > 16 || registers.iter().any(|&r| r > 15) {
         return Err("an input past the generated vertex shader's locations".into());
     }
-    let n = a.len() as u32;
+    let n = registers.len() as u32;
     if let Some(s) = l9.iter().find(|s| s.register >= n) {
         return Err(format!(
             "a level-9 input ({} {}) with no SM4 input to pair",
             s.name, s.index
         ));
     }
-    Ok(a.iter().zip(0..).map(|(x, k)| (x.register, k)).collect())
+    registers
+        .iter()
+        .zip(0..)
+        .map(|(&register, k)| {
+            let elements: Vec<&Semantic> = a
+                .iter()
+                .copied()
+                .filter(|s| s.register == register)
+                .collect();
+            Ok(Pair {
+                sm4: register,
+                level9: k,
+                level9_swizzle: level9_swizzle(&elements)?,
+            })
+        })
+        .collect()
 }
 
 /// Where the level-9 module binds a resource differently from the SM4 module (or binds one
@@ -249,9 +315,8 @@ impl<'g> Made<'g> {
         Ok(Ok(made))
     }
 
-    /// The descriptors.
-    fn bindings(&self) -> Vec<Binding<'_, 'g>> {
-        let stages = vk::ShaderStageFlags::FRAGMENT;
+    /// The descriptors, visible to `stages`.
+    fn bindings(&self, stages: vk::ShaderStageFlags) -> Vec<Binding<'_, 'g>> {
         let mut out = Vec::new();
         for (set, binding, buffer) in &self.buffers {
             out.push(Binding {
@@ -344,11 +409,11 @@ fn texture(
     Ok((image, view))
 }
 
-/// The vs_3_0 stream that writes vertex input `v{k+1}` to location `locations[k]` and `v0` to
-/// the position.
-fn vertex_shader(locations: &[u32]) -> Result<Vec<u32>> {
+/// The vs_3_0 stream that writes vertex input `v{k+1}`, swizzled by `feeds[k].1`, to location
+/// `feeds[k].0` and `v0` to the position.
+fn vertex_shader(feeds: &[(u32, &str)]) -> Result<Vec<u32>> {
     let mut text = String::from("vs_3_0\ndcl_position v0\ndcl_position o0\n");
-    for (k, &l) in locations.iter().enumerate() {
+    for (k, &(l, _)) in feeds.iter().enumerate() {
         let usage = match l {
             16 => "color0".to_string(),
             17 => "color1".to_string(),
@@ -357,8 +422,8 @@ fn vertex_shader(locations: &[u32]) -> Result<Vec<u32>> {
         text += &format!("dcl_texcoord{k} v{}\ndcl_{usage} o{}\n", k + 1, k + 1);
     }
     text += "mov o0, v0\n";
-    for k in 0..locations.len() {
-        text += &format!("mov o{}, v{}\n", k + 1, k + 1);
+    for (k, (_, swizzle)) in feeds.iter().enumerate() {
+        text += &format!("mov o{}, v{}{swizzle}\n", k + 1, k + 1);
     }
     let bytes = dxbc2spv::text::d3d9::asm::assemble_bytes(&text)
         .map_err(|e| anyhow!("the generated vertex shader: {e:?}"))?;
@@ -392,19 +457,20 @@ fn vertices(pairs: usize) -> Vec<u8> {
     out
 }
 
-/// One draw of `ps` fed at `locations`; the texels of each target, in `targets` order.
+/// One draw of `ps` fed at `feeds` (location, swizzle; [`vertex_shader`]); the texels of each
+/// target, in `targets` order.
 fn draw(
     gpu: &Gpu,
     made: &Made<'_>,
     ps: &Translation,
-    locations: &[u32],
+    feeds: &[(u32, &str)],
     targets: &[u32],
 ) -> Result<Vec<Vec<f32>>> {
-    let vs = vertex_shader(locations)?;
-    let data = vertices(locations.len());
+    let vs = vertex_shader(feeds)?;
+    let data = vertices(feeds.len());
     let vb = Buffer::with_bytes(gpu, &data, "vertices", vk::BufferUsageFlags::VERTEX_BUFFER)?;
-    let stride = 16 * (1 + locations.len() as u32);
-    let attributes = (0..=locations.len() as u32)
+    let stride = 16 * (1 + feeds.len() as u32);
+    let attributes = (0..=feeds.len() as u32)
         .map(|l| VertexAttribute {
             location: l,
             slot: 0,
@@ -486,7 +552,7 @@ fn draw(
                 height: SIZE,
             },
         }],
-        bindings: made.bindings(),
+        bindings: made.bindings(vk::ShaderStageFlags::FRAGMENT),
         layout: None,
         xfb: Vec::new(),
         xfb_queries: Vec::new(),
@@ -549,5 +615,40 @@ mod tests {
         assert!(!close(f32::NAN, 0.0));
         assert!(close(0.0, 1.0e-3));
         assert!(!close(0.0, 1.0e-2));
+    }
+
+    fn input(name: &str, index: u32, register: u32, mask: u8) -> Semantic {
+        Semantic {
+            name: name.into(),
+            index,
+            register,
+            mask,
+            stream: 0,
+        }
+    }
+
+    #[test]
+    fn a_zw_packed_pair_is_reversed_in_the_level9_link() {
+        // DualTextureEffect's pixel shader: COLOR v0, TEXCOORD0 v1.xy, TEXCOORD1 v1.zw; its
+        // level-9 part reads t0 and t1, TEXCOORD1 through `t1.wzyx`.
+        let sm4 = [
+            input("SV_Position", 0, 0, 0b1111),
+            input("COLOR", 0, 1, 0b1111),
+            input("TEXCOORD", 0, 2, 0b0011),
+            input("TEXCOORD", 1, 2, 0b1100),
+        ];
+        let l9 = [
+            input("TEXCOORD", 0, 0, 0b1111),
+            input("TEXCOORD", 1, 1, 0b1111),
+        ];
+        let pairs = pair_inputs(&sm4, &l9).expect("pairs");
+        let expected = [(1, 0, ""), (2, 1, ".xywz")];
+        assert_eq!(pairs.len(), expected.len());
+        for (p, (sm4, level9, swizzle)) in pairs.iter().zip(expected) {
+            assert_eq!((p.sm4, p.level9, p.level9_swizzle), (sm4, level9, swizzle));
+        }
+        // `.yz` keeps its order; `.yzw` is not a layout this harness knows.
+        assert_eq!(level9_swizzle(&[&input("TEXCOORD", 1, 1, 0b0110)]), Ok(""));
+        assert!(level9_swizzle(&[&input("TEXCOORD", 1, 1, 0b1110)]).is_err());
     }
 }

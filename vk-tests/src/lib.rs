@@ -22,8 +22,9 @@
 //! - [`features`]: device features by Vulkan name (what is supported, what is enabled).
 //! - [`conformance`]: the conformance runner (declarative cases under `fixtures/conformance/`,
 //!   run by `cargo run -p vk-tests -- run fixtures/conformance` and by `cargo test`).
-//! - [`level9`]: the two-part differential check of `4_0_level_9_x` pixel shaders (the SM4
-//!   program against the level-9 program of one container, same inputs, same outputs).
+//! - [`level9`]: the two-part differential check of `4_0_level_9_x` pixel and vertex shaders
+//!   (the SM4 program against the level-9 program of one container, same inputs, same
+//!   outputs).
 //! - [`oracle`]: a CPU reference interpreter of D3D compute-shader semantics, checked against
 //!   the conformance cases' expected values (no Vulkan needed).
 //! - [`policy`]: how tests behave when Vulkan or `spirv-val` is missing (fail unless told to skip).

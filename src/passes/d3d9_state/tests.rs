@@ -169,6 +169,23 @@ fn alpha_test_values_as_spec_constants_and_push_constants() {
 }
 
 #[test]
+fn two_values_given_one_spec_id_are_refused() {
+    let state = alpha(
+        StateValue::Spec {
+            id: 3,
+            default: cmp_func::ALWAYS,
+        },
+        StateValue::Spec { id: 3, default: 0 },
+    );
+    let m = applied(PS, None, &state);
+    let options = Options::default().with_d3d9_state(state);
+    let scratch = &mut crate::back::spirv::Scratch::default();
+    let e = crate::pipeline::emit_with_info(&m, &options, Default::default(), scratch)
+        .expect_err("SpecId 3 twice");
+    assert!(e.to_string().contains("SpecId 3 is given to both"), "{e}");
+}
+
+#[test]
 fn alpha_test_refuses_values_outside_d3d9s_ranges() {
     for state in [
         alpha(StateValue::Immediate(9), StateValue::Immediate(0)),

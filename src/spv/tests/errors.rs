@@ -163,6 +163,23 @@ fn shared_types_cannot_be_decorated() {
 }
 
 #[test]
+fn a_spec_id_is_given_to_one_constant_only() {
+    let mut m = Module::new(Version::V1_3);
+    let (a, b, c) = (m.alloc_id(), m.alloc_id(), m.alloc_id());
+    m.decorate(a, Decoration::SpecId, &[7]);
+    // Another id and other decorations with the same literal are fine.
+    m.decorate(b, Decoration::SpecId, &[8]);
+    m.decorate(c, Decoration::Location, &[7]);
+    m.decorate(c, Decoration::SpecId, &[7]);
+    let e = Error::DuplicateSpecId {
+        spec_id: 7,
+        first: a,
+        second: c,
+    };
+    assert_eq!(error_of(m), e);
+}
+
+#[test]
 fn generic_emitters_refuse_reserved_ops() {
     let mut m = in_block();
     let u = m.type_u32();

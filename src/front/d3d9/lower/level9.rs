@@ -9,8 +9,12 @@
 //!   converted to float as the feature-level-9 runtime converts it;
 //! - a relative read `c[a0.x + n]` reads the buffer of the mapping that holds `c{n}`, at the
 //!   same offset plus the address (HLSL arrays live in one mapping; an address that leaves it
-//!   is undefined in HLSL); when no mapping holds `c{n}` but all of them are one affine map
-//!   of one buffer (fxc folds array offsets into the base), that map;
+//!   is undefined in HLSL); when no mapping holds `c{n}` but `def` defines it, the run of
+//!   consecutively defined registers around `c{n}`, copied into the module's immediate
+//!   constant buffer (a literal array of the HLSL: D3D9 loads `def` values into the constant
+//!   file, where relative addressing reads them, and no runtime fills a level-9 part's `c#`
+//!   past its mappings); else, when all mappings are one affine map of one buffer (fxc folds
+//!   array offsets into the base), that map;
 //! - a runtime constant (the vertex-shader position offset, D3D's half-pixel correction) reads
 //!   0: Vulkan's pixel centres need none; a `c#` no table names reads 0 too;
 //! - sampler `s#` samples texture `t{resource}` with sampler state `s{sampler}` of its
@@ -23,7 +27,8 @@ use crate::front::d3d9::program::Relative;
 use crate::ir::{self, Index, Op, Reg};
 
 use super::operand::{inst, temp, temp_d};
-use super::Lowering;
+use super::{Defined, Lowering};
+use crate::front::d3d9::program::RegisterType;
 
 /// Where a level-9 program's constants and samplers come from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -101,6 +106,15 @@ impl Lowering<'_, '_> {
         span: u32,
     ) -> Result<Reg, Error> {
         let held = layout.constants.iter().find(|r| r.holds(num)).copied();
+        if let (None, Some(rel)) = (held, rel) {
+            if let Some(element) = self.level9_defined_run(num) {
+                return Ok(Reg::ImmediateConstantBuffer(self.index(
+                    element,
+                    Some(rel),
+                    span,
+                )?));
+            }
+        }
         // A relative read whose base lies outside every row (fxc folds an array offset into
         // the base): exact when the rows are one affine map of one buffer.
         let held = held.or_else(|| rel.and(layout.affine(num)));
@@ -137,6 +151,44 @@ impl Lowering<'_, '_> {
             &[temp(t)],
         ));
         Ok(Reg::Temp(t))
+    }
+
+    /// For a relative read based at `c{num}` when `def` defines it: the immediate constant
+    /// buffer element of `c{num}` in a copy of the run of consecutively defined registers
+    /// around it (an equal run already there is reused).
+    fn level9_defined_run(&mut self, num: u32) -> Option<u32> {
+        let value = |n: u32| match self.defined(RegisterType::Const, n) {
+            Some(Defined::Float(v)) => Some(v),
+            _ => None,
+        };
+        value(num)?;
+        let mut first = num;
+        while first.checked_sub(1).and_then(value).is_some() {
+            first -= 1;
+        }
+        let mut words = Vec::new();
+        let mut n = first;
+        while let Some(v) = value(n) {
+            words.extend_from_slice(&v);
+            match n.checked_add(1) {
+                Some(next) => n = next,
+                None => break,
+            }
+        }
+        let icb = &mut self.module.icb;
+        let at = (0..icb.len() / 4).find(|&e| {
+            icb.get(e * 4..)
+                .is_some_and(|tail| tail.starts_with(&words))
+        });
+        let at = match at {
+            Some(e) => e,
+            None => {
+                let e = icb.len() / 4;
+                icb.extend_from_slice(&words);
+                e
+            }
+        };
+        u32::try_from(at).ok()?.checked_add(num - first)
     }
 
     /// The declaration of `cb{buffer}` (space 0), sized to cover every mapping of it.
