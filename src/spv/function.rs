@@ -369,6 +369,23 @@ impl Module {
     pub fn emit(&mut self, op: Op, ty: Id, operands: &[Id]) -> Id {
         let id = self.alloc_id();
         if let Some(w) = self.generic_body(op) {
+            // The usual one to three operands as one fixed-size write.
+            let (t, i) = (ty.word(), id.word());
+            match *operands {
+                [a] => {
+                    w.inst(op, [t, i, a.word()]);
+                    return id;
+                }
+                [a, b] => {
+                    w.inst(op, [t, i, a.word(), b.word()]);
+                    return id;
+                }
+                [a, b, c] => {
+                    w.inst(op, [t, i, a.word(), b.word(), c.word()]);
+                    return id;
+                }
+                _ => {}
+            }
             let start = w.begin(op);
             w.extend(&[ty.word(), id.word()]);
             w.ids(operands);

@@ -9,6 +9,9 @@ use spirv::{GlslStd450Op, ImageOperands, Op};
 
 use super::{Error, Id, Module};
 
+/// The most words [`Module::value_var`] assembles on the stack.
+const SHORT: usize = 12;
+
 impl Module {
     #[inline]
     fn value1(&mut self, op: Op, ty: Id, a: Id) -> Id {
@@ -41,6 +44,25 @@ impl Module {
     fn value_var(&mut self, op: Op, ty: Id, head: &[Id], ids: &[Id], literals: &[u32]) -> Id {
         let id = self.alloc_id();
         if let Some(w) = self.body(op) {
+            let n = 3 + head.len() + ids.len() + literals.len();
+            if n <= SHORT {
+                // A short instruction (extracts, shuffles, constructs of a few components)
+                // assembled on the stack and written at once.
+                let mut buf = [0u32; SHORT];
+                buf[0] = (n as u32) << 16 | op as u32;
+                buf[1] = ty.word();
+                buf[2] = id.word();
+                let words = head
+                    .iter()
+                    .chain(ids)
+                    .map(|i| i.word())
+                    .chain(literals.iter().copied());
+                for (slot, word) in buf[3..n].iter_mut().zip(words) {
+                    *slot = word;
+                }
+                w.extend(&buf[..n]);
+                return id;
+            }
             let start = w.begin(op);
             w.extend(&[ty.word(), id.word()]);
             w.ids(head);

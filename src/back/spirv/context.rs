@@ -6,9 +6,9 @@
 //! a type of its own.
 
 use super::declare::Registers;
-use super::values::pad;
+use super::values::{pad, CBUFFER_SLOTS};
 use crate::back::spirv::Error;
-use crate::ir::{self, Dst, Index, Inst, Modifier, Reg, RelFile, Src};
+use crate::ir::{self, Dst, Inst, Modifier, Reg, Src};
 use crate::spv::{Id, Module};
 use spirv::{Decoration, GlslStd450Op, StorageClass};
 
@@ -327,8 +327,22 @@ impl<'a> Emitter<'a> {
                     .constant_bits64(ty, f64::from(f32::from_bits(bits)).to_bits())
             }
             _ => {
+                // 32-bit splats repeat (zero, one, masks, the legacy operations' limits):
+                // remembered, they cost no constant-table lookups.
+                let key = (s, n, bits);
+                let slot = super::values::splat_slot(key);
+                if let Some(Some((k, id))) = self.memo.splats.get(slot) {
+                    if *k == key {
+                        return *id;
+                    }
+                }
                 let ty = self.ty(s, 1);
-                self.m.constant_bits32(ty, bits)
+                let one = self.m.constant_bits32(ty, bits);
+                let id = self.splat(s, n, one);
+                if let Some(entry) = self.memo.splats.get_mut(slot) {
+                    *entry = Some((key, id));
+                }
+                return id;
             }
         };
         self.splat(s, n, one)
@@ -669,6 +683,19 @@ impl<'a> Emitter<'a> {
                         4,
                     ));
                 }
+                // A register at constant indices read again in the same block: the same
+                // value (constant buffers are read-only), no second load.
+                let constant = !element.is_relative() && !slot.is_relative();
+                let key = (decl.index() as u32, element.imm, slot.imm);
+                let serial = self.m.block_serial();
+                let memo = (key.2 as usize ^ (key.0 as usize) << 3) % CBUFFER_SLOTS;
+                if constant {
+                    if let Some(Some((s, k, id))) = self.memo.cbuffer_loads.get(memo) {
+                        if *s == serial && *k == key {
+                            return Ok((*id, 4));
+                        }
+                    }
+                }
                 let d = self.descriptor_element(
                     span,
                     var.var,
@@ -686,7 +713,13 @@ impl<'a> Emitter<'a> {
                     self.non_uniform(ptr);
                 }
                 let v = self.m.load(uvec4, ptr);
-                Ok((self.zero_if_out_of_range(v, in_range), 4))
+                let v = self.zero_if_out_of_range(v, in_range);
+                if constant && !d.nonuniform {
+                    if let Some(entry) = self.memo.cbuffer_loads.get_mut(memo) {
+                        *entry = Some((serial, key, v));
+                    }
+                }
+                Ok((v, 4))
             }
             Reg::ThreadId | Reg::ThreadGroupId | Reg::ThreadIdInGroup => {
                 let which = match reg {
@@ -737,98 +770,6 @@ impl<'a> Emitter<'a> {
         self.regs
             .temp(n)
             .ok_or_else(|| Error::internal(span, format!("r{n} is not declared")))
-    }
-
-    /// Evaluates an index to a `u32` id.
-    pub fn index_value(&mut self, span: u32, index: &Index) -> Result<Id, Error> {
-        let Some(rel) = index.rel() else {
-            return Ok(self.u32_const(index.imm));
-        };
-        let reg = match rel.file {
-            RelFile::Temp => Reg::Temp(u32::from(rel.register)),
-            RelFile::IndexableTemp => Reg::IndexableTemp {
-                array: ir::IndexableId::new(u32::from(rel.register)),
-                index: Index::imm(u32::from(rel.element)),
-            },
-            RelFile::Input => Reg::Input(Index::imm(u32::from(rel.register))),
-        };
-        let v = self.read_components(span, &reg, &[rel.component & 3], Scalar::U32)?;
-        if index.imm == 0 {
-            return Ok(v.id);
-        }
-        let u = self.ty(Scalar::U32, 1);
-        let imm = self.u32_const(index.imm);
-        Ok(self.m.i_add(u, v.id, imm))
-    }
-
-    /// An index clamped into `0..len`, and (for dynamic indices) a bool that says whether the
-    /// original was in range.
-    pub fn bounded_index(
-        &mut self,
-        span: u32,
-        index: &Index,
-        len: u32,
-    ) -> Result<(Id, Option<Id>), Error> {
-        if !index.is_relative() {
-            if index.imm >= len {
-                // A constant index past the end reads zeros (D3D10+ out-of-range rule).
-                let last = self.u32_const(len.saturating_sub(1));
-                let f = self.m.constant_bool(false);
-                return Ok((last, Some(f)));
-            }
-            return Ok((self.u32_const(index.imm), None));
-        }
-        let idx = self.index_value(span, index)?;
-        let u = self.ty(Scalar::U32, 1);
-        let b = self.ty(Scalar::Bool, 1);
-        let len_c = self.u32_const(len);
-        let ok = self.m.u_less_than(b, idx, len_c);
-        let last = self.u32_const(len.saturating_sub(1));
-        let clamped = self.glsl(u, GlslStd450Op::UMin, &[idx, last]);
-        Ok((clamped, Some(ok)))
-    }
-
-    pub(crate) fn zero_if_out_of_range(&mut self, v: Id, in_range: Option<Id>) -> Id {
-        let Some(ok) = in_range else { return v };
-        let uvec4 = self.ty(Scalar::U32, 4);
-        let bvec4 = self.ty(Scalar::Bool, 4);
-        let zero = self.splat_bits(Scalar::U32, 4, 0);
-        // Before SPIR-V 1.4 a vector OpSelect needs a vector condition.
-        let ok4 = self.m.composite_construct(bvec4, &[ok, ok, ok, ok]);
-        self.m.select(uvec4, ok4, v, zero)
-    }
-
-    /// Pointer to element `index` of indexable temp `array` (an out-of-range index points at
-    /// the spare element past the end) and the in-range condition.
-    fn indexable_ptr(
-        &mut self,
-        span: u32,
-        array: ir::IndexableId,
-        index: &Index,
-    ) -> Result<(Id, Option<Id>), Error> {
-        let decl = self
-            .ir
-            .indexable_temps
-            .get(array.index())
-            .copied()
-            .ok_or_else(|| Error::internal(span, "undeclared indexable temp"))?;
-        let var = self
-            .regs
-            .indexable(array)
-            .ok_or_else(|| Error::internal(span, "undeclared indexable temp"))?;
-        let (idx, ok) = if !index.is_relative() && index.imm < decl.len {
-            (self.u32_const(index.imm), None)
-        } else {
-            let raw = self.index_value(span, index)?;
-            let u = self.ty(Scalar::U32, 1);
-            let b = self.ty(Scalar::Bool, 1);
-            let len = self.u32_const(decl.len);
-            let ok = self.m.u_less_than(b, raw, len);
-            (self.glsl(u, GlslStd450Op::UMin, &[raw, len]), Some(ok))
-        };
-        let uvec4 = self.ty(Scalar::U32, 4);
-        let ptr_ty = self.m.type_pointer(var.storage, uvec4);
-        Ok((self.m.access_chain(ptr_ty, var.id, &[idx]), ok))
     }
 
     // ---- Writing registers ----

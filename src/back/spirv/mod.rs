@@ -3,7 +3,8 @@
 //! Contract: takes a module that passed [`ir::validate`] with every binding assigned, and
 //! returns a SPIR-V module for the requested version that `spirv-val` accepts for the matching
 //! Vulkan environment, or an error; it never emits a module it knows to be invalid.
-//! Files: `context.rs` (the emitter, register loads/stores), `declare.rs` (registers, constant
+//! Files: `context.rs` (the emitter, register loads/stores), `indexing.rs` (register indices
+//! and their bounds), `declare.rs` (registers, constant
 //! buffers, built-ins), `resources.rs` (buffers, shared memory), `control_flow.rs`, `alu*.rs`
 //! (arithmetic), `memory.rs` (buffer access, atomics), `texture/` (images, samplers, the
 //! tiled-resource operations), `io/` (the stage interface), `stage.rs` and `hull.rs` (stage
@@ -19,6 +20,7 @@ mod descriptors;
 mod device_address;
 mod error;
 mod hull;
+mod indexing;
 #[cfg(test)]
 mod interlock_tests;
 mod io;

@@ -18,6 +18,33 @@ pub struct Memo {
     pub(super) types: [[Option<Id>; 5]; 5],
     /// `u32` constants 0–15 (component indices, access-chain indices, small masks).
     pub(super) small_u32: [Option<Id>; 16],
+    /// Recent 32-bit splat constants ([`Emitter::splat_bits`](super::context::Emitter) of
+    /// F32, U32 or I32), direct-mapped: `(scalar, components, bits)` and the id.
+    pub(super) splats: [Option<(SplatKey, Id)>; SPLAT_SLOTS],
+    /// Recent loads of constant-buffer registers at constant indices, valid in the block they
+    /// were made in (constant buffers are read-only): `(block serial, (buffer, element,
+    /// register))` and the loaded `uvec4`, direct-mapped by the register.
+    pub(super) cbuffer_loads: [Option<(u32, CbufferKey, Id)>; CBUFFER_SLOTS],
+}
+
+/// The key of a remembered constant-buffer load: declaration index, array element, register.
+pub(super) type CbufferKey = (u32, u32, u32);
+
+/// How many constant-buffer loads [`Memo`] remembers.
+pub(super) const CBUFFER_SLOTS: usize = 32;
+
+/// The key of a remembered splat constant: scalar type, component count, bit pattern.
+pub(super) type SplatKey = (Scalar, u8, u32);
+
+/// How many splat constants [`Memo`] remembers.
+pub(super) const SPLAT_SLOTS: usize = 32;
+
+/// The [`Memo::splats`] slot of a key.
+#[inline]
+pub(super) fn splat_slot(key: SplatKey) -> usize {
+    let (s, n, bits) = key;
+    let h = bits ^ (bits >> 13) ^ (bits >> 23) ^ (u32::from(n) << 3) ^ ((s as u32) << 1);
+    h as usize % SPLAT_SLOTS
 }
 
 /// What the emitter knows of the `r#` registers within one block (no label, function start or

@@ -50,7 +50,7 @@ pub fn decode(bytes: &[u8], base_offset: u32) -> Result<Program<'_>, DecodeError
     }
     let mut program = Program {
         version,
-        instructions: Vec::new(),
+        instructions: Vec::with_capacity(count_instructions(bytes, version)),
         comments: Vec::new(),
         end_offset: 0,
         base_offset,
@@ -92,40 +92,75 @@ pub fn decode(bytes: &[u8], base_offset: u32) -> Result<Program<'_>, DecodeError
         }
         let op = Opcode::from_u16(opcode)
             .ok_or_else(|| DecodeError::new(offset, DecodeErrorKind::UnknownOpcode(opcode)))?;
-        let inst = decode_instruction(&mut cursor, version, op, token, offset).map_err(|e| {
+        // Decoded in place: the instruction is not built elsewhere and copied in.
+        program.instructions.push(Instruction {
+            offset,
+            opcode: op,
+            controls: (token >> 16) as u8,
+            predicated: token & (1 << 28) != 0,
+            coissue: token & (1 << 30) != 0,
+            dst: None,
+            predicate: None,
+            srcs: [Src::default(); MAX_SOURCES],
+            src_count: 0,
+            payload: Payload::None,
+            dwords: 1,
+            length_field: ((token >> 24) & 0xf) as u8,
+        });
+        let decoded = match program.instructions.last_mut() {
+            Some(inst) => decode_operands(&mut cursor, version, inst),
+            None => Ok(()),
+        };
+        decoded.map_err(|e| {
             // fxc's spelling for the version (`tex` in ps_1_1, `texcrd` in ps_1_4).
             let spelling = op.spelling(version.is_pixel(), version.key(), (token >> 16) as u8);
             e.with_context(spelling.map_or(op.name(), |s| s.base))
         })?;
-        program.instructions.push(inst);
     }
 }
 
-/// Decodes the operands of one instruction whose token (at `offset`) has been read.
-fn decode_instruction(
+/// An upper bound of the number of instructions in a stream of `version` (its version token
+/// first), to size the instruction list once: comments are skipped; from SM2 on each
+/// instruction's length field is followed; before, every dword without bit 31 counts (an
+/// instruction token has it clear, most parameters set). Never more than the dword count.
+fn count_instructions(bytes: &[u8], version: Version) -> usize {
+    let words = bytes.len() / 4;
+    let word = |i: usize| {
+        bytes
+            .get(i * 4..i * 4 + 4)
+            .and_then(|b| b.try_into().ok())
+            .map_or(0, u32::from_le_bytes)
+    };
+    let mut count = 0usize;
+    let mut i = 1usize;
+    while i < words {
+        let token = word(i);
+        i += 1;
+        if token as u16 == COMMENT {
+            i += ((token >> 16) & 0x7fff) as usize;
+        } else if token as u16 == END {
+            break;
+        } else if version.has_length() {
+            count += 1;
+            i += ((token >> 24) & 0xf) as usize;
+        } else if token & 0x8000_0000 == 0 {
+            count += 1;
+        }
+    }
+    count
+}
+
+/// Decodes the operands of `inst`, whose token has been read and whose header fields are set.
+fn decode_operands(
     cursor: &mut Cursor<'_>,
     version: Version,
-    opcode: Opcode,
-    token: u32,
-    offset: u32,
-) -> Result<Instruction, DecodeError> {
-    let controls = (token >> 16) as u8;
-    let length_field = ((token >> 24) & 0xf) as u8;
-    let predicated = token & (1 << 28) != 0;
-    let mut inst = Instruction {
-        offset,
-        opcode,
-        controls,
-        predicated,
-        coissue: token & (1 << 30) != 0,
-        dst: None,
-        predicate: None,
-        srcs: [Src::default(); MAX_SOURCES],
-        src_count: 0,
-        payload: Payload::None,
-        dwords: 1,
-        length_field,
-    };
+    inst: &mut Instruction,
+) -> Result<(), DecodeError> {
+    let opcode = inst.opcode;
+    let controls = inst.controls;
+    let predicated = inst.predicated;
+    let offset = inst.offset;
+    let length_field = inst.length_field;
     if opcode.has_comparison() && super::opcodes::Comparison::from_controls(controls).is_none() {
         return Err(DecodeError::new(
             offset,
@@ -183,7 +218,7 @@ fn decode_instruction(
             },
         ));
     }
-    Ok(inst)
+    Ok(())
 }
 
 /// Checks a `dcl` token (at `offset`, the instruction's) against the register it declares: a

@@ -6,8 +6,10 @@
 //! variant [`EmitOptions::float_emulation`](crate::back::spirv::EmitOptions) chooses.
 //! - [`FloatEmulation::Strict`]: the legacy multiply `a × b` is `+0` when `a` or `b` is `±0`
 //!   (so `0 × inf = 0 × NaN = 0`), else the IEEE product: a `Select` on `a == 0 || b == 0`
-//!   around `OpFMul` (a source that is an immediate with no zero, infinity or denormal
-//!   component needs no test). `mad`, the dot products, `pow`, `lit`'s power and `dst` use it;
+//!   around `OpFMul` (a source that is an immediate with no zero or denormal component needs
+//!   no test; when its components are also finite, the product is the plain `OpFMul`: the other
+//!   operand's infinities and NaNs meet no zero, and only a zero result's sign can differ,
+//!   IEEE's instead of `+0`). `mad`, the dot products, `pow`, `lit`'s power and `dst` use it;
 //!   `rcp(0) = +inf`, `rsq(0) = +inf`; `rcp(1)` and `rsq(±1)` are exactly 1.
 //! - [`FloatEmulation::Fast`]: the IEEE multiply, and the results of `rcp`, `rsq`, `exp`,
 //!   `pow`, `nrm`'s scale and `expp`'s powers clamped to `±FLT_MAX` (`NMin`/`NClamp`, so a NaN
@@ -33,6 +35,17 @@ pub(super) const MINUS_FLT_MAX: u32 = 0xff7f_ffff;
 /// 1.0 (bits).
 pub(super) const ONE: u32 = 0x3f80_0000;
 
+/// What is known at translation time of a legacy multiply's operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Known {
+    /// Nothing: it may be zero.
+    Unknown,
+    /// An immediate with no zero or denormal component (infinities or NaNs possible).
+    NonZero,
+    /// An immediate whose every component is finite, non-zero and not a denormal.
+    Finite,
+}
+
 impl Emitter<'_> {
     /// Emits one operation of the legacy (D3D9) float family.
     pub(super) fn legacy_alu(&mut self, inst: &Inst, op: LegacyOp) -> Result<(), Error> {
@@ -47,7 +60,7 @@ impl Emitter<'_> {
             LegacyOp::PowLegacy => self.legacy_binary(inst, |e, a, b, known| {
                 let abs = e.abs_bits(a);
                 let log = e.fext(inst, G::Log2, F, a.n, &[abs.id]);
-                e.legacy_pow(inst, log, b, [false, known[1]])
+                e.legacy_pow(inst, log, b, [Known::Unknown, known[1]])
             }),
             LegacyOp::ExpLegacy => self.unary(inst, F, |e, x| e.legacy_exp2(inst, x)),
             LegacyOp::LogLegacy => self.unary(inst, F, |e, x| {
@@ -72,20 +85,29 @@ impl Emitter<'_> {
         self.options.float_emulation == FloatEmulation::Strict
     }
 
-    /// Whether source `i`, read for `mask`, is an immediate none of whose components is zero
-    /// or a denormal (which the device may flush to zero): its zero test can be left out.
-    pub(super) fn known_nonzero(inst: &Inst, i: usize, mask: u8) -> bool {
-        Self::imm_values(inst, i, mask).is_some_and(|(v, n)| {
-            v.get(..n as usize)
-                .is_some_and(|v| v.iter().all(|x| x & 0x7f80_0000 != 0))
-        })
+    /// What is known of source `i`, read for `mask`: an immediate none of whose components is
+    /// zero or a denormal (which the device may flush to zero) needs no zero test
+    /// ([`Known::NonZero`]); when every component is also finite ([`Known::Finite`]), the
+    /// legacy multiply by it is the IEEE product.
+    pub(super) fn known_nonzero(inst: &Inst, i: usize, mask: u8) -> Known {
+        let Some((v, n)) = Self::imm_values(inst, i, mask) else {
+            return Known::Unknown;
+        };
+        let v = v.get(..n as usize).unwrap_or(&[]);
+        if !v.iter().all(|x| x & 0x7f80_0000 != 0) {
+            Known::Unknown
+        } else if v.iter().all(|x| x & 0x7f80_0000 != 0x7f80_0000) {
+            Known::Finite
+        } else {
+            Known::NonZero
+        }
     }
 
-    /// Two sources, one destination, with whether each source is a known nonzero immediate.
+    /// Two sources, one destination, with what is known of each source.
     fn legacy_binary(
         &mut self,
         inst: &Inst,
-        f: impl FnOnce(&mut Self, Value, Value, [bool; 2]) -> Value,
+        f: impl FnOnce(&mut Self, Value, Value, [Known; 2]) -> Value,
     ) -> Result<(), Error> {
         let mask = Self::dst_mask(inst, 0);
         if mask == 0 {
@@ -100,24 +122,26 @@ impl Emitter<'_> {
         self.store_dst(inst, 0, v)
     }
 
-    /// The legacy multiply `a × b` (same widths); `known[i]`: operand `i` is never zero.
-    /// Strict: `+0` where either operand is `±0`; fast: the IEEE product.
+    /// The legacy multiply `a × b` (same widths); `known[i]`: what is known of operand `i`.
+    /// Strict: `+0` where either operand is `±0`; fast: the IEEE product. Either variant, an
+    /// operand known finite and non-zero makes it the IEEE product: the other operand's
+    /// infinities and NaNs meet no zero (a zero result keeps the IEEE sign).
     pub(super) fn legacy_mul(
         &mut self,
         inst: &Inst,
         a: Value,
         b: Value,
-        known: [bool; 2],
+        known: [Known; 2],
     ) -> Value {
         let n = a.n;
         let product = self.fop(inst, SpvOp::FMul, F, n, &[a.id, b.id]);
-        if !self.strict_floats() {
+        if !self.strict_floats() || known.contains(&Known::Finite) {
             return product;
         }
         let zero = self.k(F, n, 0);
         let mut cond: Option<crate::spv::Id> = None;
-        for (v, nonzero) in [(a, known[0]), (b, known[1])] {
-            if nonzero {
+        for (v, known) in [(a, known[0]), (b, known[1])] {
+            if known != Known::Unknown {
                 continue;
             }
             let is_zero = self.op(SpvOp::FOrdEqual, Scalar::Bool, n, &[v.id, zero]).id;
@@ -182,13 +206,13 @@ impl Emitter<'_> {
 
     /// `exp2(b × log)` for `log = log2|a|` (`pow`): strict, the legacy multiply; fast, `log`
     /// clamped to `±FLT_MAX` first, the IEEE multiply, the power clamped to `FLT_MAX`.
-    /// `known[1]`: `b` is never zero.
+    /// `known[1]`: what is known of `b`.
     pub(super) fn legacy_pow(
         &mut self,
         inst: &Inst,
         log: Value,
         b: Value,
-        known: [bool; 2],
+        known: [Known; 2],
     ) -> Value {
         let n = log.n;
         let product = if self.strict_floats() {

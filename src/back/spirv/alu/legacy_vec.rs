@@ -9,7 +9,7 @@
 use spirv::{GlslStd450Op as G, Op as SpvOp};
 
 use super::super::context::{Emitter, Scalar, Value};
-use super::legacy::{F, MINUS_FLT_MAX, ONE};
+use super::legacy::{Known, F, MINUS_FLT_MAX, ONE};
 use crate::back::spirv::Error;
 use crate::ir::Inst;
 use crate::spv::Id;
@@ -44,7 +44,7 @@ impl Emitter<'_> {
         let scale = self.rsq_abs(inst, dot);
         let v = self.load_src(inst, 0, mask, F)?;
         let scale = self.broadcast(scale, v.n);
-        let out = self.legacy_mul(inst, v, scale, [false, false]);
+        let out = self.legacy_mul(inst, v, scale, [Known::Unknown, Known::Unknown]);
         self.store_dst(inst, 0, out)
     }
 
@@ -88,7 +88,7 @@ impl Emitter<'_> {
                 let p = self.op(SpvOp::Select, F, 1, &[below, lo, p.id]);
                 // `y > 0` wherever the power is used: `log2 y` needs no `|y|` nor zero case.
                 let log = self.fext(inst, G::Log2, F, 1, &[y.id]);
-                let pow = self.legacy_pow(inst, log, p, [false, false]);
+                let pow = self.legacy_pow(inst, log, p, [Known::Unknown, Known::Unknown]);
                 let both = self
                     .op(SpvOp::LogicalAnd, Scalar::Bool, 1, &[x_pos, y_pos])
                     .id;

@@ -476,8 +476,13 @@ impl Lowering<'_, '_> {
             ));
         }
         if !self.pixel && self.version.major < 3 {
-            // Unwritten colour outputs read (1, 1, 1, 1) and (0, 0, 0, 1).
+            // Unwritten colour outputs read (1, 1, 1, 1) and (0, 0, 0, 1); an output every
+            // run of the shader writes whole needs none.
+            let written = self.colours_always_written();
             for (c, v) in [(0, [1.0; 4]), (1, [0.0, 0.0, 0.0, 1.0])] {
+                if written[c as usize] == 0xf {
+                    continue;
+                }
                 self.push(inst(
                     Op::Mov,
                     span,
@@ -490,6 +495,30 @@ impl Lowering<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// The components of `oD0` and `oD1` that every run of the main program writes: the
+    /// write masks of the unpredicated writes outside any `if`, `loop` or `rep`, before the
+    /// first `ret` or `label` (a later write may be skipped by a return).
+    fn colours_always_written(&self) -> [u8; 2] {
+        let mut written = [0u8; 2];
+        let mut depth = 0usize;
+        for i in &self.program.instructions {
+            match i.opcode {
+                Opcode::Ret | Opcode::Label => break,
+                Opcode::If | Opcode::Ifc | Opcode::Loop | Opcode::Rep => depth += 1,
+                Opcode::Endif | Opcode::Endloop | Opcode::Endrep => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            let Some(d) = &i.dst else { continue };
+            if depth == 0 && !i.predicated && d.reg == RegisterType::AttrOut && d.relative.is_none()
+            {
+                if let Some(w) = written.get_mut(d.num as usize) {
+                    *w |= d.mask;
+                }
+            }
+        }
+        written
     }
 
     /// The entry point's last instructions before it returns.

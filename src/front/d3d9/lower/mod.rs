@@ -232,6 +232,12 @@ fn lower_with(
     mut arena: Vec<ir::Inst>,
 ) -> Result<(ir::Module, crate::front::Semantics), Error> {
     arena.clear();
+    // Sized once: most instructions lower to one or two IR instructions (declarations to
+    // none), plus the prologue and epilogue. Not `reserve`: that would copy the old allocation.
+    let capacity = program.instructions.len() * 2 + 16;
+    if arena.capacity() < capacity {
+        arena = Vec::with_capacity(capacity);
+    }
     let version = program.version;
     let pixel = version.is_pixel();
     let stage = if pixel {
@@ -429,6 +435,26 @@ impl Lowering<'_, '_> {
     #[inline]
     pub fn push(&mut self, inst: ir::Inst) {
         self.module.insts.push(inst);
+    }
+
+    /// Appends `op` with its destinations and sources, built in place in the module (no
+    /// instruction built on the stack and copied in); returns it for its flags.
+    pub fn push_new(
+        &mut self,
+        op: ir::Op,
+        span: u32,
+        dst: &[ir::Dst],
+        src: &[ir::Src],
+    ) -> Option<&mut ir::Inst> {
+        self.module.insts.push(ir::Inst::new(op, span));
+        let x = self.module.insts.last_mut()?;
+        for d in dst {
+            x.push_dst(*d);
+        }
+        for s in src {
+            x.push_src(*s);
+        }
+        Some(x)
     }
 
     /// Lowers every instruction: the entry point (prologue, main, epilogue), then one function

@@ -387,13 +387,14 @@ impl Lowering<'_, '_> {
         let dst = self.destination(&d)?;
         let direct = d.shift == 0 && !i.predicated;
         if direct {
-            let mut x = inst(op, i.offset, &[dst], srcs);
-            x.flags.saturate = saturates(&d);
-            self.push(x);
+            let saturate = saturates(&d);
+            if let Some(x) = self.push_new(op, i.offset, &[dst], srcs) {
+                x.flags.saturate = saturate;
+            }
             return Ok(());
         }
         let t = self.temps.scratch();
-        self.push(inst(op, i.offset, &[temp_d(t, d.mask)], srcs));
+        self.push_new(op, i.offset, &[temp_d(t, d.mask)], srcs);
         self.finish(i, &d, dst, t)
     }
 
