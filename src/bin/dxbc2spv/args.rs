@@ -91,6 +91,10 @@ pub struct BenchArgs {
     /// does not translate), to find the slow ones.
     #[arg(long)]
     pub per_file: bool,
+    /// Translate each `4_0_level_9_x` container's level-9 part instead of its SM4 program (as
+    /// `translate --level9`), to compare the two programs compiled from the same HLSL.
+    #[arg(long)]
+    pub level9: bool,
 }
 
 /// Where D3D registers go in Vulkan (`translate`, `reflect`).
