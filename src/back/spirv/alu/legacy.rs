@@ -173,9 +173,10 @@ impl Emitter<'_> {
     }
 
     /// `dp2add`/`dp3`/`dp4` with the legacy multiply per term: the first `n` source
-    /// components (after the swizzle), summed in order (`dp2add` then adds the first
-    /// component its third operand's swizzle selects); the sum written to every destination
-    /// component. Fast and not `[precise]`: one `OpDot`.
+    /// components (after the swizzle), summed (`dp2add` then adds the first component its
+    /// third operand's swizzle selects); the sum written to every destination component. Not
+    /// `[precise]`: one `OpDot`, of the operands zero-masked (`zero_masked`) when strict;
+    /// `[precise]`: the legacy products summed in order.
     fn legacy_dot(&mut self, inst: &Inst, n: u8, add: bool) -> Result<(), Error> {
         if Self::dst_mask(inst, 0) == 0 {
             return Ok(());
@@ -186,7 +187,12 @@ impl Emitter<'_> {
             Self::known_nonzero(inst, 1, mask),
         ];
         let [a, b] = self.load_srcs(inst, mask, F)?;
-        let mut sum = if !self.strict_floats() && inst.flags.precise == 0 {
+        let mut sum = if inst.flags.precise == 0 {
+            let (a, b) = if self.strict_floats() {
+                self.zero_masked(a, b, known)
+            } else {
+                (a, b)
+            };
             self.op(SpvOp::Dot, F, 1, &[a.id, b.id])
         } else {
             let p = self.legacy_mul(inst, a, b, known);
@@ -202,6 +208,27 @@ impl Emitter<'_> {
             sum = self.fop(inst, SpvOp::FAdd, F, 1, &[sum.id, c.id]);
         }
         self.store_dst(inst, 0, sum)
+    }
+
+    /// `(a', b')` whose IEEE products are `a`'s and `b`'s legacy products, component by
+    /// component: `a' = b == 0 ? 0 : a`, `b' = a == 0 ? 0 : b` (a zero on either side makes
+    /// both factors zero, so an infinity or NaN on the other side never meets it). A side is
+    /// left as it is when `known` shows the test cannot matter: no zero in the other operand,
+    /// or only finite values in this one.
+    fn zero_masked(&mut self, a: Value, b: Value, known: [Known; 2]) -> (Value, Value) {
+        let zero = self.k(F, a.n, 0);
+        let mask = |e: &mut Self, v: Value, other: Value, v_known: Known, other_known| {
+            if other_known != Known::Unknown || v_known == Known::Finite {
+                return v;
+            }
+            let other_zero = e
+                .op(SpvOp::FOrdEqual, Scalar::Bool, other.n, &[other.id, zero])
+                .id;
+            e.select_const(other_zero, 0, v)
+        };
+        let a2 = mask(self, a, b, known[0], known[1]);
+        let b2 = mask(self, b, a, known[1], known[0]);
+        (a2, b2)
     }
 
     /// `exp2(b × log)` for `log = log2|a|` (`pow`): strict, the legacy multiply; fast, `log`

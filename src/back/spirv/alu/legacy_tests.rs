@@ -125,7 +125,7 @@ fn fast_results_are_clamped_and_strict_ones_are_not() {
 }
 
 #[test]
-fn dot_products_are_one_op_dot_only_when_fast() {
+fn dot_products_are_one_op_dot_of_zero_masked_operands_when_strict() {
     let dp = || {
         vec![
             inst(Op::Dp4Legacy, &[r(0, 0xf)], &[s(1, XYZW), s(2, XYZW)]),
@@ -134,11 +134,22 @@ fn dot_products_are_one_op_dot_only_when_fast() {
     };
     let fast = check_with(dp(), FloatEmulation::Fast);
     assert_eq!(count(&fast, spirv::Op::Dot), 2);
+    assert_eq!(count(&fast, spirv::Op::Select), 0);
     let strict = check_with(dp(), FloatEmulation::Strict);
-    assert_eq!(count(&strict, spirv::Op::Dot), 0);
-    // Products in one vector multiply each, then an in-order sum: 3 + 2 adds.
-    assert_eq!(count(&strict, spirv::Op::FMul), 2);
-    assert_eq!(count(&strict, spirv::Op::FAdd), 5);
+    // Each operand zeroed where the other is zero (two tests, two selects), then one dot.
+    assert_eq!(count(&strict, spirv::Op::Dot), 2);
+    assert_eq!(count(&strict, spirv::Op::FOrdEqual), 4);
+    assert_eq!(count(&strict, spirv::Op::Select), 4);
+    assert_eq!(count(&strict, spirv::Op::FMul), 0);
+    // `[precise]`: the legacy products summed in order (3 + 2 adds).
+    let mut precise = dp();
+    for i in &mut precise {
+        i.flags.precise = 0xf;
+    }
+    let precise = check_with(precise, FloatEmulation::Strict);
+    assert_eq!(count(&precise, spirv::Op::Dot), 0);
+    assert_eq!(count(&precise, spirv::Op::FMul), 2);
+    assert_eq!(count(&precise, spirv::Op::FAdd), 5);
 }
 
 #[test]
