@@ -95,6 +95,9 @@ pub struct BenchArgs {
     /// `translate --level9`), to compare the two programs compiled from the same HLSL.
     #[arg(long)]
     pub level9: bool,
+    /// Direct3D 9 float rules, as `translate --float-emulation`.
+    #[arg(long, value_enum, default_value_t = FloatEmulationArg::Strict)]
+    pub float_emulation: FloatEmulationArg,
 }
 
 /// Where D3D registers go in Vulkan (`translate`, `reflect`).

@@ -58,7 +58,7 @@ pub fn run(args: &BenchArgs, console: &mut Console<'_>) -> io::Result<()> {
             }
         };
         console.succeeded();
-        let measured = measure(&bytes, rounds, args.level9);
+        let measured = measure(&bytes, rounds, args);
         if args.per_file {
             let time = measured
                 .mean_us
@@ -128,12 +128,13 @@ fn fresh_translation(bytes: &[u8], options: &Options) -> (Result<Translation, Er
 }
 
 /// Warm-up (picking the bindings, measuring the peak memory), then `rounds` timed translations
-/// (of the level-9 part with `level9`).
-fn measure(bytes: &[u8], rounds: u32, level9: bool) -> Measured {
+/// (of the level-9 part with `--level9`, with `--float-emulation`).
+fn measure(bytes: &[u8], rounds: u32, args: &BenchArgs) -> Measured {
     let stage = stage_prefix(bytes);
     let mut options = Options::default()
         .with_flag(OptionFlags::VERIFY_CHECKSUM, false)
-        .with_flag(OptionFlags::LEVEL9, level9)
+        .with_flag(OptionFlags::LEVEL9, args.level9)
+        .with_float_emulation(args.float_emulation.option())
         .with_rov_interlock(dxbc2spv::RovInterlock::Pixel);
     let (first, mut peak_bytes) = fresh_translation(bytes, &options);
     let first = match first {
