@@ -240,7 +240,13 @@ fn write_src(s: &mut String, src: &Src) {
     };
     s.push_str(pre);
     write_reg(s, &src.reg);
-    let swizzled = !matches!(src.reg, Reg::Imm32(_) | Reg::Imm64(_) | Reg::Function(_));
+    // Immediates print their swizzle only when it moves components (the lowering reswizzles
+    // them, e.g. `l(a, b, c, d).yyww`); function ids have none.
+    let swizzled = match src.reg {
+        Reg::Imm32(_) | Reg::Imm64(_) => src.swizzle != [0, 1, 2, 3],
+        Reg::Function(_) => false,
+        _ => true,
+    };
     if swizzled {
         s.push('.');
         for c in src.swizzle {
