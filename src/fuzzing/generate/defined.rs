@@ -18,7 +18,9 @@
 //!   before an integer instruction reads its bits and before it is stored;
 //! - no instruction D3D lets implementations compute differently: no `mad`/`dp*` (may fuse or
 //!   reorder), `div`, `rcp`, `rsq`, `sqrt`, `exp`, `log`, `sincos` (ULP tolerances), no
-//!   `refactoringAllowed` flag;
+//!   `f32tof16` (D3D's text asks round-toward-zero, hardware rounds to nearest even, and a
+//!   NaN's half payload is open), no `refactoringAllowed` flag;
+//! - loads read whole components inside a buffer and structure, or wholly past the end;
 //! - at the end every value register `r0`–`r7` stores its initialised components (canonical)
 //!   to `u0` at `vThreadID.x * 128 + register * 16`, packed from `.x`.
 
@@ -208,7 +210,6 @@ impl Gen<'_> {
             ("ge", 2, false),
             ("ftoi", 1, false),
             ("ftou", 1, false),
-            ("f32tof16", 1, false),
         ];
         const INT: &[(&str, u32, bool)] = &[
             ("iadd", 2, false),
@@ -302,14 +303,18 @@ impl Gen<'_> {
         }
     }
 
+    /// A raw or structured load, each component either wholly inside the buffer (and the
+    /// structure) or the whole access past the end: whether a component past a structure's
+    /// stride reads 0 or the next structure is left open here.
     fn load(&mut self) {
         let (reg, mask) = self.dst();
         let m = mask_text(mask);
+        let top = comps(mask).last().copied().unwrap_or(0) as u32;
         if self.rng.chance(50) {
             // Raw: the thread's 16 bytes, a fixed offset, or past the end (reads 0).
             let addr = match self.rng.below32(3) {
                 0 => "r9.w".to_owned(),
-                1 => format!("l({})", self.rng.below32(64) * 4),
+                1 => format!("l({})", self.rng.below32(64 - top) * 4),
                 _ => format!("l({})", 256 + self.rng.below32(8) * 4),
             };
             self.line(&format!("ld_raw r{reg}.{m}, {addr}, t0.xyzw"));
@@ -317,9 +322,10 @@ impl Gen<'_> {
             let index = if self.rng.chance(50) {
                 "r9.y".to_owned()
             } else {
+                // Elements 8 and 9 are past the end (read 0).
                 format!("l({})", self.rng.below32(10))
             };
-            let offset = self.rng.below32(4) * 4;
+            let offset = self.rng.below32(4 - top) * 4;
             self.line(&format!(
                 "ld_structured r{reg}.{m}, {index}, l({offset}), t1.xyzw"
             ));
