@@ -16,6 +16,7 @@
 //! - no value D3D leaves open reaches memory or an integer instruction: a float result that may
 //!   be a NaN (whose payload D3D does not fix) is canonicalised (`ne` + `movc` to `0x7fc00000`)
 //!   before an integer instruction reads its bits and before it is stored;
+//! - no `_sat` (the sign of a saturated `-0` is open: `max(-0, +0)`);
 //! - no instruction D3D lets implementations compute differently: no `mad`/`dp*` (may fuse or
 //!   reorder), `div`, `rcp`, `rsq`, `sqrt`, `exp`, `log`, `sincos` (ULP tolerances), no
 //!   `f32tof16` (D3D's text asks round-toward-zero, hardware rounds to nearest even, and a
@@ -56,6 +57,9 @@ struct Gen<'a> {
     budget: u32,
     loops: u32,
     depth: u32,
+    /// Every component marked possibly-NaN since the innermost loop began (a `breakc` or
+    /// `continuec` leaves the body from the middle, with any of them).
+    seen_float: [u8; VALUES],
 }
 
 fn mask_text(mask: u8) -> String {
@@ -186,6 +190,7 @@ impl Gen<'_> {
         self.s.init[reg] |= mask;
         if nan {
             self.s.float[reg] |= mask;
+            self.seen_float[reg] |= mask;
         } else {
             self.s.float[reg] &= !mask;
         }
@@ -251,11 +256,9 @@ impl Gen<'_> {
         match self.rng.below32(10) {
             0..=3 => {
                 let (name, n, nan) = self.rng.pick(FLOAT);
-                let sat = nan && self.rng.chance(15);
                 let srcs: Vec<String> = (0..n).map(|_| self.src(mask, true, false).0).collect();
-                let sat = if sat { "_sat" } else { "" };
-                self.line(&format!("{name}{sat} r{reg}.{m}, {}", srcs.join(", ")));
-                self.wrote(reg, mask, nan && sat.is_empty());
+                self.line(&format!("{name} r{reg}.{m}, {}", srcs.join(", ")));
+                self.wrote(reg, mask, nan);
             }
             4..=7 => {
                 let (name, n, nan) = self.rng.pick(INT);
@@ -421,6 +424,7 @@ impl Gen<'_> {
         self.line(&format!("breakc_nz {SCRATCH}.x"));
         self.line(&format!("iadd {counter}, {counter}, l(1)"));
         let before = self.s;
+        let outer_seen = std::mem::take(&mut self.seen_float);
         self.depth += 1;
         let n = self.rng.range(1, 4);
         self.block(n);
@@ -436,12 +440,22 @@ impl Gen<'_> {
         self.loops -= 1;
         let body = std::mem::replace(&mut self.s, before);
         for r in 0..VALUES {
-            self.s.float[r] |= body.float[r];
+            self.s.float[r] |= body.float[r] | self.seen_float[r];
+            self.seen_float[r] |= outer_seen[r];
         }
     }
 
     fn switch(&mut self) {
+        // The selector's bits matter (`and`): a canonical component.
         let cond = self.condition();
+        if let Some(reg) = cond
+            .strip_prefix('r')
+            .and_then(|r| r.split('.').next())
+            .and_then(|r| r.parse::<usize>().ok())
+            .filter(|&r| r < VALUES)
+        {
+            self.canonicalise(reg, self.s.init[reg]);
+        }
         self.line(&format!("and {SCRATCH}.x, {cond}, l(3)"));
         self.line(&format!("switch {SCRATCH}.x"));
         let before = self.s;
@@ -504,6 +518,7 @@ pub fn program_text(rng: &mut Rng, budget: u32) -> String {
         budget,
         loops: 0,
         depth: 0,
+        seen_float: [0; VALUES],
     };
     let _ = write!(
         g.out,
