@@ -16,7 +16,9 @@
 //! - no value D3D leaves open reaches memory or an integer instruction: a float result that may
 //!   be a NaN (whose payload D3D does not fix) is canonicalised (`ne` + `movc` to `0x7fc00000`)
 //!   before an integer instruction reads its bits and before it is stored;
-//! - no `_sat` (the sign of a saturated `-0` is open: `max(-0, +0)`);
+//! - no `_sat` (the sign of a saturated `-0` is open: `max(-0, +0)`), and each `min`/`max`
+//!   result is followed by `add x, x, 0` (the sign of `min(-0, +0)` is open; `x + 0` is `x`
+//!   except that `-0` becomes `+0`);
 //! - no instruction D3D lets implementations compute differently: no `mad`/`dp*` (may fuse or
 //!   reorder), `div`, `rcp`, `rsq`, `sqrt`, `exp`, `log`, `sincos` (ULP tolerances), no
 //!   `f32tof16` (D3D's text asks round-toward-zero, hardware rounds to nearest even, and a
@@ -258,6 +260,12 @@ impl Gen<'_> {
                 let (name, n, nan) = self.rng.pick(FLOAT);
                 let srcs: Vec<String> = (0..n).map(|_| self.src(mask, true, false).0).collect();
                 self.line(&format!("{name} r{reg}.{m}, {}", srcs.join(", ")));
+                if name == "min" || name == "max" {
+                    // D3D leaves the sign of min(-0, +0) open: x + 0 keeps every other value
+                    // and turns -0 into +0.
+                    let sw = full_swizzle(mask, |c| COMPONENTS[c]);
+                    self.line(&format!("add r{reg}.{m}, r{reg}.{sw}, l(0, 0, 0, 0)"));
+                }
                 self.wrote(reg, mask, nan);
             }
             4..=7 => {
