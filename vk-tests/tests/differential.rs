@@ -20,7 +20,8 @@ fn generated_programs_agree_with_the_oracle() {
     };
     eprintln!("device: {}", gpu.info());
     let denormals_kept = !gpu.features().supports("shaderDenormFlushToZeroFloat32");
-    let dir = std::env::temp_dir().join(format!("dxbc2spv-differential-test-{}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("dxbc2spv-differential-test-{}", std::process::id()));
     let mut runner =
         Runner::new(gpu, None, default_translator()).with_watchdog(Watchdog::from_env());
     let (mut compared, mut failed) = (0, Vec::new());
@@ -45,7 +46,13 @@ fn generated_programs_agree_with_the_oracle() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    eprintln!("differential: {compared} compared, {} mismatches", failed.len());
+    eprintln!(
+        "differential: {compared} compared, {} mismatches",
+        failed.len()
+    );
     assert!(compared > 40, "only {compared} of the seeds made a program");
-    assert!(failed.is_empty(), "seeds whose device result differs: {failed:?}");
+    assert!(
+        failed.is_empty(),
+        "seeds whose device result differs: {failed:?}"
+    );
 }

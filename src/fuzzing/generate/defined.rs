@@ -17,8 +17,8 @@
 //!   be a NaN (whose payload D3D does not fix) is canonicalised (`ne` + `movc` to `0x7fc00000`)
 //!   before an integer instruction reads its bits and before it is stored;
 //! - no `_sat` (the sign of a saturated `-0` is open: `max(-0, +0)`), and each `min`/`max`
-//!   result is followed by `add x, x, 0` (the sign of `min(-0, +0)` is open; `x + 0` is `x`
-//!   except that `-0` becomes `+0`);
+//!   result is followed by `add x, x, r10.w` (`r10.w` is 0, read past the end of `t0`): the
+//!   sign of `min(-0, +0)` is open, and `x + 0` is `x` except that `-0` becomes `+0`;
 //! - no instruction D3D lets implementations compute differently: no `mad`/`dp*` (may fuse or
 //!   reorder), `div`, `rcp`, `rsq`, `sqrt`, `exp`, `log`, `sincos` (ULP tolerances), no
 //!   `f32tof16` (D3D's text asks round-toward-zero, hardware rounds to nearest even, and a
@@ -38,7 +38,8 @@ pub const GROUPS: u32 = 2;
 /// Bytes of the raw output UAV `u0`: 128 bytes per thread, at most 8 threads per group.
 pub const OUTPUT_BYTES: u32 = 128 * 8 * GROUPS;
 
-/// Value registers `r0`–`r7`; `r8` is scratch, `r9` holds addresses, `r10` loop counters.
+/// Value registers `r0`–`r7`; `r8` is scratch, `r9` holds addresses, `r10` loop counters
+/// (`.x`, `.y`) and a zero (`.w`).
 const VALUES: usize = 8;
 const SCRATCH: &str = "r8";
 const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
@@ -79,8 +80,20 @@ fn comps(mask: u8) -> Vec<usize> {
 
 /// An interesting float for immediates.
 const FLOATS: [f32; 14] = [
-    0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -3.75, 100.0, 1.0e30, -1.0e-30, 16777216.0, 0.49999997,
-    f32::INFINITY, -2147483648.0,
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    0.5,
+    2.5,
+    -3.75,
+    100.0,
+    1.0e30,
+    -1.0e-30,
+    16777216.0,
+    0.49999997,
+    f32::INFINITY,
+    -2147483648.0,
 ];
 
 impl Gen<'_> {
@@ -158,9 +171,7 @@ impl Gen<'_> {
         }
         if pick < 9 {
             let k = self.rng.below32(4);
-            let sw: String = (0..4)
-                .map(|_| COMPONENTS[self.rng.below(4)])
-                .collect();
+            let sw: String = (0..4).map(|_| COMPONENTS[self.rng.below(4)]).collect();
             return (self.modify(format!("cb0[{k}].{sw}"), float), false);
         }
         (self.imm(float), false)
@@ -262,9 +273,10 @@ impl Gen<'_> {
                 self.line(&format!("{name} r{reg}.{m}, {}", srcs.join(", ")));
                 if name == "min" || name == "max" {
                     // D3D leaves the sign of min(-0, +0) open: x + 0 keeps every other value
-                    // and turns -0 into +0.
+                    // and turns -0 into +0. The zero is `r10.w`, loaded past the end of
+                    // `t0` (lavapipe folds `x + l(0)` into `x`, keeping -0).
                     let sw = full_swizzle(mask, |c| COMPONENTS[c]);
-                    self.line(&format!("add r{reg}.{m}, r{reg}.{sw}, l(0, 0, 0, 0)"));
+                    self.line(&format!("add r{reg}.{m}, r{reg}.{sw}, r10.wwww"));
                 }
                 self.wrote(reg, mask, nan);
             }
@@ -438,7 +450,9 @@ impl Gen<'_> {
         self.block(n);
         if self.rng.chance(30) {
             let cond = self.condition();
-            let kind = self.rng.pick(&["breakc_nz", "breakc_z", "continuec_nz", "continuec_z"]);
+            let kind = self
+                .rng
+                .pick(&["breakc_nz", "breakc_z", "continuec_nz", "continuec_z"]);
             self.line(&format!("{kind} {cond}"));
             let n = self.rng.range(1, 2);
             self.block(n);
@@ -447,9 +461,9 @@ impl Gen<'_> {
         self.line("endloop");
         self.loops -= 1;
         let body = std::mem::replace(&mut self.s, before);
-        for r in 0..VALUES {
+        for (r, outer) in outer_seen.iter().enumerate() {
             self.s.float[r] |= body.float[r] | self.seen_float[r];
-            self.seen_float[r] |= outer_seen[r];
+            self.seen_float[r] |= outer;
         }
     }
 
@@ -478,8 +492,8 @@ impl Gen<'_> {
                 self.line("default");
             }
             let s = self.nested();
-            for r in 0..VALUES {
-                float[r] |= s.float[r];
+            for (f, case) in float.iter_mut().zip(s.float) {
+                *f |= case;
             }
             self.line("break");
         }
@@ -495,9 +509,7 @@ impl Gen<'_> {
             }
             self.canonicalise(reg, init);
             let picked = comps(init);
-            let sw = full_swizzle(15, |c| {
-                COMPONENTS[*picked.get(c).unwrap_or(&picked[0])]
-            });
+            let sw = full_swizzle(15, |c| COMPONENTS[*picked.get(c).unwrap_or(&picked[0])]);
             let m = mask_text(((1u16 << picked.len()) - 1) as u8);
             self.line(&format!("iadd {SCRATCH}.x, r9.x, l({})", reg * 16));
             self.line(&format!("store_raw u0.{m}, {SCRATCH}.x, r{reg}.{sw}"));
@@ -512,7 +524,13 @@ fn full_swizzle(mask: u8, letter: impl Fn(usize) -> char) -> String {
     let cs = comps(mask);
     let first = letter(cs.first().copied().unwrap_or(0));
     (0..4)
-        .map(|c| if mask & (1 << c) != 0 { letter(c) } else { first })
+        .map(|c| {
+            if mask & (1 << c) != 0 {
+                letter(c)
+            } else {
+                first
+            }
+        })
         .collect()
 }
 
@@ -546,6 +564,7 @@ pub fn program_text(rng: &mut Rng, budget: u32) -> String {
          iadd r9.z, vThreadIDInGroupFlattened, l(1)\n\
          udiv null, r9.z, r9.z, l({threads})\n\
          ishl r9.z, r9.z, l(4)\n\
+         ld_raw r10.w, l(1024), t0.xxxx\n\
          ld_raw r0.xyzw, r9.w, t0.xyzw\n"
     );
     g.s.init[0] = 15;

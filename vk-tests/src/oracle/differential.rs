@@ -111,14 +111,7 @@ pub fn generate_case(seed: u64, dir: &Path, denormals_kept: bool) -> Result<Gene
         minor: 0,
     };
     let mut coverage = [0u32; 256];
-    let words = generate_program(
-        &mut rng,
-        v,
-        Profile::Defined,
-        true,
-        BUDGET,
-        &mut coverage,
-    );
+    let words = generate_program(&mut rng, v, Profile::Defined, true, BUDGET, &mut coverage);
     let dxbc = dxbc2spv::text::dxbc::asm::container_of_program(&words)
         .map_err(|e| Fault::Invalid(format!("container: {e}")))?;
     let prog = match Program::new(&dxbc) {
