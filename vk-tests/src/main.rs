@@ -162,12 +162,13 @@ fn differential(seed: u64, count: u64, device: Option<String>) -> anyhow::Result
     let gpu = open(device.as_deref())?;
     println!("device: {}", gpu.info());
     println!("cases: {}", dir.display());
+    let denormals_kept = !gpu.features().supports("shaderDenormFlushToZeroFloat32");
     let mut runner =
         Runner::new(gpu, device, default_translator()).with_watchdog(Watchdog::from_env());
     let (mut mismatches, mut compared) = (0u64, 0u64);
     let mut skipped: std::collections::BTreeMap<String, u64> = Default::default();
     for s in seed..seed.saturating_add(count) {
-        let path = match generate_case(s, &dir) {
+        let path = match generate_case(s, &dir, denormals_kept) {
             Ok(Generated::Case(path)) => path,
             Ok(Generated::Skip(why)) => {
                 *skipped.entry(why).or_default() += 1;
@@ -185,6 +186,7 @@ fn differential(seed: u64, count: u64, device: Option<String>) -> anyhow::Result
             Outcome::Pass { .. } => {
                 let _ = std::fs::remove_file(&path);
                 let _ = std::fs::remove_file(path.with_extension("dxbc"));
+                let _ = std::fs::remove_file(path.with_extension("asm"));
             }
             Outcome::Skip(why) => *skipped.entry(format!("device: {why}")).or_default() += 1,
             Outcome::Fail(why) => {

@@ -7,7 +7,7 @@
 //! right kinds (`operands`, `values`), balanced structured control flow and subroutines
 //! (`instructions`), declarations of resources, stage inputs and outputs and hull-shader phases
 //! (`decls`, `stages`, `hull`), recorded in a registry (`registry`). The same seed gives the
-//! same program. Two [`Profile`]s:
+//! same program. Three [`Profile`]s:
 //!
 //! - [`Profile::Encodable`] (the assembler's property tests): valid token streams that need not
 //!   be valid shaders: operands name any register, declared or not, and declarations carry any
@@ -20,11 +20,15 @@
 //!   stage-specific instructions and registers appear only in their stages; no class linkage,
 //!   `abort` or `debug_break`, no recursion. What the translator still refuses in such a
 //!   program is a limitation of the translator or a bug.
+//! - [`Profile::Defined`] (differential runs): compute programs whose result D3D defines —
+//!   registers written before read, bounded loops, no races, no NaN payload or ULP-tolerant
+//!   instruction reaching memory, every computed register stored ([`defined`]).
 //!
 //! [`generate_container`] wraps a program of a random version (translatable nine times out of
 //! ten) in a container whose signatures and `RDEF` are derived from its declarations.
 
 mod decls;
+pub mod defined;
 mod hull;
 mod instructions;
 mod kinds;
@@ -47,6 +51,9 @@ pub enum Profile {
     Encodable,
     /// Programs that follow the shader model's rules the translator checks (translation).
     Translatable,
+    /// Compute programs whose result D3D defines, every computed register stored to a UAV
+    /// (differential runs against a reference interpreter; always `cs_5_0`, see [`defined`]).
+    Defined,
 }
 
 /// Hull-shader phases (`Main` for every other stage).
@@ -114,7 +121,8 @@ pub fn generate(
 }
 
 /// One random program of `v` in `profile`, about `budget` instructions long: the program
-/// chunk's dwords (version and length tokens first). `lossless`: immediates take any 32-bit
+/// chunk's dwords (version and length tokens first); [`Profile::Defined`] ignores `v` and
+/// `lossless` and writes `cs_5_0`. `lossless`: immediates take any 32-bit
 /// pattern (else only values every disassembler dialect prints exactly). `coverage[opcode]`
 /// counts the opcodes written, indexed by opcode number (give it 256 entries).
 pub fn generate_program(
@@ -125,6 +133,9 @@ pub fn generate_program(
     budget: u32,
     coverage: &mut [u32],
 ) -> Vec<u32> {
+    if profile == Profile::Defined {
+        return defined::program(rng, budget, coverage);
+    }
     let translatable = profile == Profile::Translatable;
     let doubles = !translatable || (v.major >= 5 && rng.chance(50));
     let min_precision = !translatable || rng.chance(20);

@@ -5,11 +5,27 @@
 //! Float rules: 32-bit float arithmetic flushes denormal inputs and outputs to sign-preserved
 //! zero; `min`/`max` return the other operand when one is NaN; comparisons return 0xffffffff or
 //! 0; `ftoi`/`ftou` saturate and turn NaN into 0; shift amounts use their low 5 bits; `udiv`
-//! and `urem` by zero give 0xffffffff.
+//! and `urem` by zero give 0xffffffff. [`keep_denormals`] switches the flushing off on the
+//! current thread, to model a Vulkan device that cannot flush (no
+//! `shaderDenormFlushToZeroFloat32`), for the differential runs' second accepted result.
 
-/// Flushes a denormal to zero of the same sign.
+use std::cell::Cell;
+
+thread_local! {
+    static KEEP_DENORMALS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` with denormal flushing off on this thread (D3D's rule is on); restores it after.
+pub fn keep_denormals<T>(f: impl FnOnce() -> T) -> T {
+    let old = KEEP_DENORMALS.with(|k| k.replace(true));
+    let out = f();
+    KEEP_DENORMALS.with(|k| k.set(old));
+    out
+}
+
+/// Flushes a denormal to zero of the same sign (unless [`keep_denormals`] is running).
 pub fn ftz(x: f32) -> f32 {
-    if x.is_subnormal() {
+    if x.is_subnormal() && !KEEP_DENORMALS.with(Cell::get) {
         0.0f32.copysign(x)
     } else {
         x

@@ -1,24 +1,29 @@
 //! Differential testing: random compute programs from the crate's generator
-//! (`dxbc2spv::fuzzing::generate`), interpreted by the oracle, written as conformance cases whose
-//! expected values are the oracle's UAV contents, for the runner to translate and run on the
-//! Vulkan device (`vk-tests differential --seed S --count N`).
+//! (`dxbc2spv::fuzzing::generate`, the `Defined` profile), interpreted by the oracle, written as
+//! conformance cases whose expected values are the oracle's UAV contents, for the runner to
+//! translate and run on the Vulkan device (`vk-tests differential --seed S --count N`).
 //!
 //! Contract: [`generate_case`] turns one seed into either a case file (the program's container
 //! beside it, every declared raw, structured and typed buffer and constant buffer filled with
 //! seeded contents, one `[[expect]]` per UAV giving every word bit-exactly) or a skip reason: a
-//! program the oracle cannot run (textures, a feature it does not model, an endless loop) is
-//! skipped, never guessed. The same seed gives the same case.
+//! program the oracle cannot run (a feature it does not model, an endless loop) is skipped,
+//! never guessed. The same seed gives the same case.
 //!
-//! Limits (the generator is not yet restricted to programs whose result D3D defines): generated
-//! programs may read registers before writing them (the oracle reads 0), race between threads of
-//! a group, and produce NaNs whose payload D3D leaves open, so a mismatch needs triage before it
-//! is called a translator bug.
+//! The `Defined` profile makes the comparison bit-exact without tolerances: its programs read
+//! only written registers, have bounded loops and no races, canonicalise every float result
+//! that may be a NaN before its bits are stored or read as an integer (so a NaN compares as
+//! the one canonical NaN, `0x7fc00000`), and use no instruction D3D gives a ULP tolerance or
+//! lets implementations fuse or reorder (`mad`, `dp*`, `div`, `rcp`, `rsq`, `sqrt`, `exp`,
+//! `log`, `sincos` are never generated). Float32 denormals follow the oracle's rule (float
+//! arithmetic flushes its inputs and results; moves, loads and stores keep bits), which the
+//! translated program must match exactly. Cases require
+//! `shaderSignedZeroInfNanPreserveFloat32` (D3D keeps infinities, NaNs and signed zeros).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use dxbc2spv::front::dxbc::{ShaderVersion, Stage};
-use dxbc2spv::fuzzing::generate::{generate_program, Profile};
+use dxbc2spv::fuzzing::generate::{defined, generate_program, Profile};
 use dxbc2spv::fuzzing::Rng;
 
 use super::program::{Class, DeclKind, Program};
@@ -60,8 +65,45 @@ fn skip(why: impl Into<String>) -> Result<Generated, Fault> {
     Ok(Generated::Skip(why.into()))
 }
 
-/// Builds the case for `seed` in `dir` (`<seed>.toml` and `<seed>.dxbc`).
-pub fn generate_case(seed: u64, dir: &Path) -> Result<Generated, Fault> {
+/// One UAV's contents after the oracle's run.
+#[derive(Clone)]
+struct Contents {
+    name: String,
+    words: Vec<u32>,
+    counter: Option<u32>,
+}
+
+/// Runs the case's program on the oracle and returns the UAVs named in `uavs`.
+fn run(prog: &Program, case: &Case, uavs: &[String], groups: u32) -> Result<Vec<Contents>, Fault> {
+    let mut m = machine(prog, case)?;
+    m.step_limit = STEPS;
+    m.dispatch([groups, 1, 1])?;
+    let mut out = Vec::new();
+    for (i, b) in case.buffers.iter().enumerate() {
+        if !uavs.contains(&b.name) {
+            continue;
+        }
+        let Some(r) = m.resources.get(i) else {
+            continue;
+        };
+        out.push(Contents {
+            name: b.name.clone(),
+            words: r
+                .bytes
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+            counter: r.counter,
+        });
+    }
+    Ok(out)
+}
+
+/// Builds the case for `seed` in `dir` (`<seed>.toml`, `<seed>.dxbc` and the program's text
+/// `<seed>.asm`). `denormals_kept`: the device cannot flush float32 denormals (no
+/// `shaderDenormFlushToZeroFloat32`), so a UAV whose contents differ when the oracle keeps
+/// denormals accepts either result (`one_of`); otherwise only D3D's flushed result.
+pub fn generate_case(seed: u64, dir: &Path, denormals_kept: bool) -> Result<Generated, Fault> {
     let mut rng = Rng::new(seed);
     let v = ShaderVersion {
         stage: Stage::Compute,
@@ -69,14 +111,7 @@ pub fn generate_case(seed: u64, dir: &Path) -> Result<Generated, Fault> {
         minor: 0,
     };
     let mut coverage = [0u32; 256];
-    let words = generate_program(
-        &mut rng,
-        v,
-        Profile::Translatable,
-        true,
-        BUDGET,
-        &mut coverage,
-    );
+    let words = generate_program(&mut rng, v, Profile::Defined, true, BUDGET, &mut coverage);
     let dxbc = dxbc2spv::text::dxbc::asm::container_of_program(&words)
         .map_err(|e| Fault::Invalid(format!("container: {e}")))?;
     let prog = match Program::new(&dxbc) {
@@ -85,9 +120,11 @@ pub fn generate_case(seed: u64, dir: &Path) -> Result<Generated, Fault> {
         Err(e) => return Err(e),
     };
     let mut data = Rng::new(seed ^ 0x9e37_79b9_7f4a_7c15);
+    let groups = defined::GROUPS;
     let mut toml = format!(
         "description = \"differential seed {seed}: expected values from the oracle\"\n\
-         dispatch = [1, 1, 1]\n\n[shader]\ndxbc = \"{seed}.dxbc\"\n"
+         requires = [\"shaderSignedZeroInfNanPreserveFloat32\"]\n\
+         dispatch = [{groups}, 1, 1]\n\n[shader]\ndxbc = \"{seed}.dxbc\"\n"
     );
     let mut uavs = Vec::new();
     for d in &prog.resources {
@@ -97,6 +134,11 @@ pub fn generate_case(seed: u64, dir: &Path) -> Result<Generated, Fault> {
             Class::Cb => "cb",
         };
         let (kind, extra, n) = match d.kind {
+            DeclKind::Raw if d.class == Class::Uav => (
+                "raw",
+                String::new(),
+                (defined::OUTPUT_BYTES / 4).max(64) as usize,
+            ),
             DeclKind::Raw => ("raw", String::new(), 64),
             DeclKind::Structured(stride) if stride > 0 && stride % 4 == 0 => (
                 "structured",
@@ -153,41 +195,51 @@ pub fn generate_case(seed: u64, dir: &Path) -> Result<Generated, Fault> {
     let probe = format!("{toml}\n[[expect]]\nbuffer = \"{first}\"\nvalues = [\"*\"]\n");
     let path = dir.join(format!("{seed}.toml"));
     let case = Case::parse(&probe, &path).map_err(|e| Fault::Invalid(format!("{e:#}")))?;
-    let mut m = machine(&prog, &case)?;
-    m.step_limit = STEPS;
-    match m.dispatch([1, 1, 1]) {
-        Ok(()) => {}
+    let flushed = match run(&prog, &case, &uavs, groups) {
+        Ok(r) => r,
         Err(Fault::Unsupported(why)) => return skip(why),
         Err(e) => return Err(e),
-    }
-    for (i, b) in case.buffers.iter().enumerate() {
-        if !uavs.contains(&b.name) {
-            continue;
-        }
-        let Some(r) = m.resources.get(i) else {
-            continue;
+    };
+    let kept = if denormals_kept {
+        super::alu::keep_denormals(|| run(&prog, &case, &uavs, groups))?
+    } else {
+        flushed.clone()
+    };
+    for (a, b) in flushed.iter().zip(&kept) {
+        let list = |w: &[u32]| {
+            let v: Vec<String> = w.iter().map(|x| format!("{x:#010x}")).collect();
+            format!("[{}]", v.join(", "))
         };
-        let values: Vec<String> = r
-            .bytes
-            .chunks_exact(4)
-            .map(|c| format!("{:#010x}", u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
-            .collect();
-        let _ = write!(
-            toml,
-            "\n[[expect]]\nbuffer = \"{}\"\nvalues = [{}]\n",
-            b.name,
-            values.join(", ")
-        );
-        if let Some(n) = r.counter {
+        if a.words == b.words {
+            let _ = write!(
+                toml,
+                "\n[[expect]]\nbuffer = \"{}\"\nvalues = {}\n",
+                a.name,
+                list(&a.words)
+            );
+        } else {
+            let _ = write!(
+                toml,
+                "\n# D3D flushes float32 denormals; this device cannot, so the result with \
+                 denormals kept is accepted too.\n[[expect]]\nbuffer = \"{}\"\none_of = [{}, {}]\n",
+                a.name,
+                list(&a.words),
+                list(&b.words)
+            );
+        }
+        if let Some(n) = a.counter {
             let _ = write!(
                 toml,
                 "\n[[expect]]\nbuffer = \"{}\"\ncounter = {n}\n",
-                b.name
+                a.name
             );
         }
     }
     std::fs::create_dir_all(dir).map_err(|e| Fault::Invalid(e.to_string()))?;
+    // The program's text (the same draws as `generate_program` above), for triage.
+    let text = defined::program_text(&mut Rng::new(seed), BUDGET);
     std::fs::write(dir.join(format!("{seed}.dxbc")), &dxbc)
+        .and_then(|()| std::fs::write(dir.join(format!("{seed}.asm")), text))
         .and_then(|()| std::fs::write(&path, toml))
         .map_err(|e| Fault::Invalid(e.to_string()))?;
     Ok(Generated::Case(path))
