@@ -240,10 +240,11 @@ fn write_src(s: &mut String, src: &Src) {
     };
     s.push_str(pre);
     write_reg(s, &src.reg);
-    // Immediates print their swizzle only when it moves components (the lowering reswizzles
-    // them, e.g. `l(a, b, c, d).yyww`); function ids have none.
+    // An immediate prints its swizzle only when the swizzle changes the value it reads (the
+    // lowering reswizzles them, e.g. `l(a, b, c, d).yyww`); function ids have none.
     let swizzled = match src.reg {
-        Reg::Imm32(_) | Reg::Imm64(_) => src.swizzle != [0, 1, 2, 3],
+        Reg::Imm32(v) => src.swizzle.map(|c| v[usize::from(c & 3)]) != v,
+        Reg::Imm64(_) => false,
         Reg::Function(_) => false,
         _ => true,
     };

@@ -1,7 +1,7 @@
 //! The two-part differential check of `4_0_level_9_x` pixel and vertex shaders: a container
 //! holds the SM4 program and the level-9 (`Aon9`) program fxc compiled from the same HLSL;
 //! both translations run one small draw with the same inputs and their results must agree
-//! (vertex shaders: [`vertex`], their outputs captured by transform feedback).
+//! (vertex shaders: `vertex`, their outputs captured by transform feedback).
 //!
 //! Contract of [`check_container`] for pixel shaders:
 //! - both parts are translated (checksum not verified); a part that does not translate, a stage
@@ -11,7 +11,7 @@
 //! - inputs pair in order: the `k`-th SM4 input register other than a system value is the
 //!   level-9 program's `t{k}` (fxc's numbering; `TEXCOORD k`, location `k`), laid out as fxc
 //!   links level-9 parts (a two-component element packed in `.zw` is stored reversed, see
-//!   [`level9_swizzle`]); a generated pass-through vertex shader (a vs_3_0 stream, translated
+//!   `level9_swizzle`); a generated pass-through vertex shader (a vs_3_0 stream, translated
 //!   by the crate) writes the same values to the locations each pixel shader reads;
 //! - the resources are the SM4 module's (the level-9 module must name the same set and
 //!   binding for each of its own: one layout serves both parts, `docs/d3d9.md`): constant
@@ -173,25 +173,36 @@ fn level9_swizzle(elements: &[&Semantic]) -> Result<&'static str, String> {
     Ok(swizzle)
 }
 
-/// Each pixel-shader input pair, or why they do not pair. fxc numbers the level-9 inputs `t0,
-/// t1, …` in the order of the SM4 input signature's registers without its system values,
-/// whether the program reads them or not (so `TEXCOORD k`, location `k`, pairs with the `k`-th
-/// such SM4 register).
-fn pair_inputs(sm4: &[Semantic], l9: &[Semantic]) -> Result<Vec<Pair>, String> {
-    let mut a: Vec<&Semantic> = Vec::new();
-    for s in sm4 {
+/// The elements of an SM4 signature other than `SV_Position`, by register, and their registers
+/// (each once, in order); another system value (`what`: "input" or "output") is why the two
+/// parts do not pair.
+fn user_registers<'s>(
+    signature: &'s [Semantic],
+    what: &str,
+) -> Result<(Vec<&'s Semantic>, Vec<u32>), String> {
+    let mut elements: Vec<&Semantic> = Vec::new();
+    for s in signature {
         let upper = s.name.to_ascii_uppercase();
         if upper == "SV_POSITION" {
             continue;
         }
         if upper.starts_with("SV_") {
-            return Err(format!("system-value input {upper}"));
+            return Err(format!("system-value {what} {upper}"));
         }
-        a.push(s);
+        elements.push(s);
     }
-    a.sort_by_key(|s| s.register);
-    let mut registers: Vec<u32> = a.iter().map(|s| s.register).collect();
+    elements.sort_by_key(|s| s.register);
+    let mut registers: Vec<u32> = elements.iter().map(|s| s.register).collect();
     registers.dedup();
+    Ok((elements, registers))
+}
+
+/// Each pixel-shader input pair, or why they do not pair. fxc numbers the level-9 inputs `t0,
+/// t1, …` in the order of the SM4 input signature's registers without its system values,
+/// whether the program reads them or not (so `TEXCOORD k`, location `k`, pairs with the `k`-th
+/// such SM4 register).
+fn pair_inputs(sm4: &[Semantic], l9: &[Semantic]) -> Result<Vec<Pair>, String> {
+    let (a, registers) = user_registers(sm4, "input")?;
     if registers.len() > 16 || registers.iter().any(|&r| r > 15) {
         return Err("an input past the generated vertex shader's locations".into());
     }

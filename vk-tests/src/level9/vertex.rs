@@ -82,20 +82,7 @@ pub(super) fn check(gpu: &Gpu, sm4: &Translation, l9: &Translation) -> Result<Ve
 
 /// The output pairs, or why they do not pair.
 fn pair_outputs(sm4: &[Semantic], l9: &[Semantic]) -> Result<Vec<OutputPair>, String> {
-    let mut a: Vec<&Semantic> = Vec::new();
-    for s in sm4 {
-        let upper = s.name.to_ascii_uppercase();
-        if upper == "SV_POSITION" {
-            continue;
-        }
-        if upper.starts_with("SV_") {
-            return Err(format!("system-value output {upper}"));
-        }
-        a.push(s);
-    }
-    a.sort_by_key(|s| s.register);
-    let mut registers: Vec<u32> = a.iter().map(|s| s.register).collect();
-    registers.dedup();
+    let (a, registers) = super::user_registers(sm4, "output")?;
     let mut pairs = Vec::new();
     for (&register, k) in registers.iter().zip(0u32..) {
         let elements: Vec<&Semantic> = a
