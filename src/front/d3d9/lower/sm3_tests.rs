@@ -16,7 +16,12 @@ fn lower(text: &str) -> Result<ir::Module, Error> {
 /// The printed IR of `text`'s lowering, one trimmed line per instruction, offsets stripped.
 fn ir_lines(text: &str) -> Vec<String> {
     let module = lower(text).unwrap_or_else(|e| panic!("lowers: {e}\n{text}"));
-    ir::print(&module)
+    printed_lines(&module)
+}
+
+/// The printed IR of `module`, one trimmed line each, offsets stripped.
+pub(super) fn printed_lines(module: &ir::Module) -> Vec<String> {
+    ir::print(module)
         .lines()
         .map(|l| match l.split_once(':') {
             Some((at, rest)) if at.chars().all(|c| c.is_ascii_hexdigit()) => rest.trim(),
@@ -27,11 +32,15 @@ fn ir_lines(text: &str) -> Vec<String> {
 }
 
 /// Asserts that `lines` hold `expected` in this order (other lines between them allowed).
+/// `ZERO` and `NULL` stand for the immediates (0, 0, 0, 0) and (0, 0, 0, 1).
 #[track_caller]
-fn assert_sequence(lines: &[String], expected: &[&str]) {
+pub(super) fn assert_sequence(lines: &[String], expected: &[&str]) {
     let mut at = 0;
     for want in expected {
-        match lines[at..].iter().position(|l| l == want) {
+        let want = want
+            .replace("ZERO", "l(0x00000000, 0x00000000, 0x00000000, 0x00000000)")
+            .replace("NULL", "l(0x00000000, 0x00000000, 0x00000000, 0x3f800000)");
+        match lines[at..].iter().position(|l| *l == want) {
             Some(p) => at += p + 1,
             None => panic!("`{want}` not found (in order) in:\n{}", lines.join("\n")),
         }
@@ -39,7 +48,7 @@ fn assert_sequence(lines: &[String], expected: &[&str]) {
 }
 
 /// Whether some line starts with `prefix`.
-fn has(lines: &[String], prefix: &str) -> bool {
+pub(super) fn has(lines: &[String], prefix: &str) -> bool {
     lines.iter().any(|l| l.starts_with(prefix))
 }
 

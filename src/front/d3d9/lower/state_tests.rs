@@ -7,6 +7,8 @@ use crate::d3d9_state::{D3d9State, StateValue, TextureType};
 use crate::error::{Error, ErrorKind};
 use crate::ir;
 
+use super::sm3_tests::{assert_sequence, has, printed_lines};
+
 /// `text` assembled, decoded and lowered with `state`.
 fn lower(text: &str, state: &D3d9State) -> Result<ir::Module, Error> {
     let bytes = crate::text::d3d9::asm::assemble_bytes(text).expect("assembles");
@@ -17,34 +19,7 @@ fn lower(text: &str, state: &D3d9State) -> Result<ir::Module, Error> {
 /// The printed IR of `text` lowered with `state`, one trimmed line each, offsets stripped.
 fn lines(text: &str, state: &D3d9State) -> Vec<String> {
     let module = lower(text, state).unwrap_or_else(|e| panic!("lowers: {e}\n{text}"));
-    ir::print(&module)
-        .lines()
-        .map(|l| match l.split_once(':') {
-            Some((at, rest)) if at.chars().all(|c| c.is_ascii_hexdigit()) => rest.trim(),
-            _ => l.trim(),
-        })
-        .map(str::to_owned)
-        .collect()
-}
-
-/// Asserts that `lines` hold `expected` in this order (other lines between them allowed).
-#[track_caller]
-fn assert_sequence(lines: &[String], expected: &[&str]) {
-    let mut at = 0;
-    for want in expected {
-        let want = want
-            .replace("ZERO", "l(0x00000000, 0x00000000, 0x00000000, 0x00000000)")
-            .replace("NULL", "l(0x00000000, 0x00000000, 0x00000000, 0x3f800000)");
-        match lines[at..].iter().position(|l| *l == want) {
-            Some(p) => at += p + 1,
-            None => panic!("`{want}` not found (in order) in:\n{}", lines.join("\n")),
-        }
-    }
-}
-
-/// Whether some line starts with `prefix`.
-fn has(lines: &[String], prefix: &str) -> bool {
-    lines.iter().any(|l| l.starts_with(prefix))
+    printed_lines(&module)
 }
 
 fn state(f: impl FnOnce(&mut D3d9State)) -> D3d9State {
