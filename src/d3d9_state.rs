@@ -437,6 +437,24 @@ impl Default for D3d9State {
 pub const COLOR_LOCATIONS: u32 = (1 << 16) | (1 << 17);
 
 impl D3d9State {
+    /// `Unsupported` at `offset` when a field the Direct3D 9 lowering reads is set, for a
+    /// front end (`shader`, e.g. "a DXBC shader", and `why` it has no such state) that cannot
+    /// apply it.
+    pub(crate) fn refuse_lowering_fields(
+        &self,
+        offset: u32,
+        shader: &str,
+        why: &str,
+    ) -> Result<(), crate::error::Error> {
+        match self.lowering_field_set() {
+            None => Ok(()),
+            Some(field) => Err(crate::error::Error::unsupported(
+                offset,
+                format!("Options::d3d9_state.{field} with {shader} ({why})"),
+            )),
+        }
+    }
+
     /// The first field the Direct3D 9 lowering reads (sampler state, bump environment,
     /// software vertex processing) that differs from its default, by name: a front end without
     /// D3D9 samplers and constant sets cannot apply it and says so instead of ignoring it.

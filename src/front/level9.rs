@@ -111,15 +111,11 @@ impl<'a> FrontEnd<'a> for Level9Part<'a> {
         d3d9_state: &crate::d3d9_state::D3d9State,
         arena: Vec<ir::Inst>,
     ) -> Result<ir::Module, Error> {
-        if let Some(field) = d3d9_state.lowering_field_set() {
-            return Err(Error::unsupported(
-                self.program.program().base_offset,
-                format!(
-                    "Options::d3d9_state.{field} with the level-9 part of a DXBC container (its \
-                     samplers and constants are the SM4 program's; Direct3D 11 has no such state)"
-                ),
-            ));
-        }
+        d3d9_state.refuse_lowering_fields(
+            self.program.program().base_offset,
+            "the level-9 part of a DXBC container",
+            "its samplers and constants are the SM4 program's; Direct3D 11 has no such state",
+        )?;
         self.program.lower_with(
             stream_output,
             class_linkage,

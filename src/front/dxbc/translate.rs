@@ -84,15 +84,11 @@ impl<'a> FrontEnd<'a> for Dxbc<'a> {
         d3d9_state: &crate::d3d9_state::D3d9State,
         arena: Vec<ir::Inst>,
     ) -> Result<ir::Module, Error> {
-        if let Some(field) = d3d9_state.lowering_field_set() {
-            return Err(Error::unsupported(
-                self.program.body_offset().saturating_sub(8),
-                format!(
-                    "Options::d3d9_state.{field} with a DXBC shader (it describes Direct3D 9 \
-                     samplers, texture stages and constant sets)"
-                ),
-            ));
-        }
+        d3d9_state.refuse_lowering_fields(
+            self.program.body_offset().saturating_sub(8),
+            "a DXBC shader",
+            "it describes Direct3D 9 samplers, texture stages and constant sets",
+        )?;
         let signatures = lower::Signatures {
             input: self.input.as_ref(),
             output: self.output.as_ref(),
