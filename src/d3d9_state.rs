@@ -440,6 +440,7 @@ impl D3d9State {
     /// `Unsupported` at `offset` when a field the Direct3D 9 lowering reads is set, for a
     /// front end (`shader`, e.g. "a DXBC shader", and `why` it has no such state) that cannot
     /// apply it.
+    #[cfg(feature = "dxbc")]
     pub(crate) fn refuse_lowering_fields(
         &self,
         offset: u32,
