@@ -274,8 +274,8 @@ fn structured_loads_stores_and_bufinfo() {
 #[test]
 fn structured_stores_inside_the_element_are_checked_once() {
     let r0 = Reg::Temp(0);
-    let store = |offset: u32, mask: u8| {
-        module(
+    let store = |offset: Src, mask: u8| {
+        check(&module(
             vec![decl(true, 0, ResourceShape::Structured { stride: 16 })],
             vec![],
             vec![
@@ -283,27 +283,16 @@ fn structured_stores_inside_the_element_are_checked_once() {
                 inst(
                     Op::StoreStructured,
                     &[dst(u(0), mask)],
-                    &[src(r0), imm(offset), src(r0)],
+                    &[src(r0), offset, src(r0)],
                 ),
             ],
-        )
+        ))
     };
     let tests = |listing: &str| listing.matches("OpSelectionMerge").count();
-    let inside = check(&store(0, 0xf));
-    let tail = check(&store(8, 0b0011));
-    let crossing = check(&store(8, 0xf));
-    let dynamic = check(&module(
-        vec![decl(true, 0, ResourceShape::Structured { stride: 16 })],
-        vec![],
-        vec![
-            inst(Op::Mov, &[dst(r0, 0xf)], &[src(Reg::ThreadId)]),
-            inst(
-                Op::StoreStructured,
-                &[dst(u(0), 0b0011)],
-                &[src(r0), swz(r0, [1, 1, 1, 1]), src(r0)],
-            ),
-        ],
-    ));
+    let inside = store(imm(0), 0xf);
+    let tail = store(imm(8), 0b0011);
+    let crossing = store(imm(8), 0xf);
+    let dynamic = store(swz(r0, [1, 1, 1, 1]), 0b0011);
     if inside.is_empty() {
         return; // spirv-dis skipped
     }
