@@ -191,3 +191,27 @@ pub struct DomainModes {
     /// `dcl_tessellator_output_primitive`.
     pub output_primitive: ir::TessOutputPrimitive,
 }
+
+#[cfg(test)]
+impl EmitOptions {
+    /// What the back end's unit tests start from, for SPIR-V `version`: `discard` demotes,
+    /// no interlock, geometry point size on, debug names on, every other choice its default.
+    pub(crate) fn for_tests(version: Version) -> EmitOptions {
+        EmitOptions {
+            demote_to_helper: true,
+            rov_interlock: RovInterlock::Off,
+            pipeline_state: PipelineState::default(),
+            linking: Linking::default(),
+            float_emulation: FloatEmulation::default(),
+            geometry_point_size: true,
+            domain_modes: None,
+            version,
+            debug_names: true,
+            float_controls: FloatControls::default(),
+            sparse_residency: false,
+            texel_raw_buffers: TexelRawBuffers::default(),
+            storage_buffer_alignment: None,
+            typed_uav_formats: TypedUavFormats::default(),
+        }
+    }
+}

@@ -81,14 +81,7 @@ pub(super) fn translate_with(
 ) -> Result<Vec<u32>, Error> {
     // Every float execution mode on: the modes must validate with any ALU content.
     let options = EmitOptions {
-        demote_to_helper: true,
-        rov_interlock: crate::back::spirv::RovInterlock::Off,
-        pipeline_state: crate::back::spirv::PipelineState::default(),
-        linking: Default::default(),
         float_emulation,
-        geometry_point_size: true,
-        domain_modes: None,
-        version: Version::V1_3,
         debug_names: false,
         float_controls: crate::FloatControls {
             preserve_inf_nan_f32: true,
@@ -96,10 +89,7 @@ pub(super) fn translate_with(
             flush_denorm_f32: true,
             preserve_denorm_f64: true,
         },
-        sparse_residency: false,
-        texel_raw_buffers: Default::default(),
-        storage_buffer_alignment: None,
-        typed_uav_formats: Default::default(),
+        ..EmitOptions::for_tests(Version::V1_3)
     };
     emit(&module(insts), &options)
 }

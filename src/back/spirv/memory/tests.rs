@@ -122,22 +122,7 @@ fn u(decl: u32) -> Reg {
 fn check(m: &Module) -> String {
     let mut listing = String::new();
     for (version, env) in VERSIONS {
-        let options = EmitOptions {
-            demote_to_helper: true,
-            rov_interlock: crate::back::spirv::RovInterlock::Off,
-            pipeline_state: crate::back::spirv::PipelineState::default(),
-            linking: Default::default(),
-            float_emulation: Default::default(),
-            geometry_point_size: true,
-            domain_modes: None,
-            version,
-            debug_names: true,
-            float_controls: Default::default(),
-            sparse_residency: false,
-            texel_raw_buffers: Default::default(),
-            storage_buffer_alignment: None,
-            typed_uav_formats: Default::default(),
-        };
+        let options = EmitOptions::for_tests(version);
         let words = emit(m, &options).unwrap_or_else(|e| panic!("{version}: {e}"));
         validate(&words, env);
         if version == Version::V1_3 {
@@ -149,20 +134,8 @@ fn check(m: &Module) -> String {
 
 fn emit_err(m: &Module) -> Error {
     let options = EmitOptions {
-        demote_to_helper: true,
-        rov_interlock: crate::back::spirv::RovInterlock::Off,
-        pipeline_state: crate::back::spirv::PipelineState::default(),
-        linking: Default::default(),
-        float_emulation: Default::default(),
-        geometry_point_size: true,
-        domain_modes: None,
-        version: Version::V1_3,
         debug_names: false,
-        float_controls: Default::default(),
-        sparse_residency: false,
-        texel_raw_buffers: Default::default(),
-        storage_buffer_alignment: None,
-        typed_uav_formats: Default::default(),
+        ..EmitOptions::for_tests(Version::V1_3)
     };
     emit(m, &options).expect_err("emission should fail")
 }
@@ -314,20 +287,8 @@ fn buffer_blocks_before_spirv_1_3_use_buffer_block() {
     let words = emit(
         &m,
         &EmitOptions {
-            demote_to_helper: true,
-            rov_interlock: crate::back::spirv::RovInterlock::Off,
-            pipeline_state: crate::back::spirv::PipelineState::default(),
-            linking: Default::default(),
-            float_emulation: Default::default(),
-            geometry_point_size: true,
-            domain_modes: None,
-            version: Version::V1_0,
             debug_names: false,
-            float_controls: Default::default(),
-            sparse_residency: false,
-            texel_raw_buffers: Default::default(),
-            storage_buffer_alignment: None,
-            typed_uav_formats: Default::default(),
+            ..EmitOptions::for_tests(Version::V1_0)
         },
     )
     .expect("emits");

@@ -196,20 +196,8 @@ pub(super) fn offsets(u: i8, v: i8, w: i8) -> Payload {
 /// Emission options.
 pub(super) fn options(version: Version, sparse: bool) -> EmitOptions {
     EmitOptions {
-        demote_to_helper: true,
-        rov_interlock: crate::back::spirv::RovInterlock::Off,
-        pipeline_state: crate::back::spirv::PipelineState::default(),
-        linking: Default::default(),
-        float_emulation: Default::default(),
-        geometry_point_size: true,
-        domain_modes: None,
-        version,
-        debug_names: true,
-        float_controls: Default::default(),
         sparse_residency: sparse,
-        texel_raw_buffers: Default::default(),
-        storage_buffer_alignment: None,
-        typed_uav_formats: Default::default(),
+        ..EmitOptions::for_tests(version)
     }
 }
 

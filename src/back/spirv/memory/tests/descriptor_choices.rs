@@ -8,22 +8,7 @@ use crate::back::spirv::{
 };
 
 fn options(version: Version) -> EmitOptions {
-    EmitOptions {
-        demote_to_helper: true,
-        rov_interlock: crate::back::spirv::RovInterlock::Off,
-        pipeline_state: Default::default(),
-        linking: Default::default(),
-        float_emulation: Default::default(),
-        geometry_point_size: true,
-        domain_modes: None,
-        version,
-        debug_names: true,
-        float_controls: Default::default(),
-        sparse_residency: false,
-        texel_raw_buffers: TexelRawBuffers::default(),
-        storage_buffer_alignment: None,
-        typed_uav_formats: Default::default(),
-    }
+    EmitOptions::for_tests(version)
 }
 
 /// Emits `m` under `choose(options)` for every version, validates each, returns the SPIR-V
