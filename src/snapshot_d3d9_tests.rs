@@ -10,7 +10,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::spv::tests::snapshot::{blessing, check_text, fixtures_dir, spirv_text};
+use crate::snapshot_tests::orphans;
+use crate::spv::tests::snapshot::{check_text, fixtures_dir, spirv_text};
 use crate::spv::tests::tools;
 use crate::{translate, translate_to_ir, Options};
 
@@ -65,35 +66,6 @@ fn check_one(path: &Path, out: &Path) -> Vec<String> {
     problems
 }
 
-/// Snapshots in `dir` whose listing is not in `names`: removed when blessing, reported
-/// otherwise.
-fn orphans(dir: &Path, names: &[String]) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut problems = Vec::new();
-    for path in entries.flatten().map(|e| e.path()) {
-        let stem = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or_default();
-        if names.iter().any(|n| n == stem) {
-            continue;
-        }
-        if blessing() {
-            if let Err(e) = std::fs::remove_file(&path) {
-                problems.push(format!("{}: {e}", path.display()));
-            }
-        } else {
-            problems.push(format!(
-                "{}: no listing of that name (BLESS=1 removes it)",
-                path.display()
-            ));
-        }
-    }
-    problems
-}
-
 #[test]
 fn d3d9_fixtures_match_their_snapshots() {
     let fixtures = fixtures_dir();
@@ -113,8 +85,9 @@ fn d3d9_fixtures_match_their_snapshots() {
     for path in &paths {
         problems.extend(check_one(path, &out));
     }
-    problems.extend(orphans(&out.join("ir"), &names));
-    problems.extend(orphans(&out.join("spvasm"), &names));
+    let hint = |_: &str| "no listing of that name".to_owned();
+    problems.extend(orphans(&out.join("ir"), "ir", &names, hint));
+    problems.extend(orphans(&out.join("spvasm"), "spvasm", &names, hint));
     assert!(
         problems.is_empty(),
         "{} snapshot problem(s):\n\n{}",

@@ -100,8 +100,13 @@ fn check_one(path: &Path, out: &Path) -> Vec<String> {
 }
 
 /// Snapshots in `dir` (files with extension `ext`) whose input is not in `names`: removed when
-/// blessing, reported otherwise.
-fn orphans(dir: &Path, ext: &str, names: &[String]) -> Vec<String> {
+/// blessing, reported otherwise (`hint` says, for a stem, which input would have made it).
+pub(crate) fn orphans(
+    dir: &Path,
+    ext: &str,
+    names: &[String],
+    hint: impl Fn(&str) -> String,
+) -> Vec<String> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -123,8 +128,9 @@ fn orphans(dir: &Path, ext: &str, names: &[String]) -> Vec<String> {
             }
         } else {
             problems.push(format!(
-                "{}: no fixtures/in/{stem}.asm, or it is lowering-only (BLESS=1 removes it)",
-                path.display()
+                "{}: {} (BLESS=1 removes it)",
+                path.display(),
+                hint(stem)
             ));
         }
     }
@@ -149,8 +155,9 @@ fn fixtures_match_their_snapshots() {
     for path in &paths {
         problems.extend(check_one(path, &out));
     }
-    problems.extend(orphans(&out.join("ir"), "ir", &names));
-    problems.extend(orphans(&out.join("spvasm"), "spvasm", &translated));
+    let hint = |stem: &str| format!("no fixtures/in/{stem}.asm, or it is lowering-only");
+    problems.extend(orphans(&out.join("ir"), "ir", &names, hint));
+    problems.extend(orphans(&out.join("spvasm"), "spvasm", &translated, hint));
     assert!(
         problems.is_empty(),
         "{} snapshot problem(s):\n\n{}",
