@@ -5,6 +5,42 @@
 
 use std::path::{Path, PathBuf};
 
+/// Checks every `<dir>/<name>.<out_ext>` against what `build` makes of
+/// `<dir>/src/<name>.<src_ext>` for each of `names` (with `BLESS=1`, writes it instead): the
+/// fixture inputs that are built from text. Each source needs an entry in `cases`. Returns the
+/// problems.
+pub fn rebuilt_from_sources<V>(
+    dir: &Path,
+    names: &[String],
+    (src_ext, out_ext): (&str, &str),
+    cases: &std::collections::BTreeMap<String, V>,
+    build: impl Fn(&str) -> Result<Vec<u8>, String>,
+) -> Vec<String> {
+    let bless = std::env::var_os("BLESS").is_some_and(|v| v == "1");
+    let mut problems = Vec::new();
+    for name in names {
+        let source_path = dir.join("src").join(format!("{name}.{src_ext}"));
+        let source = std::fs::read_to_string(&source_path).expect("source");
+        if !cases.contains_key(name) {
+            problems.push(format!("{name}: source without an entry in expected.toml"));
+        }
+        let bytes = match build(&source) {
+            Ok(b) => b,
+            Err(e) => {
+                problems.push(format!("{}: {e}", source_path.display()));
+                continue;
+            }
+        };
+        let path = dir.join(format!("{name}.{out_ext}"));
+        if bless {
+            std::fs::write(&path, &bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        } else if std::fs::read(&path).ok() != Some(bytes) {
+            problems.push(format!("{name}.{out_ext} differs from its source"));
+        }
+    }
+    problems
+}
+
 /// The corpus folder, if present. Prints why when it is absent, and panics under `CI=true`.
 pub fn corpus_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("DXBC2SPV_CORPUS")

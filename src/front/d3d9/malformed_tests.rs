@@ -115,29 +115,14 @@ fn read_manifest() -> BTreeMap<String, String> {
 
 #[test]
 fn d3d9_malformed_inputs_are_rebuilt_from_their_sources() {
-    let bless = std::env::var_os("BLESS").is_some_and(|v| v == "1");
-    let cases = read_manifest();
-    let mut problems = Vec::new();
-    for name in names(".words", dir().join("src")) {
-        let source_path = dir().join("src").join(format!("{name}.words"));
-        let source = std::fs::read_to_string(&source_path).expect("source");
-        if !cases.contains_key(&name) {
-            problems.push(format!("{name}: source without an entry in expected.toml"));
-        }
-        let bytes = match build(&source) {
-            Ok(b) => b,
-            Err(e) => {
-                problems.push(format!("{}: {e}", source_path.display()));
-                continue;
-            }
-        };
-        let path = dir().join(format!("{name}.d3d9"));
-        if bless {
-            std::fs::write(&path, &bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        } else if std::fs::read(&path).ok() != Some(bytes) {
-            problems.push(format!("{name}.d3d9 differs from its source"));
-        }
-    }
+    let names = names(".words", dir().join("src"));
+    let problems = crate::test_support::rebuilt_from_sources(
+        &dir(),
+        &names,
+        ("words", "d3d9"),
+        &read_manifest(),
+        build,
+    );
     assert!(
         problems.is_empty(),
         "run with BLESS=1 to rewrite the inputs:\n{}",
