@@ -747,9 +747,20 @@ fn shader_info(
         resources.push(entry(cb.range, cb.id, None, d, cb.binding, cb.span, u)?);
     }
     for (r, i) in module.resources.iter().zip(0..) {
+        if r.view_of.is_some() {
+            // Reported once, as the declaration it is a view of (with the views' usage).
+            continue;
+        }
         let d = emit::descriptor_type(r, options);
         let shape = options.pipeline_state.bound_shape(r);
-        let u = usage.resources.get(i);
+        let u = module
+            .resources
+            .iter()
+            .zip(&usage.resources)
+            .enumerate()
+            .filter(|(j, (v, _))| *j == i || v.view_of.is_some_and(|of| of.index() == i))
+            .fold(ResourceUsage::empty(), |a, (_, (_, u))| a | *u);
+        let u = Some(&u);
         resources.push(entry(r.range, r.id, Some(shape), d, r.binding, r.span, u)?);
         if r.counter {
             let (range, d) = (r.range.counter(), DescriptorType::StorageBuffer);

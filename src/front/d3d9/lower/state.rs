@@ -40,6 +40,16 @@ pub(super) enum Bit {
     Runtime(ir::Src),
 }
 
+/// The texture type of a sampler the shader does not declare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum TypeChoice {
+    /// Known at translation.
+    Known(SamplerType),
+    /// Chosen at run time by the sampler's two-bit field of the specialization constant or
+    /// push constant (`TextureType::code`).
+    Runtime,
+}
+
 /// What the state says about the reads of one sampler.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct SamplerState {
@@ -167,31 +177,51 @@ impl Lowering<'_, '_> {
         })
     }
 
-    /// The texture type of sampler `num`, which the shader does not declare
-    /// (`sampler_types`, `vertex_sampler_types`).
-    pub(super) fn undeclared_type(&self, num: u32, span: u32) -> Result<SamplerType, Error> {
-        let (field, value) = if self.pixel {
+    /// The field of the texture types of the stage's undeclared samplers, and its value.
+    fn sampler_types(&self) -> (&'static str, StateValue<u32>) {
+        if self.pixel {
             ("sampler_types", self.state.sampler_types)
         } else {
             ("vertex_sampler_types", self.state.vertex_sampler_types)
-        };
+        }
+    }
+
+    /// The texture type of sampler `num`, which the shader does not declare
+    /// (`sampler_types`, `vertex_sampler_types`): known, or chosen at run time.
+    pub(super) fn undeclared_type(&self, num: u32) -> TypeChoice {
         if self.level9.is_some() {
-            return Ok(SamplerType::Tex2D);
+            return TypeChoice::Known(SamplerType::Tex2D);
+        }
+        let value = self.sampler_types().1;
+        if num >= 16 {
+            // Past the word's 16 fields: 2-D, as `TextureType::unpack` reads it.
+            return TypeChoice::Known(SamplerType::Tex2D);
         }
         let StateValue::Immediate(word) = value else {
-            return Err(Error::unsupported(
-                span,
-                format!(
-                    "Options::d3d9_state.{field} given as a specialization constant / push \
-                     constant (s{num} is not declared: its type must be an immediate)"
-                ),
-            ));
+            return TypeChoice::Runtime;
         };
-        Ok(match TextureType::unpack(word, num) {
+        TypeChoice::Known(match TextureType::unpack(word, num) {
             TextureType::Texture2D => SamplerType::Tex2D,
             TextureType::Cube => SamplerType::Cube,
             TextureType::Volume => SamplerType::Volume,
         })
+    }
+
+    /// Sampler `num`'s two-bit texture-type code ([`TextureType::code`]), read from the
+    /// parameter into a scratch temp (component x).
+    pub(super) fn sampler_type_code(&mut self, num: u32, span: u32) -> Result<ir::Src, Error> {
+        let (field, value) = self.sampler_types();
+        let p = self.state_value(field, value, span)?;
+        let k = self.temps.scratch();
+        let shift = num.saturating_mul(2);
+        self.push(inst(Op::Ushr, span, &[temp_d(k, 0x1)], &[p, imm_u(shift)]));
+        self.push(inst(
+            Op::And,
+            span,
+            &[temp_d(k, 0x1)],
+            &[temp_c(k, 0), imm_u(3)],
+        ));
+        Ok(temp_c(k, 0))
     }
 
     /// Texture stage `stage`'s `D3DTTFF_PROJECTED` bit (`projected`).
