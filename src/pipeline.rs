@@ -364,6 +364,12 @@ pub struct BoundResource {
     /// Whether the shader reads, writes or uses this range atomically (the rules:
     /// [`ResourceUsage`]'s module).
     pub usage: ResourceUsage,
+    /// The dimensions of the shader's other views of this binding, `None` past them: a
+    /// Direct3D 9 sampler whose texture type is a specialization or push constant
+    /// ([`D3d9State::sampler_types`](crate::D3d9State::sampler_types)) is read through a cube
+    /// and a 3-D view beside `shape`'s 2-D one, and the runtime binds an image view of the type
+    /// it gave. `[None, None]` for every other binding.
+    pub other_views: [Option<ir::Dimension>; 2],
 }
 
 /// The storage-buffer fix-up block of a shader ([`Options::storage_buffer_alignment`]): a
@@ -738,6 +744,7 @@ fn shader_info(
             descriptor,
             target: target.ok_or_else(|| Error::internal(span, "declaration without a binding"))?,
             usage: usage.copied().unwrap_or_default(),
+            other_views: [None; 2],
         })
     };
     let usage = crate::resource_usage::usages(module);
@@ -761,7 +768,17 @@ fn shader_info(
             .filter(|(j, (v, _))| *j == i || v.view_of.is_some_and(|of| of.index() == i))
             .fold(ResourceUsage::empty(), |a, (_, (_, u))| a | *u);
         let u = Some(&u);
-        resources.push(entry(r.range, r.id, Some(shape), d, r.binding, r.span, u)?);
+        let mut bound = entry(r.range, r.id, Some(shape), d, r.binding, r.span, u)?;
+        let views = module.resources.iter().filter_map(|v| match v.shape {
+            ResourceShape::Typed { dim, .. } if v.view_of.is_some_and(|of| of.index() == i) => {
+                Some(dim)
+            }
+            _ => None,
+        });
+        for (slot, dim) in bound.other_views.iter_mut().zip(views) {
+            *slot = Some(dim);
+        }
+        resources.push(bound);
         if r.counter {
             let (range, d) = (r.range.counter(), DescriptorType::StorageBuffer);
             let u = usage.counters.get(i);
