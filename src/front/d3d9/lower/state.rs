@@ -7,10 +7,10 @@
 //! out), so [`D3d9State::default`] lowers to the same module as no state; a specialization
 //! constant or push-constant value becomes an [`ir::Parameter`] read through
 //! `Reg::Parameter` (one per value: two reads of one value share it), and a bit of it selects
-//! at run time between the code for either value. `sampler_types` is the one value this
-//! lowering can only apply at translation (the image variable's type depends on it): given as
-//! a specialization constant or push constant and read by an undeclared sampler, it is a typed
-//! `Unsupported` naming the field.
+//! at run time between the code for either value. `sampler_types` / `vertex_sampler_types`
+//! given at run time make an undeclared sampler's type a [`TypeChoice::Runtime`]: the
+//! sampler gets a declaration per type at one binding (`texture`), and each read selects by
+//! the sampler's two bits of the parameter (`Lowering::sampler_type_code`).
 
 use crate::d3d9_state::{D3d9State, StateBits, StateValue, TextureType};
 use crate::error::Error;

@@ -7,8 +7,11 @@
 //! tested components is negative: x, y, z before ps_2_0, the operand's write mask after; a
 //! predicated `texkill` tests a component only where its predicate component is set.
 //! Samplers without a `dcl` have the type the pipeline state gives (2D by default); a sampler
-//! whose state is not plain (null, depth comparison, Fetch4: `state`) is sampled through
-//! [`Lowering::sample_with_state`].
+//! whose state is not plain (null, depth comparison, Fetch4: `state`) or whose type the state
+//! chooses at run time is sampled through [`Lowering::sample_with_state`]. A sampler typed at
+//! run time has three declarations of its `t#` (2-D, and cube and volume views of it:
+//! `ir::ResourceDecl::view_of`) and one sampler; each read is lowered once per type under an
+//! `if` chain on the sampler's type code, all three writing the same scratch temp.
 
 use crate::d3d9_state::TextureType;
 use crate::error::Error;
