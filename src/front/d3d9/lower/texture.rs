@@ -211,7 +211,8 @@ impl Lowering<'_, '_> {
     /// scratch temp, as the sampler's `state` says: (0, 0, 0, 1) for a null sampler, the
     /// comparison of the reference with the texel for a depth sampler (replicated), the four
     /// texels of the footprint for Fetch4, else the texel. The result is in texture order
-    /// (SM3's sampler swizzle not applied).
+    /// (SM3's sampler swizzle not applied). A sampler typed at run time is read once per type
+    /// (`sample_typed`), under an `if` on its type code: 1 cube, 2 volume, else 2-D.
     pub(super) fn sample_with_state(
         &mut self,
         num: u32,
@@ -233,14 +234,9 @@ impl Lowering<'_, '_> {
             return Ok(t);
         }
         self.sampler(num, [0, 1, 2, 3], span)?;
-        let types: Vec<SamplerType> = self
-            .samplers
-            .iter()
-            .filter(|s| s.0 == num)
-            .map(|s| s.1)
-            .collect();
-        match *types.as_slice() {
-            [ty] => self.sample_typed(t, num, ty, state, op, [coord], extra, span)?,
+        let mut types = self.samplers.iter().filter(|s| s.0 == num).map(|s| s.1);
+        match (types.next(), types.next()) {
+            (Some(ty), None) => self.sample_typed(t, num, ty, state, op, coord, extra, span)?,
             _ => {
                 // One sample per type, selected by the sampler's two-bit type code.
                 let code = self.sampler_type_code(num, span)?;
@@ -256,7 +252,7 @@ impl Lowering<'_, '_> {
                 };
                 let cube = is(self, TextureType::Cube);
                 let sample =
-                    |l: &mut Self, ty| l.sample_typed(t, num, ty, state, op, [coord], extra, span);
+                    |l: &mut Self, ty| l.sample_typed(t, num, ty, state, op, coord, extra, span);
                 self.select_on(
                     cube,
                     span,
@@ -294,7 +290,7 @@ impl Lowering<'_, '_> {
         ty: SamplerType,
         state: SamplerState,
         op: Op,
-        [coord]: [ir::Src; 1],
+        coord: ir::Src,
         extra: &[ir::Src],
         span: u32,
     ) -> Result<(), Error> {
