@@ -6,7 +6,7 @@
 //! a type of its own.
 
 use super::declare::Registers;
-use super::values::{pad, CBUFFER_SLOTS};
+use super::values::{pad, LoadKey, CBUFFER_SLOTS};
 use crate::back::spirv::Error;
 use crate::ir::{self, Dst, Inst, Modifier, Reg, Src};
 use crate::spv::{Id, Module};
@@ -762,6 +762,32 @@ impl<'a> Emitter<'a> {
                     crate::ir::register_name(reg)
                 ),
             )),
+        }
+    }
+
+    /// The id a load of `key` gave earlier in the current block, if the memo still has it.
+    pub(super) fn remembered_load(&self, key: LoadKey) -> Option<Id> {
+        let serial = self.m.block_serial();
+        match self.memo.loads.get(key.slot()) {
+            Some(Some((s, k, id))) if *s == serial && *k == key => Some(*id),
+            _ => None,
+        }
+    }
+
+    /// Remembers that a load of `key` gave `id` in the current block.
+    pub(super) fn remember_load(&mut self, key: LoadKey, id: Id) {
+        let serial = self.m.block_serial();
+        if let Some(entry) = self.memo.loads.get_mut(key.slot()) {
+            *entry = Some((serial, key, id));
+        }
+    }
+
+    /// Forgets every remembered input-register load (an input register is being written).
+    pub(super) fn forget_input_loads(&mut self) {
+        for entry in &mut self.memo.loads {
+            if matches!(entry, Some((_, LoadKey::Input(_), _))) {
+                *entry = None;
+            }
         }
     }
 

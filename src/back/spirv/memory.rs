@@ -108,6 +108,11 @@ pub(super) struct Loc {
     pub elem_ok: Option<Id>,
     /// Number of words in the target (`u32`).
     pub len: Id,
+    /// A structured access at an immediate byte offset inside the stride: the words from
+    /// `base` to the end of its element. Each of them is inside the target whenever `elem_ok`
+    /// holds (or always, when there is no `elem_ok`), so an access of at most this many words
+    /// needs that one check. 0 when not known.
+    pub in_element: u32,
 }
 
 impl Emitter<'_> {
@@ -282,13 +287,15 @@ impl Emitter<'_> {
     }
 
     /// Locates an access: `first` is the byte offset (raw, `second == None`) or the element
-    /// index (structured, `second` = byte offset in the element).
+    /// index (structured, `second` = byte offset in the element, `offset_imm` its value when
+    /// it is an immediate).
     pub(super) fn locate(
         &mut self,
         span: u32,
         target: &Target,
         first: Id,
         second: Option<Id>,
+        offset_imm: Option<u32>,
     ) -> Result<Loc, Error> {
         let u = self.ty(Scalar::U32, 1);
         let b = self.ty(Scalar::Bool, 1);
@@ -306,6 +313,7 @@ impl Emitter<'_> {
                 base,
                 elem_ok: None,
                 len,
+                in_element: 0,
             });
         };
         if stride == 0 || stride % 4 != 0 {
@@ -326,6 +334,16 @@ impl Emitter<'_> {
             Target::Address { .. } => None,
         };
         let index_ok = count.map(|count| self.m.u_less_than(b, first, count));
+        // An immediate offset inside the stride needs no test, and every word from it to the
+        // end of the element is inside the target when the index is (`count × per ≤ len`).
+        if let Some(o) = offset_imm.filter(|&o| o < stride) {
+            return Ok(Loc {
+                base,
+                elem_ok: index_ok,
+                len,
+                in_element: per - o / 4,
+            });
+        }
         let stride_c = self.u32_const(stride);
         let offset_ok = self.m.u_less_than(b, offset, stride_c);
         let elem_ok = match index_ok {
@@ -336,20 +354,25 @@ impl Emitter<'_> {
             base,
             elem_ok: Some(elem_ok),
             len,
+            in_element: 0,
         })
+    }
+
+    /// The address of word `k` of an access.
+    pub(super) fn address_at(&mut self, loc: &Loc, k: u8) -> Id {
+        if k == 0 {
+            return loc.base;
+        }
+        let u = self.ty(Scalar::U32, 1);
+        let kc = self.u32_const(k as u32);
+        self.m.i_add(u, loc.base, kc)
     }
 
     /// Word `k` of an access: its address and whether it is inside the target (and, for
     /// structured accesses, whether the element is).
     pub(super) fn word_at(&mut self, loc: &Loc, k: u8) -> (Id, Id) {
-        let u = self.ty(Scalar::U32, 1);
         let b = self.ty(Scalar::Bool, 1);
-        let addr = if k == 0 {
-            loc.base
-        } else {
-            let kc = self.u32_const(k as u32);
-            self.m.i_add(u, loc.base, kc)
-        };
+        let addr = self.address_at(loc, k);
         let mut ok = self.m.u_less_than(b, addr, loc.len);
         if let Some(e) = loc.elem_ok {
             ok = self.m.logical_and(b, e, ok);

@@ -25,7 +25,40 @@ pub struct Memo {
     /// were made in (constant buffers are read-only): `(block serial, (buffer, element,
     /// register))` and the loaded `uvec4`, direct-mapped by the register.
     pub(super) cbuffer_loads: [Option<(u32, CbufferKey, Id)>; CBUFFER_SLOTS],
+    /// Recent loads of values that cannot change within a block unless the emitter writes
+    /// them (input registers at constant indices, image and sampler handles, their sampled
+    /// images): `(block serial, key)` and the id, direct-mapped by the key.
+    pub(super) loads: [Option<(u32, LoadKey, Id)>; LOAD_SLOTS],
 }
+
+/// What a remembered load read (see [`Memo::loads`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum LoadKey {
+    /// Input register `v#` at this constant index (forgotten when a pass writes an input).
+    Input(u32),
+    /// An image or sampler handle loaded through this pointer.
+    Handle(Id),
+    /// `OpSampledImage` of the image and sampler handles loaded through these pointers.
+    Sampled(Id, Id),
+}
+
+impl LoadKey {
+    /// The [`Memo::loads`] slot of the key.
+    #[inline]
+    pub(super) fn slot(self) -> usize {
+        let h = match self {
+            LoadKey::Input(i) => i.wrapping_mul(3),
+            LoadKey::Handle(p) => p.word().wrapping_mul(5).wrapping_add(1),
+            LoadKey::Sampled(a, b) => {
+                a.word().wrapping_mul(7) ^ b.word().wrapping_mul(11).wrapping_add(2)
+            }
+        };
+        h as usize % LOAD_SLOTS
+    }
+}
+
+/// How many loads [`Memo::loads`] remembers.
+pub(super) const LOAD_SLOTS: usize = 32;
 
 /// The key of a remembered constant-buffer load: declaration index, array element, register.
 pub(super) type CbufferKey = (u32, u32, u32);

@@ -98,6 +98,10 @@ pub struct BenchArgs {
     /// Direct3D 9 float rules, as `translate --float-emulation`.
     #[arg(long, value_enum, default_value_t = FloatEmulationArg::Strict)]
     pub float_emulation: FloatEmulationArg,
+    /// Also print the modules' words by SPIR-V opcode: `opcode <name> words_mean <x> share
+    /// <p>%` per opcode (mean words per translated shader), largest first.
+    #[arg(long)]
+    pub opcodes: bool,
 }
 
 /// Where D3D registers go in Vulkan (`translate`, `reflect`).

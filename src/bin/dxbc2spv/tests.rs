@@ -804,6 +804,44 @@ fn bench_prints_per_stage_lines_and_the_summary() {
     assert!(mean >= 1.0, "{memory}");
 }
 
+/// `bench --opcodes` prints each stage's mean words and the words by opcode: every module has
+/// one `OpMemoryModel` (3 words) and an `OpEntryPoint`; the shares add up to 100%.
+#[test]
+fn bench_opcodes_counts_words_by_opcode() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/samples");
+    let r = run(&["bench", &path_str(&samples), "--rounds", "1", "--opcodes"]);
+    assert_eq!(r.status, Status::Success, "stderr: {}", r.stderr);
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.starts_with("hs: 1 files, 1 ok") && l.contains(", words_mean ")),
+        "{}",
+        r.stdout
+    );
+    let rows: Vec<(&str, f64, f64)> = r
+        .stdout
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("opcode ")?;
+            let mut parts = rest.split_whitespace();
+            let name = parts.next()?;
+            let words = parts.nth(1)?.parse().ok()?;
+            let share = parts.nth(1)?.trim_end_matches('%').parse().ok()?;
+            Some((name, words, share))
+        })
+        .collect();
+    let find = |n: &str| rows.iter().find(|r| r.0 == n).map(|r| r.1);
+    assert_eq!(find("OpMemoryModel"), Some(3.0), "{}", r.stdout);
+    assert!(
+        find("OpEntryPoint").is_some_and(|w| w >= 4.0),
+        "{}",
+        r.stdout
+    );
+    let total: f64 = rows.iter().map(|r| r.2).sum();
+    assert!((total - 100.0).abs() < 1.0, "{total}: {}", r.stdout);
+    assert!(rows.windows(2).all(|w| w[0].1 >= w[1].1), "{}", r.stdout);
+}
+
 mod asm_d3d9;
 mod batch;
 mod bindings;

@@ -5,6 +5,7 @@ use spirv::{GlslStd450Op, StorageClass};
 
 use super::{Home, Link, LinkKind};
 use crate::back::spirv::context::{Emitter, Scalar, Value};
+use crate::back::spirv::values::LoadKey;
 use crate::back::spirv::Error;
 use crate::ir::Reg;
 use crate::spv::Id;
@@ -264,11 +265,21 @@ impl Emitter<'_> {
                     ));
                 }
                 let file = self.input_file(span)?;
+                // Inputs change only where a pass writes one (`output_ptr` forgets them then):
+                // the same register at a constant index read again in a block is one load.
+                let key = (!index.is_relative()).then_some(LoadKey::Input(index.imm));
+                if let Some(id) = key.and_then(|k| self.remembered_load(k)) {
+                    return Ok((id, 4));
+                }
                 let (idx, ok) = self.bounded_index(span, &index, self.io.input_count)?;
                 let ptr_ty = self.m.type_pointer(StorageClass::Private, uvec4);
                 let p = self.m.access_chain(ptr_ty, file, &[idx]);
                 let v = self.m.load(uvec4, p);
-                Ok((self.zero_if_out_of_range(v, ok), 4))
+                let v = self.zero_if_out_of_range(v, ok);
+                if let Some(k) = key {
+                    self.remember_load(k, v);
+                }
+                Ok((v, 4))
             }
             Reg::Output(_) => {
                 // Pixel shaders may read back what they wrote (`movc o0, o0, ...`).
@@ -424,6 +435,7 @@ impl Emitter<'_> {
             // file's element, at a constant index.
             Reg::Input(index) if !index.is_relative() && self.io.vertices == 0 => {
                 let file = self.input_file(span)?;
+                self.forget_input_loads();
                 let count = self.io.input_count;
                 let idx = self.clamped_index(span, &index, count)?;
                 let ptr_ty = self.m.type_pointer(StorageClass::Private, uvec4);

@@ -5,6 +5,8 @@
 //!   resource operand's swizzle); each word out of bounds reads 0 on its own;
 //! - a store writes the source components the destination mask selects (through the source
 //!   swizzle) to consecutive words from word 0; each word out of bounds is dropped on its own;
+//! - a structured access at an immediate byte offset whose words all lie in the element is
+//!   checked once (the element index): when the element is inside, so is each of its words;
 //! - `bufinfo` writes to every destination component the byte size (raw), the element count
 //!   (structured: bytes / stride) or the texel count (typed buffers, in `typed.rs`); the size
 //!   is the view's (`memory/words.rs` for texel-buffer views and fix-ups).
@@ -12,8 +14,18 @@
 use super::{Loc, Target};
 use crate::back::spirv::context::{Emitter, Scalar, Value};
 use crate::back::spirv::Error;
-use crate::ir::{Inst, Op, Reg, ResourceShape};
+use crate::ir::{Inst, Modifier, Op, Reg, ResourceShape};
 use crate::spv::Id;
+
+/// Source `i` of `inst` when it is an immediate without modifier: its first selected component.
+fn imm_scalar(inst: &Inst, i: usize) -> Option<u32> {
+    let src = inst.src().get(i)?;
+    let Reg::Imm32(v) = src.reg else { return None };
+    if src.modifier != Modifier::None {
+        return None;
+    }
+    v.get(usize::from(src.swizzle[0] & 3)).copied()
+}
 
 /// `got[words[i]]` for each `i` (the rest repeats `got[0]`).
 fn gather(words: &[u8], got: &[Id; 4]) -> [Id; 4] {
@@ -45,7 +57,12 @@ impl Emitter<'_> {
         } else {
             None
         };
-        let loc = self.locate(inst.span, &target, first, second)?;
+        let offset_imm = if structured {
+            imm_scalar(inst, 1)
+        } else {
+            None
+        };
+        let loc = self.locate(inst.span, &target, first, second, offset_imm)?;
         let mut words = [0u8; 4];
         let mut n = 0;
         for c in Self::mask_components(mask) {
@@ -78,6 +95,34 @@ impl Emitter<'_> {
             }
             let parts = gather(words, &got);
             return Ok(self.compose(Scalar::U32, &parts[..words.len()]));
+        }
+        let max_word = words.iter().copied().max().unwrap_or(0);
+        if u32::from(max_word) < loc.in_element {
+            // Every word is inside when the element is: one test, no clamps.
+            let target = *target;
+            let loc = *loc;
+            let read_all = |e: &mut Self| {
+                let mut got = [zero; 4];
+                for k in distinct.clone() {
+                    let addr = e.address_at(&loc, k);
+                    got[k as usize] = e.load_word(&target, addr);
+                }
+                let parts = gather(words, &got);
+                Ok(e.compose(Scalar::U32, &parts[..words.len()]).id)
+            };
+            let vty = self.ty(Scalar::U32, n);
+            let id = match loc.elem_ok {
+                Some(ok) => {
+                    let default = self.splat_bits(Scalar::U32, n, 0);
+                    self.guarded_value(ok, vty, default, read_all)?
+                }
+                None => read_all(self)?,
+            };
+            return Ok(Value {
+                id,
+                scalar: Scalar::U32,
+                n,
+            });
         }
         // Buffers: no access at all unless the first word read is inside (so the buffer has at
         // least one word to clamp the others to).
@@ -135,7 +180,27 @@ impl Emitter<'_> {
             None
         };
         let value = self.load_src(inst, if structured { 2 } else { 1 }, mask, Scalar::U32)?;
-        let loc = self.locate(inst.span, &target, first, second)?;
+        let offset_imm = if structured {
+            imm_scalar(inst, 1)
+        } else {
+            None
+        };
+        let loc = self.locate(inst.span, &target, first, second, offset_imm)?;
+        if u32::from(value.n) <= loc.in_element {
+            // Every word is inside when the element is: one test for the whole store.
+            let store_all = |e: &mut Self| {
+                for j in 0..value.n {
+                    let word = e.extract(value, j);
+                    let addr = e.address_at(&loc, j);
+                    e.store_word(&target, addr, word.id);
+                }
+                Ok(())
+            };
+            return match loc.elem_ok {
+                Some(ok) => self.guarded(ok, store_all),
+                None => store_all(self),
+            };
+        }
         for j in 0..value.n {
             let word = self.extract(value, j);
             let (addr, ok) = self.word_at(&loc, j);

@@ -269,6 +269,41 @@ fn structured_loads_stores_and_bufinfo() {
     }
 }
 
+/// A structured store whose words all lie in the element (immediate offset) is checked once,
+/// by the element index; one that runs past the stride keeps a test per word (D3D drops each
+/// out-of-bounds word on its own).
+#[test]
+fn structured_stores_inside_the_element_are_checked_once() {
+    let r0 = Reg::Temp(0);
+    let store = |offset: Src, mask: u8| {
+        check(&module(
+            vec![decl(true, 0, ResourceShape::Structured { stride: 16 })],
+            vec![],
+            vec![
+                inst(Op::Mov, &[dst(r0, 0xf)], &[src(Reg::ThreadId)]),
+                inst(
+                    Op::StoreStructured,
+                    &[dst(u(0), mask)],
+                    &[src(r0), offset, src(r0)],
+                ),
+            ],
+        ))
+    };
+    let tests = |listing: &str| listing.matches("OpSelectionMerge").count();
+    let inside = store(imm(0), 0xf);
+    let tail = store(imm(8), 0b0011);
+    let crossing = store(imm(8), 0xf);
+    let dynamic = store(swz(r0, [1, 1, 1, 1]), 0b0011);
+    if inside.is_empty() {
+        return; // spirv-dis skipped
+    }
+    assert_eq!(tests(&inside), 1, "{inside}");
+    assert_eq!(inside.matches("OpStore ").count(), 4 + 1, "{inside}");
+    assert_eq!(tests(&tail), 1, "{tail}");
+    assert_eq!(tests(&crossing), 4, "{crossing}");
+    assert_eq!(tests(&dynamic), 2, "{dynamic}");
+}
+
 #[test]
 fn buffer_blocks_before_spirv_1_3_use_buffer_block() {
     let m = module(

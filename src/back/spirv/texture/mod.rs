@@ -53,6 +53,7 @@ use spirv::{Capability, Dim, GlslStd450Op, StorageClass};
 
 use super::context::{Emitter, Scalar, Value};
 use super::descriptors::{Descriptor, DescriptorKind};
+use super::values::LoadKey;
 use crate::back::spirv::Error;
 use crate::bindings::ResourceKind;
 use crate::ir::{
@@ -319,27 +320,48 @@ impl Emitter<'_> {
     }
 
     /// Loads the image of `tex`.
+    /// Handles cannot change: loaded again through the same pointer in a block, the first
+    /// load's value.
     pub(super) fn load_image(&mut self, tex: &Texture) -> Id {
+        let key = LoadKey::Handle(tex.var);
+        if let Some(id) = self.remembered_load(key) {
+            return id;
+        }
         let image = self.m.load(tex.image_type, tex.var);
         if tex.nonuniform {
             self.non_uniform(image);
         }
+        self.remember_load(key, image);
         image
     }
 
-    /// `OpSampledImage` of `tex` and the sampler `sampler`.
+    /// `OpSampledImage` of `tex` and the sampler `sampler` (one per pair of pointers and
+    /// block: SPIR-V wants it in the block that uses it, and handles do not change).
     pub(super) fn sampled_image(&mut self, tex: &Texture, sampler: Descriptor) -> Id {
-        let image = self.load_image(tex);
-        let sampler_ty = self.m.type_sampler();
-        let s = self.m.load(sampler_ty, sampler.ptr);
-        if sampler.nonuniform {
-            self.non_uniform(s);
+        let key = LoadKey::Sampled(tex.var, sampler.ptr);
+        if let Some(id) = self.remembered_load(key) {
+            return id;
         }
+        let image = self.load_image(tex);
+        let sampler_key = LoadKey::Handle(sampler.ptr);
+        let s = match self.remembered_load(sampler_key) {
+            Some(s) => s,
+            None => {
+                let sampler_ty = self.m.type_sampler();
+                let s = self.m.load(sampler_ty, sampler.ptr);
+                if sampler.nonuniform {
+                    self.non_uniform(s);
+                }
+                self.remember_load(sampler_key, s);
+                s
+            }
+        };
         let ty = self.m.type_sampled_image(tex.image_type);
         let sampled = self.m.sampled_image(ty, image, s);
         if tex.nonuniform || sampler.nonuniform {
             self.non_uniform(sampled);
         }
+        self.remember_load(key, sampled);
         sampled
     }
 

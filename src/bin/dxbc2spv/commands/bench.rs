@@ -6,7 +6,9 @@
 //! leaves a range out), a table of its own ranges as a D3D12 runtime would build from
 //! reflection), then translated `--rounds` times; a file's time
 //! is the mean of its rounds. The warm-up's peak heap use is measured too (the CLI's counting
-//! allocator). Per-stage lines, a `memory:` line, then the summary
+//! allocator). Per-stage lines (with the stage's mean words), with `--opcodes` one line per
+//! SPIR-V opcode (its words per shader, counted over each module's instructions, header
+//! excluded), a `memory:` line, then the summary
 //! `bench: <files> files, <ok> ok, mean_us <x> per shader, median_us <y>, words_mean <z>`
 //! over the files that translate. `--per-file` prints `<mean_us> <words> <path>` for each input
 //! first.
@@ -36,6 +38,29 @@ struct Measured {
     words: usize,
     /// Peak heap bytes in use during one translation (the warm-up).
     peak_bytes: usize,
+    /// Words per opcode of the module (with `--opcodes`).
+    opcodes: BTreeMap<u16, usize>,
+}
+
+/// Words per opcode of a SPIR-V module (its 5-word header skipped); an instruction whose word
+/// count is 0 or runs past the end stops the count (the translator's modules have none).
+fn words_by_opcode(spirv: &[u32]) -> BTreeMap<u16, usize> {
+    let mut out = BTreeMap::new();
+    let mut at = 5;
+    while let Some(&word) = spirv.get(at) {
+        let count = (word >> 16) as usize;
+        if count == 0 || at + count > spirv.len() {
+            break;
+        }
+        *out.entry(word as u16).or_default() += count;
+        at += count;
+    }
+    out
+}
+
+/// `OpName` of opcode `op` (`Op<number>` when the `spirv` crate does not know it).
+fn opcode_name(op: u16) -> String {
+    spirv::Op::from_u32(u32::from(op)).map_or_else(|| format!("Op{op}"), |o| format!("Op{o:?}"))
 }
 
 /// Runs `bench`.
@@ -79,12 +104,43 @@ pub fn run(args: &BenchArgs, console: &mut Console<'_>) -> io::Result<()> {
     for (stage, ms) in &by_stage {
         let times: Vec<f64> = ms.iter().filter_map(|m| m.mean_us).collect();
         let (mean, median) = stats(&times);
+        let words: usize = ms
+            .iter()
+            .filter(|m| m.mean_us.is_some())
+            .map(|m| m.words)
+            .sum();
         writeln!(
             console.out(),
-            "{stage}: {} files, {} ok, mean_us {mean:.1}, median_us {median:.1}",
+            "{stage}: {} files, {} ok, mean_us {mean:.1}, median_us {median:.1}, words_mean {:.0}",
             ms.len(),
-            times.len()
+            times.len(),
+            words as f64 / times.len().max(1) as f64
         )?;
+    }
+    if args.opcodes {
+        let mut total: BTreeMap<u16, usize> = BTreeMap::new();
+        for m in results.iter().filter(|m| m.mean_us.is_some()) {
+            for (&op, &w) in &m.opcodes {
+                *total.entry(op).or_default() += w;
+            }
+        }
+        let ok = results
+            .iter()
+            .filter(|m| m.mean_us.is_some())
+            .count()
+            .max(1) as f64;
+        let all: usize = total.values().sum();
+        let mut rows: Vec<(u16, usize)> = total.into_iter().collect();
+        rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        for (op, w) in rows {
+            writeln!(
+                console.out(),
+                "opcode {} words_mean {:.1} share {:.1}%",
+                opcode_name(op),
+                w as f64 / ok,
+                100.0 * w as f64 / all.max(1) as f64
+            )?;
+        }
     }
     let times: Vec<f64> = results.iter().filter_map(|m| m.mean_us).collect();
     let words: Vec<usize> = results
@@ -155,6 +211,7 @@ fn measure(bytes: &[u8], rounds: u32, args: &BenchArgs) -> Measured {
             mean_us: None,
             words: 0,
             peak_bytes: 0,
+            opcodes: BTreeMap::new(),
         };
     };
     let start = Instant::now();
@@ -166,6 +223,7 @@ fn measure(bytes: &[u8], rounds: u32, args: &BenchArgs) -> Measured {
                 mean_us: None,
                 words: 0,
                 peak_bytes: 0,
+                opcodes: BTreeMap::new(),
             };
         }
     }
@@ -175,6 +233,11 @@ fn measure(bytes: &[u8], rounds: u32, args: &BenchArgs) -> Measured {
         mean_us: Some(mean_us),
         words: first.spirv.len(),
         peak_bytes,
+        opcodes: if args.opcodes {
+            words_by_opcode(&first.spirv)
+        } else {
+            BTreeMap::new()
+        },
     }
 }
 
@@ -220,6 +283,33 @@ fn stats(values: &[f64]) -> (f64, f64) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn words_are_counted_by_opcode_after_the_header() {
+        // Header, OpCapability Shader (2 words), OpMemoryModel (3), OpCapability (2).
+        let module = [
+            0x0723_0203,
+            0x0001_0300,
+            0,
+            10,
+            0,
+            0x0002_0011,
+            1,
+            0x0003_000e,
+            0,
+            1,
+        ];
+        let mut module = module.to_vec();
+        module.extend([0x0002_0011, 1]);
+        let counts = super::words_by_opcode(&module);
+        assert_eq!(counts.get(&17), Some(&4));
+        assert_eq!(counts.get(&14), Some(&3));
+        assert_eq!(counts.len(), 2);
+        assert_eq!(super::opcode_name(17), "OpCapability");
+        // A truncated instruction stops the count.
+        module.push(0x0005_0011);
+        assert_eq!(super::words_by_opcode(&module).get(&17), Some(&4));
+    }
+
     #[test]
     fn stats_are_mean_and_median() {
         assert_eq!(super::stats(&[]), (0.0, 0.0));
