@@ -753,31 +753,33 @@ fn shader_info(
         let (d, u) = (DescriptorType::UniformBuffer, usage.cbuffers.get(u));
         resources.push(entry(cb.range, cb.id, None, d, cb.binding, cb.span, u)?);
     }
+    // A view's usage and dimension belong to the declaration it is a view of.
+    let mut merged = usage.resources.clone();
+    let mut other_views = vec![[None; 2]; module.resources.len()];
+    for (v, u) in module.resources.iter().zip(&usage.resources) {
+        let Some(of) = v.view_of.map(|of| of.index()) else {
+            continue;
+        };
+        if let Some(m) = merged.get_mut(of) {
+            *m |= *u;
+        }
+        let slot = other_views
+            .get_mut(of)
+            .and_then(|views| views.iter_mut().find(|d| d.is_none()));
+        if let (Some(slot), ResourceShape::Typed { dim, .. }) = (slot, v.shape) {
+            *slot = Some(dim);
+        }
+    }
     for (r, i) in module.resources.iter().zip(0..) {
         if r.view_of.is_some() {
-            // Reported once, as the declaration it is a view of (with the views' usage).
+            // Reported once, as the declaration it is a view of.
             continue;
         }
         let d = emit::descriptor_type(r, options);
         let shape = options.pipeline_state.bound_shape(r);
-        let u = module
-            .resources
-            .iter()
-            .zip(&usage.resources)
-            .enumerate()
-            .filter(|(j, (v, _))| *j == i || v.view_of.is_some_and(|of| of.index() == i))
-            .fold(ResourceUsage::empty(), |a, (_, (_, u))| a | *u);
-        let u = Some(&u);
+        let u = merged.get(i);
         let mut bound = entry(r.range, r.id, Some(shape), d, r.binding, r.span, u)?;
-        let views = module.resources.iter().filter_map(|v| match v.shape {
-            ResourceShape::Typed { dim, .. } if v.view_of.is_some_and(|of| of.index() == i) => {
-                Some(dim)
-            }
-            _ => None,
-        });
-        for (slot, dim) in bound.other_views.iter_mut().zip(views) {
-            *slot = Some(dim);
-        }
+        bound.other_views = other_views.get(i).copied().unwrap_or_default();
         resources.push(bound);
         if r.counter {
             let (range, d) = (r.range.counter(), DescriptorType::StorageBuffer);
