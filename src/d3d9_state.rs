@@ -374,7 +374,10 @@ impl Default for BumpEnv {
 pub struct D3d9State {
     /// Pixel samplers 0–15: the texture type bound at each, two bits per sampler
     /// ([`TextureType::pack`]), for samplers the shader does not declare (ps_1_x, undeclared
-    /// `s#`). Default `Immediate(0)`: 2-D everywhere.
+    /// `s#`). Default `Immediate(0)`: 2-D everywhere. Given as a specialization or push
+    /// constant, each such sampler gets a 2-D, a cube and a 3-D view at its binding and every
+    /// read selects by the sampler's two bits (`docs/d3d9.md`, "Sampler state and bump
+    /// environment"; reflection: `BoundResource::other_views`).
     pub sampler_types: StateValue<u32>,
     /// Vertex samplers 0–3 (`D3DVERTEXTEXTURESAMPLER0`…`3`), packed the same way.
     pub vertex_sampler_types: StateValue<u32>,

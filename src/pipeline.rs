@@ -364,6 +364,12 @@ pub struct BoundResource {
     /// Whether the shader reads, writes or uses this range atomically (the rules:
     /// [`ResourceUsage`]'s module).
     pub usage: ResourceUsage,
+    /// The dimensions of the shader's other views of this binding, `None` past them: a
+    /// Direct3D 9 sampler whose texture type is a specialization or push constant
+    /// ([`D3d9State::sampler_types`](crate::D3d9State::sampler_types)) is read through a cube
+    /// and a 3-D view beside `shape`'s 2-D one, and the runtime binds an image view of the type
+    /// it gave. `[None, None]` for every other binding.
+    pub other_views: [Option<ir::Dimension>; 2],
 }
 
 /// The storage-buffer fix-up block of a shader ([`Options::storage_buffer_alignment`]): a
@@ -738,6 +744,7 @@ fn shader_info(
             descriptor,
             target: target.ok_or_else(|| Error::internal(span, "declaration without a binding"))?,
             usage: usage.copied().unwrap_or_default(),
+            other_views: [None; 2],
         })
     };
     let usage = crate::resource_usage::usages(module);
@@ -746,11 +753,34 @@ fn shader_info(
         let (d, u) = (DescriptorType::UniformBuffer, usage.cbuffers.get(u));
         resources.push(entry(cb.range, cb.id, None, d, cb.binding, cb.span, u)?);
     }
+    // A view's usage and dimension belong to the declaration it is a view of.
+    let mut merged = usage.resources.clone();
+    let mut other_views = vec![[None; 2]; module.resources.len()];
+    for (v, u) in module.resources.iter().zip(&usage.resources) {
+        let Some(of) = v.view_of.map(|of| of.index()) else {
+            continue;
+        };
+        if let Some(m) = merged.get_mut(of) {
+            *m |= *u;
+        }
+        let slot = other_views
+            .get_mut(of)
+            .and_then(|views| views.iter_mut().find(|d| d.is_none()));
+        if let (Some(slot), ResourceShape::Typed { dim, .. }) = (slot, v.shape) {
+            *slot = Some(dim);
+        }
+    }
     for (r, i) in module.resources.iter().zip(0..) {
+        if r.view_of.is_some() {
+            // Reported once, as the declaration it is a view of.
+            continue;
+        }
         let d = emit::descriptor_type(r, options);
         let shape = options.pipeline_state.bound_shape(r);
-        let u = usage.resources.get(i);
-        resources.push(entry(r.range, r.id, Some(shape), d, r.binding, r.span, u)?);
+        let u = merged.get(i);
+        let mut bound = entry(r.range, r.id, Some(shape), d, r.binding, r.span, u)?;
+        bound.other_views = other_views.get(i).copied().unwrap_or_default();
+        resources.push(bound);
         if r.counter {
             let (range, d) = (r.range.counter(), DescriptorType::StorageBuffer);
             let u = usage.counters.get(i);

@@ -363,6 +363,14 @@ pub struct ResourceDecl {
     pub binding: Option<BindingTarget>,
     /// Where the binding map put its counter, when it has one (set by `assign_bindings`).
     pub counter_binding: Option<BindingTarget>,
+    /// Another view of declaration `N`'s descriptor: the same register range (so the same
+    /// binding), a typed shape of another dimension. A Direct3D 9 sampler whose texture type
+    /// the runtime chooses when it compiles the pipeline has one declaration per dimension;
+    /// the program reads, at any one run, only the view whose dimension matches what is bound
+    /// (its reads are selected by the texture-type parameter). The back end declares a
+    /// variable of this view's type at the binding; reflection reports the binding once, as
+    /// declaration `N`. `None` for every other declaration.
+    pub view_of: Option<super::ResourceId>,
     /// Byte offset of the declaration.
     pub span: u32,
 }

@@ -54,13 +54,16 @@ pub fn print(module: &Module) -> String {
         };
         let _ = writeln!(
             s,
-            "resource #{i} {letter}{} space{} count {} {shape}{}{}{}",
+            "resource #{i} {letter}{} space{} count {} {shape}{}{}{}{}",
             r.range.first,
             r.range.space,
             r.range.count,
             if r.coherent { " glc" } else { "" },
             if r.rasterizer_ordered { " rov" } else { "" },
-            if r.counter { " counter" } else { "" }
+            if r.counter { " counter" } else { "" },
+            r.view_of
+                .map(|of| format!(" view of #{}", of.index()))
+                .unwrap_or_default()
         );
     }
     for (i, smp) in module.samplers.iter().enumerate() {

@@ -190,3 +190,64 @@ fn payload_accessors_default_to_nothing() {
     );
     assert_eq!(Payload::None.switch(), None);
 }
+
+/// A view (`ResourceDecl::view_of`) must name an earlier typed declaration of its range that
+/// is no view itself.
+#[test]
+fn views_name_an_earlier_declaration_of_their_range() {
+    use super::binding::{RegisterRange, ResourceKind};
+    use super::{Dimension, ResourceDecl, ResourceId, ResourceShape, ReturnType};
+    let decl = |register: u32, dim: Dimension, view_of: Option<u32>, span: u32| ResourceDecl {
+        range: RegisterRange::single(ResourceKind::ShaderResource, 0, register),
+        id: register,
+        shape: ResourceShape::Typed {
+            dim,
+            ret: [ReturnType::Float; 4],
+            samples: 0,
+        },
+        coherent: false,
+        rasterizer_ordered: false,
+        counter: false,
+        binding: None,
+        counter_binding: None,
+        view_of: view_of.map(ResourceId::new),
+        span,
+    };
+    let with = |resources: Vec<ResourceDecl>| {
+        let mut m = module_with(vec![inst(Op::Ret, 0)]);
+        m.resources = resources;
+        validate(&m)
+    };
+    let (tex2d, cube, volume) = (
+        Dimension::Texture2D,
+        Dimension::TextureCube,
+        Dimension::Texture3D,
+    );
+    with(vec![
+        decl(1, tex2d, None, 10),
+        decl(1, cube, Some(0), 20),
+        decl(1, volume, Some(0), 30),
+    ])
+    .expect("two views of t1");
+    // Another register, a later declaration, a view of a view: refused at the view (span 20).
+    for resources in [
+        vec![decl(2, tex2d, None, 10), decl(1, cube, Some(0), 20)],
+        vec![decl(1, cube, Some(1), 20), decl(1, tex2d, None, 10)],
+        vec![
+            decl(1, tex2d, None, 10),
+            decl(1, cube, Some(0), 30),
+            decl(1, volume, Some(1), 20),
+        ],
+    ] {
+        let e = with(resources).expect_err("refused");
+        assert_eq!(e.offset, 20, "{}", e.message);
+        assert!(e.message.contains("is a view of #"), "{}", e.message);
+    }
+    // A view of a raw declaration.
+    let raw = ResourceDecl {
+        shape: ResourceShape::Raw,
+        ..decl(1, tex2d, None, 10)
+    };
+    let e = with(vec![raw, decl(1, cube, Some(0), 20)]).expect_err("refused");
+    assert_eq!(e.offset, 20);
+}

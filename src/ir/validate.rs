@@ -77,6 +77,7 @@ pub fn validate(module: &Module) -> Result<(), ValidationError> {
     if end as usize != module.insts.len() {
         return fail(0, "instructions outside every function".into());
     }
+    check_views(module)?;
     check_no_recursion(module)?;
     check_call_depth(module, &is_phase)?;
     // Each open construct with the offset of the instruction that opened it.
@@ -142,6 +143,31 @@ pub fn validate(module: &Module) -> Result<(), ValidationError> {
                 at,
                 format!("{open} without a matching {close} (function #{fi} ends first)"),
             );
+        }
+    }
+    Ok(())
+}
+
+/// Every [`ResourceDecl::view_of`](super::ResourceDecl::view_of) names an earlier typed
+/// declaration of the same range that is no view itself, and is typed too.
+fn check_views(module: &Module) -> Result<(), ValidationError> {
+    for (i, r) in module.resources.iter().enumerate() {
+        let Some(of) = r.view_of else { continue };
+        let typed = |d: &super::ResourceDecl| matches!(d.shape, super::ResourceShape::Typed { .. });
+        let ok = of.index() < i
+            && module
+                .resources
+                .get(of.index())
+                .is_some_and(|o| o.view_of.is_none() && o.range == r.range && typed(o))
+            && typed(r);
+        if !ok {
+            return Err(ValidationError {
+                offset: r.span,
+                message: format!(
+                    "resource #{i} is a view of #{of}, which is not an earlier typed declaration \
+                     of the same range"
+                ),
+            });
         }
     }
     Ok(())

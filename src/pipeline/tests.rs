@@ -207,3 +207,56 @@ fn the_pipeline_drives_any_front_end() {
     assert_eq!(e.kind(), crate::ErrorKind::Unsupported);
     assert_eq!(e.instruction(), Some("parsed"));
 }
+
+/// A D3D9 sampler whose type is a push constant has three views at one binding: reflection
+/// reports the binding once (the 2-D declaration, with the cube and 3-D views beside it and
+/// their reads as its usage), and the SPIR-V decorates three image variables with it.
+#[cfg(feature = "d3d9")]
+#[test]
+fn a_runtime_typed_d3d9_sampler_is_one_binding_with_three_views() {
+    use crate::d3d9_state::{D3d9State, StateValue};
+    use crate::ir::Dimension;
+    let text = "ps_1_1\ntex t0\ntex t1\nadd r0, t0, t1\n";
+    let bytes = crate::text::d3d9::asm::assemble_bytes(text).expect("assembles");
+    let state = D3d9State {
+        sampler_types: StateValue::Push { offset: 0 },
+        ..D3d9State::default()
+    };
+    let options = Options::default().with_d3d9_state(state);
+    let info = bound_shader_info(&bytes, &options).expect("reflects");
+    let srvs: Vec<&BoundResource> = info
+        .resources
+        .iter()
+        .filter(|r| r.kind == ResourceKind::ShaderResource)
+        .collect();
+    assert_eq!(srvs.len(), 2, "{srvs:?}");
+    for (r, register) in srvs.iter().zip(0..) {
+        assert_eq!(r.register, register);
+        assert!(matches!(
+            r.shape,
+            Some(ResourceShape::Typed {
+                dim: Dimension::Texture2D,
+                ..
+            })
+        ));
+        assert_eq!(
+            r.other_views,
+            [Some(Dimension::TextureCube), Some(Dimension::Texture3D)]
+        );
+        assert!(r.usage.contains(ResourceUsage::READ));
+    }
+    assert_ne!(srvs[0].target, srvs[1].target);
+    let t = translate(&bytes, &options).expect("translates");
+    assert_eq!(t.info.resources, info.resources);
+    // Three image variables per SRV binding, one per other binding: count the `OpDecorate
+    // %v Binding n` instructions (opcode 71, 4 words, decoration 33).
+    let decorations = t
+        .spirv
+        .windows(3)
+        .filter(|w| w[0] == (4 << 16 | 71) && w[2] == 33)
+        .count();
+    assert_eq!(decorations, info.resources.len() - 2 + 6);
+    // An immediate type: one declaration, no other views.
+    let info = bound_shader_info(&bytes, &Options::default()).expect("reflects");
+    assert!(info.resources.iter().all(|r| r.other_views == [None, None]));
+}

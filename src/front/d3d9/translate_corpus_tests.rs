@@ -159,9 +159,10 @@ fn every_corpus_stream_translates_and_validates() {
 
 /// Every standalone stream of the corpus with the sampler state, the bump environment and the
 /// projected stages given at run time (specialization and push constants: every bit tested in
-/// the module), Fetch4, depth-compare and null samplers, and software vertex processing, once
-/// with 2-D and once with cube undeclared samplers: translates (the programs [`INVALID`] lists
-/// excepted) and `spirv-val` accepts the result.
+/// the module), Fetch4, depth-compare and null samplers, and software vertex processing, with
+/// the undeclared samplers' types 2-D, cube, and chosen at run time (a specialization constant
+/// for pixel samplers and a push constant for vertex samplers, and the other way round):
+/// translates (the programs [`INVALID`] lists excepted) and `spirv-val` accepts the result.
 #[test]
 fn every_corpus_stream_translates_with_runtime_sampler_state() {
     use crate::d3d9_state::{BumpEnv, D3d9State, StateValue};
@@ -200,10 +201,28 @@ fn every_corpus_stream_translates_with_runtime_sampler_state() {
         vertex_sampler_types: StateValue::Immediate(0x55),
         ..state
     };
+    // The undeclared samplers' types as a specialization constant (pixel) and a push constant
+    // (vertex), then the other way round: every undeclared sampler has a view per type.
+    let spec_types = D3d9State {
+        sampler_types: StateValue::Spec {
+            id: 30,
+            default: 0x9,
+        },
+        vertex_sampler_types: StateValue::Push { offset: 8 },
+        ..state
+    };
+    let push_types = D3d9State {
+        sampler_types: StateValue::Push { offset: 8 },
+        vertex_sampler_types: StateValue::Spec {
+            id: 31,
+            default: 0x6,
+        },
+        ..state
+    };
     let mut failures = Vec::new();
     let mut valid = 0usize;
     let rows = index_rows(&dir);
-    for (state, (file, origin, _)) in [state, cube]
+    for (state, (file, origin, _)) in [state, cube, spec_types, push_types]
         .into_iter()
         .flat_map(|s| rows.iter().map(move |r| (s, r)))
     {

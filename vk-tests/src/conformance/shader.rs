@@ -265,7 +265,8 @@ pub struct ShaderBinding {
     /// The view format, for texel kinds whose format the case does not give (e.g. a raw
     /// buffer read through an `R32_UINT` texel buffer).
     pub texel_format: Option<vk::Format>,
-    /// For textures: the dimension the shader declares, when the reflection says.
+    /// For textures: the dimension the shader declares, when the reflection says (`None` too
+    /// where the shader has views of several dimensions at the binding).
     pub dimension: Option<TextureDim>,
 }
 

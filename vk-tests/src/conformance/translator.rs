@@ -144,6 +144,8 @@ impl DxbcTranslator for Dxbc2Spv {
                 DescriptorType::Sampler => DescriptorKind::Sampler,
             };
             let dimension = match r.shape {
+                // Several views (a D3D9 sampler typed at run time): any of them may be bound.
+                _ if r.other_views.iter().any(Option::is_some) => None,
                 Some(ResourceShape::Typed { dim, .. }) => texture_dim(dim),
                 _ => None,
             };

@@ -42,6 +42,7 @@ fn decl(uav: bool, register: u32, shape: ResourceShape) -> ResourceDecl {
         counter: false,
         binding: target(register + if uav { 100 } else { 0 }),
         counter_binding: None,
+        view_of: None,
         span: 0,
     }
 }

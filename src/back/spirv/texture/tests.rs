@@ -73,6 +73,7 @@ pub(super) fn tex(uav: bool, register: u32, dim: Dimension, ret: ReturnType) -> 
         counter: false,
         binding: target(register + if uav { 100 } else { 0 }),
         counter_binding: None,
+        view_of: None,
         span: 0,
     }
 }

@@ -7,10 +7,10 @@
 //! out), so [`D3d9State::default`] lowers to the same module as no state; a specialization
 //! constant or push-constant value becomes an [`ir::Parameter`] read through
 //! `Reg::Parameter` (one per value: two reads of one value share it), and a bit of it selects
-//! at run time between the code for either value. `sampler_types` is the one value this
-//! lowering can only apply at translation (the image variable's type depends on it): given as
-//! a specialization constant or push constant and read by an undeclared sampler, it is a typed
-//! `Unsupported` naming the field.
+//! at run time between the code for either value. `sampler_types` / `vertex_sampler_types`
+//! given at run time make an undeclared sampler's type a [`TypeChoice::Runtime`]: the
+//! sampler gets a declaration per type at one binding (`texture`), and each read selects by
+//! the sampler's two bits of the parameter (`Lowering::sampler_type_code`).
 
 use crate::d3d9_state::{D3d9State, StateBits, StateValue, TextureType};
 use crate::error::Error;
@@ -38,6 +38,16 @@ pub(super) enum Bit {
     Known(bool),
     /// Known at run time: component x of the source is `~0` when set, else 0.
     Runtime(ir::Src),
+}
+
+/// The texture type of a sampler the shader does not declare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum TypeChoice {
+    /// Known at translation.
+    Known(SamplerType),
+    /// Chosen at run time by the sampler's two-bit field of the specialization constant or
+    /// push constant (`TextureType::code`).
+    Runtime,
 }
 
 /// What the state says about the reads of one sampler.
@@ -167,31 +177,51 @@ impl Lowering<'_, '_> {
         })
     }
 
-    /// The texture type of sampler `num`, which the shader does not declare
-    /// (`sampler_types`, `vertex_sampler_types`).
-    pub(super) fn undeclared_type(&self, num: u32, span: u32) -> Result<SamplerType, Error> {
-        let (field, value) = if self.pixel {
+    /// The field of the texture types of the stage's undeclared samplers, and its value.
+    fn sampler_types(&self) -> (&'static str, StateValue<u32>) {
+        if self.pixel {
             ("sampler_types", self.state.sampler_types)
         } else {
             ("vertex_sampler_types", self.state.vertex_sampler_types)
-        };
+        }
+    }
+
+    /// The texture type of sampler `num`, which the shader does not declare
+    /// (`sampler_types`, `vertex_sampler_types`): known, or chosen at run time.
+    pub(super) fn undeclared_type(&self, num: u32) -> TypeChoice {
         if self.level9.is_some() {
-            return Ok(SamplerType::Tex2D);
+            return TypeChoice::Known(SamplerType::Tex2D);
+        }
+        let value = self.sampler_types().1;
+        if num >= 16 {
+            // Past the word's 16 fields: 2-D, as `TextureType::unpack` reads it.
+            return TypeChoice::Known(SamplerType::Tex2D);
         }
         let StateValue::Immediate(word) = value else {
-            return Err(Error::unsupported(
-                span,
-                format!(
-                    "Options::d3d9_state.{field} given as a specialization constant / push \
-                     constant (s{num} is not declared: its type must be an immediate)"
-                ),
-            ));
+            return TypeChoice::Runtime;
         };
-        Ok(match TextureType::unpack(word, num) {
+        TypeChoice::Known(match TextureType::unpack(word, num) {
             TextureType::Texture2D => SamplerType::Tex2D,
             TextureType::Cube => SamplerType::Cube,
             TextureType::Volume => SamplerType::Volume,
         })
+    }
+
+    /// Sampler `num`'s two-bit texture-type code ([`TextureType::code`]), read from the
+    /// parameter into a scratch temp (component x).
+    pub(super) fn sampler_type_code(&mut self, num: u32, span: u32) -> Result<ir::Src, Error> {
+        let (field, value) = self.sampler_types();
+        let p = self.state_value(field, value, span)?;
+        let k = self.temps.scratch();
+        let shift = num.saturating_mul(2);
+        self.push(inst(Op::Ushr, span, &[temp_d(k, 0x1)], &[p, imm_u(shift)]));
+        self.push(inst(
+            Op::And,
+            span,
+            &[temp_d(k, 0x1)],
+            &[temp_c(k, 0), imm_u(3)],
+        ));
+        Ok(temp_c(k, 0))
     }
 
     /// Texture stage `stage`'s `D3DTTFF_PROJECTED` bit (`projected`).

@@ -4,7 +4,7 @@
 //! specialization-constant and push-constant values.
 
 use crate::d3d9_state::{D3d9State, StateValue, TextureType};
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::ir;
 
 use super::sm3_tests::{assert_sequence, has, printed_lines};
@@ -221,21 +221,141 @@ fn sampler_types_give_undeclared_samplers_their_dimension() {
         &state(|s| s.vertex_sampler_types = StateValue::Immediate(Cube.code() << 2)),
     );
     assert!(has(&l, "resource #0 t1 space0 count 1 typed TextureCube"));
-    // Not an immediate: refused, naming the field.
+    // Not an immediate: the lowering does not refuse it (see the tests below).
     let spec = state(|s| s.sampler_types = StateValue::Spec { id: 1, default: 0 });
-    let e = lower(text, &spec).expect_err("refused");
-    assert_eq!(e.kind(), ErrorKind::Unsupported);
-    assert!(
-        e.to_string()
-            .contains("sampler_types given as a specialization constant / push constant"),
-        "{e}"
+    assert!(lower(text, &spec).is_ok());
+}
+
+/// The declarations of sampler `n` whose type is chosen at run time: t`n` once per
+/// dimension, the cube and volume ones views of the 2-D one (one binding), one sampler.
+fn runtime_declarations(n: u32) -> Vec<String> {
+    let typed = "space0 count 1 typed";
+    let ret = "(float,float,float,float)";
+    vec![
+        format!("resource #0 t{n} {typed} Texture2D {ret}"),
+        format!("resource #1 t{n} {typed} TextureCube {ret} view of #0"),
+        format!("resource #2 t{n} {typed} Texture3D {ret} view of #0"),
+        format!("sampler #0 s{n} space0"),
+    ]
+}
+
+#[test]
+fn runtime_sampler_types_select_the_view_by_the_samplers_two_bits() {
+    // s2's type is bits 4–5 of the specialization constant: code 1 samples the cube view,
+    // code 2 the volume view, 0 (and the reserved 3) the 2-D one.
+    let spec = state(|s| s.sampler_types = StateValue::Spec { id: 1, default: 0 });
+    let l = lines("ps_2_0\ndcl t0\ntexld r0, t0, s2\nmov oC0, r0\n", &spec);
+    let mut expected = runtime_declarations(2);
+    expected.extend(
+        [
+            "parameter #0 sampler_types Uintx1 spec id 1",
+            "ushr r2.x, param#0.xyzw, l(0x00000004, 0x00000004, 0x00000004, 0x00000004)",
+            "and r2.x, r2.xxxx, l(0x00000003, 0x00000003, 0x00000003, 0x00000003)",
+            "ieq r3.x, r2.xxxx, l(0x00000001, 0x00000001, 0x00000001, 0x00000001)",
+            "if_nz r3.xxxx",
+            "sample r1.xyzw, v[0].xyzw, t#1.xyzw, s#0.xyzw",
+            "else",
+            "ieq r4.x, r2.xxxx, l(0x00000002, 0x00000002, 0x00000002, 0x00000002)",
+            "if_nz r4.xxxx",
+            "sample r1.xyzw, v[0].xyzw, t#2.xyzw, s#0.xyzw",
+            "else",
+            "sample r1.xyzw, v[0].xyzw, t#0.xyzw, s#0.xyzw",
+            "endif",
+            "endif",
+            "mov r0.xyzw, r1.xyzw",
+        ]
+        .map(String::from),
     );
-    // ... but only where an undeclared sampler needs it.
-    assert!(lower(
-        "ps_2_0\ndcl t0\ndcl_2d s0\ntexld r0, t0, s0\nmov oC0, r0\n",
-        &spec
-    )
-    .is_ok());
+    let expected: Vec<&str> = expected.iter().map(String::as_str).collect();
+    assert_sequence(&l, &expected);
+    // A declared sampler keeps its one declaration of the dcl's type.
+    let l = lines(
+        "ps_2_0\ndcl t0\ndcl_cube s0\ntexld r0, t0, s0\nmov oC0, r0\n",
+        &spec,
+    );
+    assert!(!has(&l, "view of"), "{}", l.join("\n"));
+    assert!(!has(&l, "parameter"), "{}", l.join("\n"));
+}
+
+#[test]
+fn runtime_vertex_sampler_types_combine_with_depth_comparison() {
+    // Vertex s1: bits 2–3 of vertex_sampler_types; depth comparison (bit 16 + 1) compares
+    // with w for a cube, z for a 2-D texture, and not at all for a volume (no depth formats).
+    let push = state(|s| {
+        s.vertex_sampler_types = StateValue::Push { offset: 8 };
+        s.depth_compare = StateValue::Immediate(1 << 17);
+    });
+    let vs = "vs_3_0\ndcl_position v0\ndcl_position o0\ntexldl r0, v0, s1\nmov o0, r0\n";
+    let l = lines(vs, &push);
+    let mut expected = runtime_declarations(1);
+    expected.extend(
+        [
+            "parameter #0 vertex_sampler_types Uintx1 push offset 8",
+            "ushr r2.x, param#0.xyzw, l(0x00000002, 0x00000002, 0x00000002, 0x00000002)",
+            "if_nz r3.xxxx",
+            "sample_c_lz r1.x, v[0].xyzw, t#1.xyzw, s#0.xyzw, v[0].wwww",
+            "else",
+            "if_nz r4.xxxx",
+            "sample_l r1.xyzw, v[0].xyzw, t#2.xyzw, s#0.xyzw, v[0].wwww",
+            "else",
+            "sample_c_lz r1.x, v[0].xyzw, t#0.xyzw, s#0.xyzw, v[0].zzzz",
+        ]
+        .map(String::from),
+    );
+    let expected: Vec<&str> = expected.iter().map(String::as_str).collect();
+    assert_sequence(&l, &expected);
+}
+
+#[test]
+fn runtime_sampler_types_serve_every_ps1_stage_from_one_parameter() {
+    // tex t0 (stage 0) and texm3x3tex t3 (stage 3): both read the one push constant, each its
+    // own field; a null sampler's select follows the typed samples.
+    let push = state(|s| {
+        s.sampler_types = StateValue::Push { offset: 0 };
+        s.null_samplers = StateValue::Spec { id: 4, default: 0 };
+    });
+    let text = "ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3tex t3, t0\n\
+                mov r0, t3\n";
+    let l = lines(text, &push);
+    let params: Vec<&String> = l.iter().filter(|l| l.starts_with("parameter")).collect();
+    assert_eq!(params.len(), 2, "{}", l.join("\n"));
+    assert!(has(&l, "parameter #0 null_samplers Uintx1 spec id 4"));
+    assert!(has(&l, "parameter #1 sampler_types Uintx1 push offset 0"));
+    // Stage 0 then stage 3: t0's three views are #0–#2, t3's #3–#5.
+    assert_sequence(
+        &l,
+        &[
+            "resource #0 t0 space0 count 1 typed Texture2D (float,float,float,float)",
+            "resource #2 t0 space0 count 1 typed Texture3D (float,float,float,float) view of #0",
+            "resource #3 t3 space0 count 1 typed Texture2D (float,float,float,float)",
+            "resource #4 t3 space0 count 1 typed TextureCube (float,float,float,float) view of #3",
+            "resource #5 t3 space0 count 1 typed Texture3D (float,float,float,float) view of #3",
+            "and r9.x, param#0.xyzw, l(0x00000001, 0x00000001, 0x00000001, 0x00000001)",
+            "ushr r11.x, param#1.xyzw, ZERO",
+            "sample r10.xyzw, v[0].xyzw, t#1.xyzw, s#0.xyzw",
+            "endif",
+            "movc r10.xyzw, r9.xxxx, NULL, r10.xyzw",
+            "and r10.x, param#0.xyzw, l(0x00000008, 0x00000008, 0x00000008, 0x00000008)",
+            "ushr r12.x, param#1.xyzw, l(0x00000006, 0x00000006, 0x00000006, 0x00000006)",
+            "sample r11.xyzw, r9.xyzw, t#4.xyzw, s#1.xyzw",
+            "sample r11.xyzw, r9.xyzw, t#5.xyzw, s#1.xyzw",
+            "sample r11.xyzw, r9.xyzw, t#3.xyzw, s#1.xyzw",
+            "endif",
+            "movc r11.xyzw, r10.xxxx, NULL, r11.xyzw",
+        ],
+    );
+}
+
+#[test]
+fn immediate_sampler_types_lower_as_without_state() {
+    // Immediate 0 is the default: the same module as no state, one declaration per sampler.
+    let text = "ps_1_1\ntex t0\ntex t1\nadd r0, t0, t1\n";
+    let immediate = state(|s| s.sampler_types = StateValue::Immediate(0));
+    let with = lower(text, &immediate).expect("lowers");
+    let without = lower(text, &D3d9State::default()).expect("lowers");
+    assert_eq!(with, without);
+    assert_eq!(with.resources.len(), 2);
+    assert!(with.resources.iter().all(|r| r.view_of.is_none()));
 }
 
 #[test]

@@ -7,9 +7,13 @@
 //! tested components is negative: x, y, z before ps_2_0, the operand's write mask after; a
 //! predicated `texkill` tests a component only where its predicate component is set.
 //! Samplers without a `dcl` have the type the pipeline state gives (2D by default); a sampler
-//! whose state is not plain (null, depth comparison, Fetch4: `state`) is sampled through
-//! [`Lowering::sample_with_state`].
+//! whose state is not plain (null, depth comparison, Fetch4: `state`) or whose type the state
+//! chooses at run time is sampled through [`Lowering::sample_with_state`]. A sampler typed at
+//! run time has three declarations of its `t#` (2-D, and cube and volume views of it:
+//! `ir::ResourceDecl::view_of`) and one sampler; each read is lowered once per type under an
+//! `if` chain on the sampler's type code, all three writing the same scratch temp.
 
+use crate::d3d9_state::TextureType;
 use crate::error::Error;
 use crate::front::d3d9::opcodes::{Opcode, TEXLD_BIAS, TEXLD_PROJECT};
 use crate::front::d3d9::program::{Instruction, RegisterType, SrcModifier};
@@ -17,7 +21,7 @@ use crate::ir::binding::{RegisterRange, ResourceKind};
 use crate::ir::{self, Index, Op, Reg, ReturnType, Test};
 
 use super::operand::{imm_f, imm_f4, imm_u, inst, reswizzle, swizzle, temp, temp_c, temp_d};
-use super::state::{Bit, SamplerState};
+use super::state::{Bit, SamplerState, TypeChoice};
 use super::Lowering;
 
 /// What D3D9 reads from a sampler with nothing bound.
@@ -72,15 +76,17 @@ impl Lowering<'_, '_> {
         Ok(())
     }
 
-    /// Declares sampler `s#` (and its texture `t#`) with texture type `ty`.
-    pub(super) fn add_sampler(
+    /// Declares the texture `t#` of sampler `num` with texture type `ty`, a view of `view_of`'s
+    /// binding when given.
+    fn add_texture(
         &mut self,
         num: u32,
         ty: SamplerType,
+        view_of: Option<ir::ResourceId>,
         span: u32,
-    ) -> (ir::ResourceId, ir::SamplerId) {
+    ) -> ir::ResourceId {
         // A level-9 part names the SM4 program's t# and s# (its sampler table).
-        let (t, s) = self.sampler_source(num);
+        let (t, _) = self.sampler_source(num);
         let resource = ir::ResourceId::new(self.module.resources.len() as u32);
         self.module.resources.push(ir::ResourceDecl {
             range: RegisterRange::single(ResourceKind::ShaderResource, 0, t),
@@ -95,8 +101,21 @@ impl Lowering<'_, '_> {
             counter: false,
             binding: None,
             counter_binding: None,
+            view_of,
             span,
         });
+        resource
+    }
+
+    /// Declares sampler `s#` (and its texture `t#`) with texture type `ty`.
+    pub(super) fn add_sampler(
+        &mut self,
+        num: u32,
+        ty: SamplerType,
+        span: u32,
+    ) -> (ir::ResourceId, ir::SamplerId) {
+        let (_, s) = self.sampler_source(num);
+        let resource = self.add_texture(num, ty, None, span);
         let sampler = ir::SamplerId::new(self.module.samplers.len() as u32);
         self.module.samplers.push(ir::SamplerDecl {
             range: RegisterRange::single(ResourceKind::Sampler, 0, s),
@@ -119,12 +138,61 @@ impl Lowering<'_, '_> {
     ) -> Result<[ir::Src; 2], Error> {
         let (resource, sampler) = match self.samplers.iter().find(|s| s.0 == num) {
             Some(&(_, _, r, s)) => (r, s),
-            None => {
-                let ty = self.undeclared_type(num, span)?;
-                self.add_sampler(num, ty, span)
-            }
+            None => match self.undeclared_type(num) {
+                TypeChoice::Known(ty) => self.add_sampler(num, ty, span),
+                TypeChoice::Runtime => self.add_runtime_sampler(num, span),
+            },
         };
-        Ok([
+        Ok(Self::sampler_operands(resource, sampler, swizzle))
+    }
+
+    /// Declares sampler `s#` whose texture type the state chooses at run time: its texture
+    /// `t#` once per type, the cube and volume declarations views of the 2-D one's binding.
+    fn add_runtime_sampler(&mut self, num: u32, span: u32) -> (ir::ResourceId, ir::SamplerId) {
+        let (resource, sampler) = self.add_sampler(num, SamplerType::Tex2D, span);
+        for ty in [SamplerType::Cube, SamplerType::Volume] {
+            let view = self.add_texture(num, ty, Some(resource), span);
+            self.samplers.push((num, ty, view, sampler));
+        }
+        (resource, sampler)
+    }
+
+    /// The resource and sampler operands of sampler `s#`'s declaration of type `ty` (declared
+    /// before), the resource read through `swizzle`.
+    fn typed_sampler(
+        &self,
+        num: u32,
+        ty: SamplerType,
+        swizzle: [u8; 4],
+        span: u32,
+    ) -> Result<[ir::Src; 2], Error> {
+        let Some(&(_, _, resource, sampler)) =
+            self.samplers.iter().find(|s| s.0 == num && s.1 == ty)
+        else {
+            return Err(Error::internal(
+                span,
+                format!("s{num} has no declaration of type {ty:?}"),
+            ));
+        };
+        Ok(Self::sampler_operands(resource, sampler, swizzle))
+    }
+
+    /// Whether sampler `s#`'s texture type is chosen at run time (declared so, or undeclared
+    /// with its type a specialization constant or push constant).
+    pub(super) fn runtime_typed(&self, num: u32) -> bool {
+        match self.samplers.iter().filter(|s| s.0 == num).count() {
+            0 => self.undeclared_type(num) == TypeChoice::Runtime,
+            n => n > 1,
+        }
+    }
+
+    /// The operands of `resource` (read through `swizzle`) and `sampler`.
+    fn sampler_operands(
+        resource: ir::ResourceId,
+        sampler: ir::SamplerId,
+        swizzle: [u8; 4],
+    ) -> [ir::Src; 2] {
+        [
             ir::Src {
                 swizzle,
                 ..ir::Src::new(Reg::Resource {
@@ -136,14 +204,15 @@ impl Lowering<'_, '_> {
                 decl: sampler,
                 element: Index::imm(0),
             }),
-        ])
+        ]
     }
 
     /// Samples `s#` with `op` at `coord` (then `extra`: bias, LOD or gradients) into a new
     /// scratch temp, as the sampler's `state` says: (0, 0, 0, 1) for a null sampler, the
     /// comparison of the reference with the texel for a depth sampler (replicated), the four
     /// texels of the footprint for Fetch4, else the texel. The result is in texture order
-    /// (SM3's sampler swizzle not applied).
+    /// (SM3's sampler swizzle not applied). A sampler typed at run time is read once per type
+    /// (`sample_typed`), under an `if` on its type code: 1 cube, 2 volume, else 2-D.
     pub(super) fn sample_with_state(
         &mut self,
         num: u32,
@@ -164,12 +233,68 @@ impl Lowering<'_, '_> {
             ));
             return Ok(t);
         }
-        let [res, smp] = self.sampler(num, [0, 1, 2, 3], span)?;
-        let ty = self
-            .samplers
-            .iter()
-            .find(|s| s.0 == num)
-            .map_or(SamplerType::Tex2D, |s| s.1);
+        self.sampler(num, [0, 1, 2, 3], span)?;
+        let mut types = self.samplers.iter().filter(|s| s.0 == num).map(|s| s.1);
+        match (types.next(), types.next()) {
+            (Some(ty), None) => self.sample_typed(t, num, ty, state, op, coord, extra, span)?,
+            _ => {
+                // One sample per type, selected by the sampler's two-bit type code.
+                let code = self.sampler_type_code(num, span)?;
+                let is = |l: &mut Self, ty: TextureType| {
+                    let k = l.temps.scratch();
+                    l.push(inst(
+                        Op::Ieq,
+                        span,
+                        &[temp_d(k, 0x1)],
+                        &[code, imm_u(ty.code())],
+                    ));
+                    Bit::Runtime(temp_c(k, 0))
+                };
+                let cube = is(self, TextureType::Cube);
+                let sample =
+                    |l: &mut Self, ty| l.sample_typed(t, num, ty, state, op, coord, extra, span);
+                self.select_on(
+                    cube,
+                    span,
+                    |l| sample(l, SamplerType::Cube),
+                    |l| {
+                        let volume = is(l, TextureType::Volume);
+                        l.select_on(
+                            volume,
+                            span,
+                            |l| sample(l, SamplerType::Volume),
+                            |l| sample(l, SamplerType::Tex2D),
+                        )
+                    },
+                )?;
+            }
+        }
+        if let Bit::Runtime(c) = state.null {
+            self.push(inst(
+                Op::Movc,
+                span,
+                &[temp_d(t, 0xf)],
+                &[c, imm_f4(NULL_TEXEL), temp(t)],
+            ));
+        }
+        Ok(t)
+    }
+
+    /// [`Lowering::sample_with_state`] for sampler `s#`'s declaration of type `ty`, into temp
+    /// `t`.
+    #[allow(clippy::too_many_arguments)]
+    fn sample_typed(
+        &mut self,
+        t: u32,
+        num: u32,
+        ty: SamplerType,
+        state: SamplerState,
+        op: Op,
+        coord: ir::Src,
+        extra: &[ir::Src],
+        span: u32,
+    ) -> Result<(), Error> {
+        let [res, smp] = self.typed_sampler(num, ty, [0, 1, 2, 3], span)?;
         // Volume textures have no depth formats; Fetch4 reads 2-D textures only.
         let compare = if ty == SamplerType::Volume {
             Bit::Known(false)
@@ -206,16 +331,7 @@ impl Lowering<'_, '_> {
                     },
                 )
             },
-        )?;
-        if let Bit::Runtime(c) = state.null {
-            self.push(inst(
-                Op::Movc,
-                span,
-                &[temp_d(t, 0xf)],
-                &[c, imm_f4(NULL_TEXEL), temp(t)],
-            ));
-        }
-        Ok(t)
+        )
     }
 
     /// Lowers a texture instruction.
@@ -240,7 +356,7 @@ impl Lowering<'_, '_> {
                     [0, 1, 2, 3]
                 };
                 let state = self.sampler_state(s.num, s.offset)?;
-                if !state.plain() {
+                if !state.plain() || self.runtime_typed(s.num) {
                     return self.texld_with_state(i, s.num, state, coord, result_swizzle);
                 }
                 let [res, smp] = self.sampler(s.num, result_swizzle, s.offset)?;

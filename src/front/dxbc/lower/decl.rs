@@ -446,6 +446,7 @@ impl Lowerer {
             counter: false,
             binding: None,
             counter_binding: None,
+            view_of: None,
             span: at,
         });
         Ok(())

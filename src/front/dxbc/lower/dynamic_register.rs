@@ -323,6 +323,7 @@ impl Lowerer {
                     counter: false,
                     binding: None,
                     counter_binding: None,
+                    view_of: None,
                     span: at,
                 });
                 Ok(true)
