@@ -731,14 +731,14 @@ impl<'a> Emitter<'a> {
                     Error::invalid(span, "thread id read without its declaration")
                 })?;
                 let uvec3 = self.ty(Scalar::U32, 3);
-                Ok((self.m.load(uvec3, var), 3))
+                Ok((self.load_builtin(uvec3, var), 3))
             }
             Reg::ThreadIdInGroupFlattened => {
                 let var = self.regs.builtin(3).ok_or_else(|| {
                     Error::invalid(span, "thread id read without its declaration")
                 })?;
                 let u = self.ty(Scalar::U32, 1);
-                Ok((self.m.load(u, var), 1))
+                Ok((self.load_builtin(u, var), 1))
             }
             Reg::Input(_)
             | Reg::Output(_)
@@ -780,6 +780,18 @@ impl<'a> Emitter<'a> {
         if let Some(entry) = self.memo.loads.get_mut(key.slot()) {
             *entry = Some((serial, key, id));
         }
+    }
+
+    /// The value of the input built-in variable `var` (of type `ty`): built-ins do not change,
+    /// so one load per block.
+    fn load_builtin(&mut self, ty: Id, var: Id) -> Id {
+        let key = LoadKey::Handle(var);
+        if let Some(id) = self.remembered_load(key) {
+            return id;
+        }
+        let v = self.m.load(ty, var);
+        self.remember_load(key, v);
+        v
     }
 
     /// Forgets every remembered input-register load (an input register is being written).

@@ -27,7 +27,7 @@ pub struct Memo {
     pub(super) cbuffer_loads: [Option<(u32, CbufferKey, Id)>; CBUFFER_SLOTS],
     /// Recent loads of values that cannot change within a block unless the emitter writes
     /// them (input registers at constant indices, image and sampler handles, their sampled
-    /// images): `(block serial, key)` and the id, direct-mapped by the key.
+    /// images, compute built-ins): `(block serial, key)` and the id, direct-mapped by the key.
     pub(super) loads: [Option<(u32, LoadKey, Id)>; LOAD_SLOTS],
 }
 
@@ -36,7 +36,7 @@ pub struct Memo {
 pub(super) enum LoadKey {
     /// Input register `v#` at this constant index (forgotten when a pass writes an input).
     Input(u32),
-    /// An image or sampler handle loaded through this pointer.
+    /// An image or sampler handle, or an input built-in, loaded through this pointer.
     Handle(Id),
     /// `OpSampledImage` of the image and sampler handles loaded through these pointers.
     Sampled(Id, Id),
