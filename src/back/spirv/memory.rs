@@ -104,6 +104,8 @@ pub(super) enum Target {
 pub(super) struct Loc {
     /// Word index of the access's word 0.
     pub base: Id,
+    /// `base`'s value when the access's operands are immediates (a constant address).
+    pub base_imm: Option<u32>,
     /// Structured accesses: `index < element count && byte offset < stride`.
     pub elem_ok: Option<Id>,
     /// Number of words in the target (`u32`).
@@ -287,16 +289,17 @@ impl Emitter<'_> {
     }
 
     /// Locates an access: `first` is the byte offset (raw, `second == None`) or the element
-    /// index (structured, `second` = byte offset in the element, `offset_imm` its value when
-    /// it is an immediate).
+    /// index (structured, `second` = byte offset in the element); `imm` has their values when
+    /// they are immediates (the address arithmetic is then folded).
     pub(super) fn locate(
         &mut self,
         span: u32,
         target: &Target,
         first: Id,
         second: Option<Id>,
-        offset_imm: Option<u32>,
+        imm: [Option<u32>; 2],
     ) -> Result<Loc, Error> {
+        let [first_imm, offset_imm] = imm;
         let u = self.ty(Scalar::U32, 1);
         let b = self.ty(Scalar::Bool, 1);
         let two = self.u32_const(2);
@@ -308,9 +311,14 @@ impl Emitter<'_> {
             | Target::Shared { stride, .. } => stride,
         };
         let Some(offset) = second else {
-            let base = self.m.shift_right_logical(u, first, two);
+            let base_imm = first_imm.map(|f| f >> 2);
+            let base = match base_imm {
+                Some(b) => self.u32_const(b),
+                None => self.m.shift_right_logical(u, first, two),
+            };
             return Ok(Loc {
                 base,
+                base_imm,
                 elem_ok: None,
                 len,
                 in_element: 0,
@@ -324,9 +332,30 @@ impl Emitter<'_> {
         }
         let per = stride / 4;
         let per_c = self.u32_const(per);
-        let scaled = self.m.i_mul(u, first, per_c);
-        let word = self.m.shift_right_logical(u, offset, two);
-        let base = self.m.i_add(u, scaled, word);
+        // Wrapping, as the device's arithmetic.
+        let base_imm = first_imm
+            .zip(offset_imm)
+            .map(|(f, o)| f.wrapping_mul(per).wrapping_add(o >> 2));
+        let base = match base_imm {
+            Some(b) => self.u32_const(b),
+            None => {
+                let scaled = match first_imm {
+                    Some(f) => self.u32_const(f.wrapping_mul(per)),
+                    None => self.m.i_mul(u, first, per_c),
+                };
+                match offset_imm.map(|o| o >> 2) {
+                    Some(0) => scaled,
+                    Some(w) => {
+                        let w = self.u32_const(w);
+                        self.m.i_add(u, scaled, w)
+                    }
+                    None => {
+                        let word = self.m.shift_right_logical(u, offset, two);
+                        self.m.i_add(u, scaled, word)
+                    }
+                }
+            }
+        };
         let count = match *target {
             Target::Buffer { .. } | Target::Texels { .. } => Some(self.m.u_div(u, len, per_c)),
             Target::Shared { words, .. } => Some(self.u32_const(words / per)),
@@ -339,6 +368,7 @@ impl Emitter<'_> {
         if let Some(o) = offset_imm.filter(|&o| o < stride) {
             return Ok(Loc {
                 base,
+                base_imm,
                 elem_ok: index_ok,
                 len,
                 in_element: per - o / 4,
@@ -352,6 +382,7 @@ impl Emitter<'_> {
         };
         Ok(Loc {
             base,
+            base_imm,
             elem_ok: Some(elem_ok),
             len,
             in_element: 0,
@@ -362,6 +393,9 @@ impl Emitter<'_> {
     pub(super) fn address_at(&mut self, loc: &Loc, k: u8) -> Id {
         if k == 0 {
             return loc.base;
+        }
+        if let Some(b) = loc.base_imm {
+            return self.u32_const(b.wrapping_add(u32::from(k)));
         }
         let u = self.ty(Scalar::U32, 1);
         let kc = self.u32_const(k as u32);

@@ -174,12 +174,12 @@ impl Emitter<'_> {
         };
         let loc = if stride == 0 {
             let offset = self.load_src(inst, addr_i, 1, Scalar::U32)?.id;
-            self.locate(inst.span, &target, offset, None, None)?
+            self.locate(inst.span, &target, offset, None, [None; 2])?
         } else {
             let addr = self.load_src(inst, addr_i, 0b11, Scalar::U32)?;
             let index = self.extract(addr, 0).id;
             let offset = self.extract(addr, 1).id;
-            self.locate(inst.span, &target, index, Some(offset), None)?
+            self.locate(inst.span, &target, index, Some(offset), [None; 2])?
         };
         let (_, ok) = self.word_at(&loc, 0);
         Ok((Place::Words(target, loc), ok))

@@ -57,12 +57,11 @@ impl Emitter<'_> {
         } else {
             None
         };
-        let offset_imm = if structured {
-            imm_scalar(inst, 1)
-        } else {
-            None
-        };
-        let loc = self.locate(inst.span, &target, first, second, offset_imm)?;
+        let imm = [
+            imm_scalar(inst, 0),
+            imm_scalar(inst, 1).filter(|_| structured),
+        ];
+        let loc = self.locate(inst.span, &target, first, second, imm)?;
         let mut words = [0u8; 4];
         let mut n = 0;
         for c in Self::mask_components(mask) {
@@ -180,12 +179,11 @@ impl Emitter<'_> {
             None
         };
         let value = self.load_src(inst, if structured { 2 } else { 1 }, mask, Scalar::U32)?;
-        let offset_imm = if structured {
-            imm_scalar(inst, 1)
-        } else {
-            None
-        };
-        let loc = self.locate(inst.span, &target, first, second, offset_imm)?;
+        let imm = [
+            imm_scalar(inst, 0),
+            imm_scalar(inst, 1).filter(|_| structured),
+        ];
+        let loc = self.locate(inst.span, &target, first, second, imm)?;
         if u32::from(value.n) <= loc.in_element {
             // Every word is inside when the element is: one test for the whole store.
             let store_all = |e: &mut Self| {
