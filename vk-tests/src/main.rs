@@ -181,12 +181,14 @@ fn differential(
         match campaign.run_seed(s) {
             SeedOutcome::Skipped(_) | SeedOutcome::Agreed => {}
             SeedOutcome::Error(e) => println!("ERROR seed {s}: {e}"),
-            SeedOutcome::Driver { case, deviation } => println!(
-                "DRIVER seed {s} ({}): known {} deviation {}",
-                case.display(),
-                deviation.device,
-                deviation.name
-            ),
+            SeedOutcome::Driver { case, deviations } => {
+                let names: Vec<&str> = deviations.iter().map(|d| d.name).collect();
+                println!(
+                    "DRIVER seed {s} ({}): known driver deviation {}",
+                    case.display(),
+                    names.join(" + ")
+                );
+            }
             SeedOutcome::Mismatch { case, why, shrunk } => {
                 println!("MISMATCH seed {s} ({}): {why}", case.display());
                 if let Some(p) = shrunk {

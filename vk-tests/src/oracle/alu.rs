@@ -14,6 +14,22 @@ use std::cell::Cell;
 thread_local! {
     static KEEP_DENORMALS: Cell<bool> = const { Cell::new(false) };
     static FOLD_ADD_ZERO: Cell<bool> = const { Cell::new(false) };
+    static NEGATED_ZERO_LOST: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` with the float negate source modifiers (`-x`, `-|x|`) modelling a device that
+/// may give `+0` for a negated zero (D3D gives `-0` for `-(+0)`); restores D3D's rule after. For
+/// classifying a known driver deviation, never for expected values.
+pub fn lose_negated_zero<T>(f: impl FnOnce() -> T) -> T {
+    let old = NEGATED_ZERO_LOST.with(|k| k.replace(true));
+    let out = f();
+    NEGATED_ZERO_LOST.with(|k| k.set(old));
+    out
+}
+
+/// Whether [`lose_negated_zero`] is running.
+pub fn negated_zero_lost() -> bool {
+    NEGATED_ZERO_LOST.with(Cell::get)
 }
 
 /// Runs `f` with `add` modelling a device that folds `x + 0.0` to `x` (a `+0` operand gives

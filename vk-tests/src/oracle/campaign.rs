@@ -40,12 +40,12 @@ pub enum SeedOutcome {
         /// The shrunk reproducer, when shrinking ran and removed something.
         shrunk: Option<PathBuf>,
     },
-    /// The device disagreed only where a known driver deviation explains it.
+    /// The device disagreed only where known driver deviations explain it.
     Driver {
         /// The generated case.
         case: PathBuf,
-        /// The deviation.
-        deviation: &'static Deviation,
+        /// The deviations (one, or all of the device's together when none alone explains it).
+        deviations: Vec<&'static Deviation>,
     },
     /// The oracle or the case writer failed (a bug in the oracle or generator).
     Error(String),
@@ -74,8 +74,9 @@ pub struct Stats {
     /// Programs whose device result differed (errors included), known driver deviations
     /// not included.
     pub mismatches: u64,
-    /// Programs that differed only by a known driver deviation, by its name.
-    pub driver: BTreeMap<&'static str, u64>,
+    /// Programs that differed only by known driver deviations, by their names (`a+b` when
+    /// only several together explain one).
+    pub driver: BTreeMap<String, u64>,
     /// Why programs were not compared, and how many.
     pub skipped: BTreeMap<String, u64>,
     /// Counts per family.
@@ -97,11 +98,16 @@ impl Stats {
             skips.join(", ")
         );
         for (name, n) in &self.driver {
-            let reason = DEVIATIONS
-                .iter()
-                .find(|d| d.name == *name)
-                .map_or("", |d| d.reason);
-            s.push_str(&format!("driver: {n}× {name}: {reason}\n"));
+            s.push_str(&format!("driver: {n}× {name}\n"));
+        }
+        for d in DEVIATIONS {
+            if self
+                .driver
+                .keys()
+                .any(|k| k.split('+').any(|p| p == d.name))
+            {
+                s.push_str(&format!("  {} ({}): {}\n", d.name, d.device, d.reason));
+            }
         }
         s.push_str("family          generated  programs compared  mismatches  driver\n");
         for (f, c) in &self.families {
@@ -224,7 +230,7 @@ impl<'t> Campaign<'t> {
             &description,
             &self.dir,
             self.denormals_kept,
-            None,
+            &[],
         ) {
             Ok(Generated::Case(path)) => path,
             Ok(Generated::Skip(why)) => return self.skip(why),
@@ -249,12 +255,13 @@ impl<'t> Campaign<'t> {
         };
         self.stats.compared += 1;
         self.count(&fams, |c| &mut c.compared);
-        if let Some(deviation) = self.deviation(seed, &text) {
-            *self.stats.driver.entry(deviation.name).or_default() += 1;
+        if let Some(deviations) = self.deviations(seed, &text) {
+            let names: Vec<&str> = deviations.iter().map(|d| d.name).collect();
+            *self.stats.driver.entry(names.join("+")).or_default() += 1;
             self.count(&fams, |c| &mut c.driver);
             return SeedOutcome::Driver {
                 case: path,
-                deviation,
+                deviations,
             };
         }
         self.stats.mismatches += 1;
@@ -275,32 +282,45 @@ impl<'t> Campaign<'t> {
         }
     }
 
-    /// The known deviation of this device that explains the mismatch of `text`, if one does.
-    fn deviation(&mut self, seed: u64, text: &str) -> Option<&'static Deviation> {
+    /// The known deviations of this device that explain the mismatch of `text`: one alone,
+    /// else all of them together; `None` when they do not.
+    fn deviations(&mut self, seed: u64, text: &str) -> Option<Vec<&'static Deviation>> {
         let device = self.runner.gpu().info().name.clone();
-        DEVIATIONS
+        let mine: Vec<&'static Deviation> = DEVIATIONS
             .iter()
             .filter(|d| d.applies_to(&device))
-            .find(|d| {
-                let description = format!("differential seed {seed} under the {} model", d.name);
-                let name = format!("{seed}-{}", d.name);
-                let Ok(Generated::Case(path)) = case_of_text(
-                    text,
-                    seed,
-                    &name,
-                    &description,
-                    &self.dir,
-                    self.denormals_kept,
-                    Some(d),
-                ) else {
-                    return false;
-                };
-                let agreed = Case::load(&path)
-                    .map(|case| matches!(self.runner.run_case(&case), Outcome::Pass { .. }))
-                    .unwrap_or(false);
-                let _ = std::fs::remove_file(&path);
-                agreed
-            })
+            .collect();
+        let mut tries: Vec<Vec<&'static Deviation>> = mine.iter().map(|d| vec![*d]).collect();
+        if mine.len() > 1 {
+            tries.push(mine);
+        }
+        tries
+            .into_iter()
+            .find(|ds| self.explained_by(seed, text, ds))
+    }
+
+    /// Whether the device's result of `text` is the oracle's but where `ds`' models differ.
+    fn explained_by(&mut self, seed: u64, text: &str, ds: &[&'static Deviation]) -> bool {
+        let names: Vec<&str> = ds.iter().map(|d| d.name).collect();
+        let names = names.join("+");
+        let description = format!("differential seed {seed} under the {names} model");
+        let name = format!("{seed}-{names}");
+        let Ok(Generated::Case(path)) = case_of_text(
+            text,
+            seed,
+            &name,
+            &description,
+            &self.dir,
+            self.denormals_kept,
+            ds,
+        ) else {
+            return false;
+        };
+        let agreed = Case::load(&path)
+            .map(|case| matches!(self.runner.run_case(&case), Outcome::Pass { .. }))
+            .unwrap_or(false);
+        let _ = std::fs::remove_file(&path);
+        agreed
     }
 
     fn skip(&mut self, why: String) -> SeedOutcome {
@@ -328,7 +348,7 @@ impl<'t> Campaign<'t> {
         let runner = &mut self.runner;
         let mut still_fails = |candidate: &str| -> bool {
             let Ok(Generated::Case(path)) =
-                case_of_text(candidate, seed, &name, &description, &dir, kept, None)
+                case_of_text(candidate, seed, &name, &description, &dir, kept, &[])
             else {
                 return false;
             };
@@ -346,7 +366,7 @@ impl<'t> Campaign<'t> {
             return None;
         }
         // The last candidate tried may have been one that passed: write the shrunk one again.
-        match case_of_text(&shrunk.text, seed, &name, &description, &dir, kept, None) {
+        match case_of_text(&shrunk.text, seed, &name, &description, &dir, kept, &[]) {
             Ok(Generated::Case(path)) => Some(path),
             _ => None,
         }

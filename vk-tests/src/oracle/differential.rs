@@ -132,7 +132,7 @@ pub fn generate_case(seed: u64, dir: &Path, denormals_kept: bool) -> Result<Gene
         &description,
         dir,
         denormals_kept,
-        None,
+        &[],
     )
 }
 
@@ -147,9 +147,9 @@ pub fn generate_case(seed: u64, dir: &Path, denormals_kept: bool) -> Result<Gene
 /// holding another word and the order reversed; results that differ mean it reads something
 /// it never wrote or races.
 ///
-/// With a `deviation`, the case checks whether the device's result is the oracle's but for
-/// the words the deviation's model changes, which hold `"*"` (skipped when the model changes
-/// no word).
+/// With `deviations`, the case checks whether the device's result is the oracle's but for
+/// the words their models (all at once) change, which hold `"*"` (skipped when the models
+/// change no word).
 pub fn case_of_text(
     text: &str,
     seed: u64,
@@ -157,7 +157,7 @@ pub fn case_of_text(
     description: &str,
     dir: &Path,
     denormals_kept: bool,
-    deviation: Option<&Deviation>,
+    deviations: &[&Deviation],
 ) -> Result<Generated, Fault> {
     let dxbc = dxbc2spv::text::dxbc::asm::assemble(text)
         .map_err(|e| Fault::Invalid(format!("assembling: {e}")))?;
@@ -264,10 +264,10 @@ pub fn case_of_text(
     };
     // Under a deviation's model: the words it changes accept anything.
     let loose = |ours: &[Contents], keep: bool| -> Result<Vec<Vec<bool>>, Fault> {
-        let Some(d) = deviation else {
+        if deviations.is_empty() {
             return Ok(ours.iter().map(|c| vec![false; c.words.len()]).collect());
-        };
-        let theirs = d.model(|| {
+        }
+        let theirs = modelled(deviations, &mut || {
             if keep {
                 super::alu::keep_denormals(|| run(&prog, &case, &uavs, groups, false))
             } else {
@@ -286,7 +286,7 @@ pub fn case_of_text(
     } else {
         loose_flushed.clone()
     };
-    if deviation.is_some()
+    if !deviations.is_empty()
         && !loose_flushed
             .iter()
             .chain(&loose_kept)
@@ -342,6 +342,14 @@ pub fn case_of_text(
         .and_then(|()| std::fs::write(&path, toml))
         .map_err(|e| Fault::Invalid(e.to_string()))?;
     Ok(Generated::Case(path))
+}
+
+/// `f` run under every model of `deviations` at once.
+fn modelled<T>(deviations: &[&Deviation], f: &mut dyn FnMut() -> T) -> T {
+    match deviations.split_first() {
+        None => f(),
+        Some((d, rest)) => d.model(|| modelled(rest, f)),
+    }
 }
 
 /// The `[[texture]]` keys of a declaration's resource dimension (4 × 4 texels, 2 slices or

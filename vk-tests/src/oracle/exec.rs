@@ -384,8 +384,10 @@ impl<'p, 'a> Machine<'p, 'a> {
         let raw = self.fetch(t, op)?;
         let sw = swizzle(op.components);
         let v = sw.map(|c| raw[c]);
+        let lost = super::alu::negated_zero_lost();
         Ok(v.map(|x| match (op.modifier, float) {
             (Modifier::None, _) => x,
+            (Modifier::Neg | Modifier::AbsNeg, true) if lost && x & 0x7fff_ffff == 0 => 0,
             (Modifier::Neg, true) => x ^ 0x8000_0000,
             (Modifier::Abs, true) => x & 0x7fff_ffff,
             (Modifier::AbsNeg, true) => x | 0x8000_0000,
