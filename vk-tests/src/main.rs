@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run -p vk-tests -- run fixtures/conformance [--device NAME]
 //! cargo run -p vk-tests -- features [--device NAME]
-//! cargo run --release -p vk-tests -- differential --seed S --count N [--device NAME]
+//! cargo run --release -p vk-tests -- differential --seed S --count N [--no-shrink] [--device NAME]
 //! ```
 
 use std::io::Write;
@@ -18,7 +18,7 @@ use vk_tests::Gpu;
 const USAGE: &str = "\
 usage: vk-tests run PATH... [--device NAME]
        vk-tests features [--device NAME]
-       vk-tests differential --seed S --count N [--device NAME]
+       vk-tests differential --seed S --count N [--no-shrink] [--device NAME]
 
 run       runs the conformance cases at each PATH (a case file, or a folder searched
           recursively for *.toml), one line per case, then `N passed, N failed`;
@@ -27,7 +27,9 @@ features  prints the device and the features and properties cases may require
 differential
           generates N compute programs (seeds S, S+1, ...), runs each on the CPU
           reference interpreter and, as a conformance case with its results as the
-          expected values, on the device; last line `differential: N programs, M mismatches`;
+          expected values, on the device; shrinks each mismatching program to a small
+          reproducer (<seed>-shrunk.toml, unless --no-shrink); prints counts per
+          instruction family; last line `differential: N programs, M mismatches`;
           exits 1 when a program mismatched
 
 --device NAME  the first Vulkan device whose name contains NAME (case-insensitive);
@@ -50,6 +52,7 @@ fn real_main() -> anyhow::Result<ExitCode> {
     let mut paths = Vec::new();
     let mut device = None;
     let (mut seed, mut count) = (None, None);
+    let mut shrink = true;
     while let Some(arg) = args.next() {
         if arg == "-h" || arg == "--help" {
             println!("{USAGE}");
@@ -61,6 +64,8 @@ fn real_main() -> anyhow::Result<ExitCode> {
             );
         } else if let Some(name) = arg.strip_prefix("--device=") {
             device = Some(name.to_owned());
+        } else if arg == "--no-shrink" {
+            shrink = false;
         } else if arg == "--seed" || arg == "--count" {
             let value: u64 = args
                 .next()
@@ -97,7 +102,7 @@ fn real_main() -> anyhow::Result<ExitCode> {
             let (Some(seed), Some(count)) = (seed, count) else {
                 anyhow::bail!("differential needs --seed S and --count N\n{USAGE}");
             };
-            differential(seed, count, device)
+            differential(seed, count, device, shrink)
         }
         Some(other) => anyhow::bail!("unknown command {other:?}\n{USAGE}"),
         None => anyhow::bail!("no command\n{USAGE}"),
@@ -155,51 +160,46 @@ fn features(device: Option<&str>) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn differential(seed: u64, count: u64, device: Option<String>) -> anyhow::Result<ExitCode> {
-    use vk_tests::conformance::{Case, Outcome};
-    use vk_tests::oracle::differential::{generate_case, Generated};
+fn differential(
+    seed: u64,
+    count: u64,
+    device: Option<String>,
+    shrink: bool,
+) -> anyhow::Result<ExitCode> {
+    use vk_tests::oracle::campaign::{Campaign, SeedOutcome};
     let dir = std::env::temp_dir().join("dxbc2spv-differential");
     let gpu = open(device.as_deref())?;
     println!("device: {}", gpu.info());
     println!("cases: {}", dir.display());
     let denormals_kept = !gpu.features().supports("shaderDenormFlushToZeroFloat32");
-    let mut runner =
-        Runner::new(gpu, device, default_translator()).with_watchdog(Watchdog::from_env());
-    let (mut mismatches, mut compared) = (0u64, 0u64);
-    let mut skipped: std::collections::BTreeMap<String, u64> = Default::default();
+    let runner = Runner::new(gpu, device, default_translator()).with_watchdog(Watchdog::from_env());
+    let mut campaign = Campaign::new(runner, &dir, denormals_kept);
+    if !shrink {
+        campaign.shrink_tries = 0;
+    }
     for s in seed..seed.saturating_add(count) {
-        let path = match generate_case(s, &dir, denormals_kept) {
-            Ok(Generated::Case(path)) => path,
-            Ok(Generated::Skip(why)) => {
-                *skipped.entry(why).or_default() += 1;
-                continue;
+        match campaign.run_seed(s) {
+            SeedOutcome::Skipped(_) | SeedOutcome::Agreed => {}
+            SeedOutcome::Error(e) => println!("ERROR seed {s}: {e}"),
+            SeedOutcome::Driver { case, deviations } => {
+                let names: Vec<&str> = deviations.iter().map(|d| d.name).collect();
+                println!(
+                    "DRIVER seed {s} ({}): known driver deviation {}",
+                    case.display(),
+                    names.join(" + ")
+                );
             }
-            Err(e) => {
-                println!("ERROR seed {s}: {e}");
-                mismatches += 1;
-                continue;
-            }
-        };
-        let case = Case::load(&path)?;
-        compared += 1;
-        match runner.run_case(&case) {
-            Outcome::Pass { .. } => {
-                let _ = std::fs::remove_file(&path);
-                let _ = std::fs::remove_file(path.with_extension("dxbc"));
-                let _ = std::fs::remove_file(path.with_extension("asm"));
-            }
-            Outcome::Skip(why) => *skipped.entry(format!("device: {why}")).or_default() += 1,
-            Outcome::Fail(why) => {
-                mismatches += 1;
-                println!("MISMATCH seed {s} ({}): {why}", path.display());
+            SeedOutcome::Mismatch { case, why, shrunk } => {
+                println!("MISMATCH seed {s} ({}): {why}", case.display());
+                if let Some(p) = shrunk {
+                    println!("  shrunk: {}", p.display());
+                }
             }
         }
         let _ = std::io::stdout().flush();
     }
-    let skips: Vec<String> = skipped.iter().map(|(w, n)| format!("{n}× {w}")).collect();
-    println!("compared {compared}; skipped: {}", skips.join(", "));
-    println!("differential: {count} programs, {mismatches} mismatches");
-    Ok(if mismatches > 0 {
+    println!("{}", campaign.stats.summary());
+    Ok(if campaign.stats.mismatches > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

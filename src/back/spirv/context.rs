@@ -482,10 +482,21 @@ impl<'a> Emitter<'a> {
     }
 
     /// `v` with `modifier` (not `None`) applied.
+    ///
+    /// A float32 `|x|` clears the sign bit (`BitwiseAnd 0x7fffffff`) instead of `FAbs`:
+    /// GLSL.std.450 defines `FAbs` as "x if x >= 0, otherwise -x", which lets `|-0|` be `-0`
+    /// (llvmpipe's constant folder gives that), where D3D's `abs` gives `+0`.
     fn modified(&mut self, v: Value, modifier: Modifier) -> Value {
         let ty = self.ty(v.scalar, v.n);
         let float = matches!(v.scalar, Scalar::F32 | Scalar::F64);
         let abs = |e: &mut Self, id: Id| {
+            if v.scalar == Scalar::F32 {
+                let u32s = e.ty(Scalar::U32, v.n);
+                let bits = e.m.bitcast(u32s, id);
+                let mask = e.splat_bits(Scalar::U32, v.n, 0x7fff_ffff);
+                let cleared = e.m.bitwise_and(u32s, bits, mask);
+                return e.m.bitcast(ty, cleared);
+            }
             let op = if float {
                 GlslStd450Op::FAbs
             } else {

@@ -13,6 +13,33 @@ use std::cell::Cell;
 
 thread_local! {
     static KEEP_DENORMALS: Cell<bool> = const { Cell::new(false) };
+    static FOLD_ADD_ZERO: Cell<bool> = const { Cell::new(false) };
+    static NEGATED_ZERO_LOST: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` with the float negate source modifiers (`-x`, `-|x|`) modelling a device that
+/// may give `+0` for a negated zero (D3D gives `-0` for `-(+0)`); restores D3D's rule after. For
+/// classifying a known driver deviation, never for expected values.
+pub fn lose_negated_zero<T>(f: impl FnOnce() -> T) -> T {
+    let old = NEGATED_ZERO_LOST.with(|k| k.replace(true));
+    let out = f();
+    NEGATED_ZERO_LOST.with(|k| k.set(old));
+    out
+}
+
+/// Whether [`lose_negated_zero`] is running.
+pub fn negated_zero_lost() -> bool {
+    NEGATED_ZERO_LOST.with(Cell::get)
+}
+
+/// Runs `f` with `add` modelling a device that folds `x + 0.0` to `x` (a `+0` operand gives
+/// the other operand, so `-0 + +0` is `-0`, where IEEE and D3D give `+0`); restores D3D's rule
+/// after. For classifying a known driver deviation, never for expected values.
+pub fn fold_add_zero<T>(f: impl FnOnce() -> T) -> T {
+    let old = FOLD_ADD_ZERO.with(|k| k.replace(true));
+    let out = f();
+    FOLD_ADD_ZERO.with(|k| k.set(old));
+    out
 }
 
 /// Runs `f` with denormal flushing off on this thread (D3D's rule is on); restores it after.
@@ -276,6 +303,8 @@ pub fn int_unary(name: &str, a: u32) -> Option<u32> {
 /// not one. Comparisons return D3D booleans as bits; the others a float.
 pub fn float_binary(name: &str, a: f32, b: f32) -> Option<u32> {
     Some(match name {
+        "add" if FOLD_ADD_ZERO.with(Cell::get) && b.to_bits() == 0 => fout(a),
+        "add" if FOLD_ADD_ZERO.with(Cell::get) && a.to_bits() == 0 => fout(b),
         "add" => fout(a + b),
         "mul" => fout(a * b),
         "div" => fout(a / b),
@@ -292,6 +321,17 @@ pub fn float_binary(name: &str, a: f32, b: f32) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn add_of_zeros_is_ieee_unless_the_fold_is_modelled() {
+        // IEEE 754 (and D3D): -0 + +0 = +0 in round-to-nearest.
+        assert_eq!(float_binary("add", -0.0, 0.0), Some(0));
+        assert_eq!(
+            fold_add_zero(|| float_binary("add", -0.0, 0.0)),
+            Some(0x8000_0000)
+        );
+        assert_eq!(float_binary("add", -0.0, 0.0), Some(0));
+    }
 
     #[test]
     fn shifts_use_five_bits() {

@@ -3,11 +3,13 @@
 //! conformance cases whose expected values are the oracle's UAV contents, for the runner to
 //! translate and run on the Vulkan device (`vk-tests differential --seed S --count N`).
 //!
-//! Contract: [`generate_case`] turns one seed into either a case file (the program's container
-//! beside it, every declared raw, structured and typed buffer and constant buffer filled with
+//! Contract: [`generate_case`] turns one seed into either a case file (the program's fxc-syntax
+//! text inline, every declared raw, structured and typed buffer and constant buffer filled with
 //! seeded contents, one `[[expect]]` per UAV giving every word bit-exactly) or a skip reason: a
-//! program the oracle cannot run (a feature it does not model, an endless loop) is skipped,
-//! never guessed. The same seed gives the same case.
+//! program the oracle cannot run (a feature it does not model, an endless loop) or whose result
+//! depends on what it never wrote or on the order of its threads is skipped, never guessed. The
+//! same seed gives the same case; [`case_of_text`] does the same for any program text (a
+//! shrunk one, see `super::shrink`).
 //!
 //! The `Defined` profile makes the comparison bit-exact without tolerances: its programs read
 //! only written registers, have bounded loops and no races, canonicalise every float result
@@ -22,10 +24,10 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use dxbc2spv::front::dxbc::{ShaderVersion, Stage};
-use dxbc2spv::fuzzing::generate::{defined, generate_program, Profile};
+use dxbc2spv::fuzzing::generate::defined;
 use dxbc2spv::fuzzing::Rng;
 
+use super::deviations::Deviation;
 use super::program::{Class, DeclKind, Program};
 use super::{machine, Fault};
 use crate::conformance::Case;
@@ -73,10 +75,24 @@ struct Contents {
     counter: Option<u32>,
 }
 
-/// Runs the case's program on the oracle and returns the UAVs named in `uavs`.
-fn run(prog: &Program, case: &Case, uavs: &[String], groups: u32) -> Result<Vec<Contents>, Fault> {
+/// What unwritten temps and TGSM hold in the second of the oracle's two runs.
+const UNWRITTEN: u32 = 0x5a5a_5a5a;
+
+/// Runs the case's program on the oracle and returns the UAVs named in `uavs`; `perturbed`:
+/// with unwritten state [`UNWRITTEN`] and the threads in reverse order.
+fn run(
+    prog: &Program,
+    case: &Case,
+    uavs: &[String],
+    groups: u32,
+    perturbed: bool,
+) -> Result<Vec<Contents>, Fault> {
     let mut m = machine(prog, case)?;
     m.step_limit = STEPS;
+    if perturbed {
+        m.unwritten = UNWRITTEN;
+        m.reverse = true;
+    }
     m.dispatch([groups, 1, 1])?;
     let mut out = Vec::new();
     for (i, b) in case.buffers.iter().enumerate() {
@@ -99,21 +115,52 @@ fn run(prog: &Program, case: &Case, uavs: &[String], groups: u32) -> Result<Vec<
     Ok(out)
 }
 
-/// Builds the case for `seed` in `dir` (`<seed>.toml`, `<seed>.dxbc` and the program's text
-/// `<seed>.asm`). `denormals_kept`: the device cannot flush float32 denormals (no
+/// The text of the program generated for `seed` (fxc syntax).
+pub fn program_text(seed: u64) -> String {
+    defined::program_text(&mut Rng::new(seed), BUDGET)
+}
+
+/// Builds the case for `seed` in `dir` (`<seed>.toml`, holding the program's text): see
+/// [`case_of_text`].
+pub fn generate_case(seed: u64, dir: &Path, denormals_kept: bool) -> Result<Generated, Fault> {
+    let text = program_text(seed);
+    let description = format!("differential seed {seed}: expected values from the oracle");
+    case_of_text(
+        &text,
+        seed,
+        &seed.to_string(),
+        &description,
+        dir,
+        denormals_kept,
+        &[],
+    )
+}
+
+/// Writes the case `<name>.toml` in `dir` for the program `text` (fxc syntax, inline as the
+/// case's `[shader] asm`) with buffer contents drawn from `seed`, and the oracle's results as
+/// its expected values. `denormals_kept`: the device cannot flush float32 denormals (no
 /// `shaderDenormFlushToZeroFloat32`), so a UAV whose contents differ when the oracle keeps
 /// denormals accepts either result (`one_of`); otherwise only D3D's flushed result.
-pub fn generate_case(seed: u64, dir: &Path, denormals_kept: bool) -> Result<Generated, Fault> {
-    let mut rng = Rng::new(seed);
-    let v = ShaderVersion {
-        stage: Stage::Compute,
-        major: 5,
-        minor: 0,
-    };
-    let mut coverage = [0u32; 256];
-    let words = generate_program(&mut rng, v, Profile::Defined, true, BUDGET, &mut coverage);
-    let dxbc = dxbc2spv::text::dxbc::asm::container_of_program(&words)
-        .map_err(|e| Fault::Invalid(format!("container: {e}")))?;
+///
+/// A program whose result D3D leaves open is skipped: the oracle runs it twice, once with
+/// unwritten temps, `x#` and TGSM holding 0 and its threads and groups in order, once with them
+/// holding another word and the order reversed; results that differ mean it reads something
+/// it never wrote or races.
+///
+/// With `deviations`, the case checks whether the device's result is the oracle's but for
+/// the words their models (all at once) change, which hold `"*"` (skipped when the models
+/// change no word).
+pub fn case_of_text(
+    text: &str,
+    seed: u64,
+    name: &str,
+    description: &str,
+    dir: &Path,
+    denormals_kept: bool,
+    deviations: &[&Deviation],
+) -> Result<Generated, Fault> {
+    let dxbc = dxbc2spv::text::dxbc::asm::assemble(text)
+        .map_err(|e| Fault::Invalid(format!("assembling: {e}")))?;
     let prog = match Program::new(&dxbc) {
         Ok(p) => p,
         Err(Fault::Unsupported(why)) => return skip(why),
@@ -122,9 +169,9 @@ pub fn generate_case(seed: u64, dir: &Path, denormals_kept: bool) -> Result<Gene
     let mut data = Rng::new(seed ^ 0x9e37_79b9_7f4a_7c15);
     let groups = defined::GROUPS;
     let mut toml = format!(
-        "description = \"differential seed {seed}: expected values from the oracle\"\n\
+        "description = \"{description}\"\n\
          requires = [\"shaderSignedZeroInfNanPreserveFloat32\"]\n\
-         dispatch = [{groups}, 1, 1]\n\n[shader]\ndxbc = \"{seed}.dxbc\"\n"
+         dispatch = [{groups}, 1, 1]\n\n[shader]\nasm = \"\"\"\n{text}\"\"\"\n"
     );
     let mut uavs = Vec::new();
     for d in &prog.resources {
@@ -193,29 +240,85 @@ pub fn generate_case(seed: u64, dir: &Path, denormals_kept: bool) -> Result<Gene
         return skip("no UAV");
     };
     let probe = format!("{toml}\n[[expect]]\nbuffer = \"{first}\"\nvalues = [\"*\"]\n");
-    let path = dir.join(format!("{seed}.toml"));
+    let path = dir.join(format!("{name}.toml"));
     let case = Case::parse(&probe, &path).map_err(|e| Fault::Invalid(format!("{e:#}")))?;
-    let flushed = match run(&prog, &case, &uavs, groups) {
+    let flushed = match run(&prog, &case, &uavs, groups, false) {
         Ok(r) => r,
         Err(Fault::Unsupported(why)) => return skip(why),
         Err(e) => return Err(e),
     };
+    match run(&prog, &case, &uavs, groups, true) {
+        Ok(other)
+            if other
+                .iter()
+                .map(|c| &c.words)
+                .eq(flushed.iter().map(|c| &c.words)) => {}
+        Ok(_) => return skip("reads an unwritten register or TGSM, or races"),
+        Err(Fault::Unsupported(why)) => return skip(why),
+        Err(e) => return Err(e),
+    }
     let kept = if denormals_kept {
-        super::alu::keep_denormals(|| run(&prog, &case, &uavs, groups))?
+        super::alu::keep_denormals(|| run(&prog, &case, &uavs, groups, false))?
     } else {
         flushed.clone()
     };
-    for (a, b) in flushed.iter().zip(&kept) {
-        let list = |w: &[u32]| {
-            let v: Vec<String> = w.iter().map(|x| format!("{x:#010x}")).collect();
+    // Under a deviation's model: the words it changes accept anything.
+    let loose = |ours: &[Contents], keep: bool| -> Result<Vec<Vec<bool>>, Fault> {
+        if deviations.is_empty() {
+            return Ok(ours.iter().map(|c| vec![false; c.words.len()]).collect());
+        }
+        let theirs = modelled(deviations, &mut || {
+            if keep {
+                super::alu::keep_denormals(|| run(&prog, &case, &uavs, groups, false))
+            } else {
+                run(&prog, &case, &uavs, groups, false)
+            }
+        })?;
+        Ok(ours
+            .iter()
+            .zip(&theirs)
+            .map(|(a, b)| a.words.iter().zip(&b.words).map(|(x, y)| x != y).collect())
+            .collect())
+    };
+    let loose_flushed = loose(&flushed, false)?;
+    let loose_kept = if denormals_kept {
+        loose(&kept, true)?
+    } else {
+        loose_flushed.clone()
+    };
+    if !deviations.is_empty()
+        && !loose_flushed
+            .iter()
+            .chain(&loose_kept)
+            .flatten()
+            .any(|&l| l)
+    {
+        return skip("the deviation does not change the result");
+    }
+    let none = Vec::new();
+    for (i, (a, b)) in flushed.iter().zip(&kept).enumerate() {
+        let list = |w: &[u32], any: &[bool]| {
+            let v: Vec<String> = w
+                .iter()
+                .enumerate()
+                .map(|(k, x)| {
+                    if any.get(k).copied().unwrap_or(false) {
+                        "\"*\"".to_owned()
+                    } else {
+                        format!("{x:#010x}")
+                    }
+                })
+                .collect();
             format!("[{}]", v.join(", "))
         };
-        if a.words == b.words {
+        let la = loose_flushed.get(i).unwrap_or(&none);
+        let lb = loose_kept.get(i).unwrap_or(&none);
+        if a.words == b.words && la == lb {
             let _ = write!(
                 toml,
                 "\n[[expect]]\nbuffer = \"{}\"\nvalues = {}\n",
                 a.name,
-                list(&a.words)
+                list(&a.words, la)
             );
         } else {
             let _ = write!(
@@ -223,8 +326,8 @@ pub fn generate_case(seed: u64, dir: &Path, denormals_kept: bool) -> Result<Gene
                 "\n# D3D flushes float32 denormals; this device cannot, so the result with \
                  denormals kept is accepted too.\n[[expect]]\nbuffer = \"{}\"\none_of = [{}, {}]\n",
                 a.name,
-                list(&a.words),
-                list(&b.words)
+                list(&a.words, la),
+                list(&b.words, lb)
             );
         }
         if let Some(n) = a.counter {
@@ -235,14 +338,18 @@ pub fn generate_case(seed: u64, dir: &Path, denormals_kept: bool) -> Result<Gene
             );
         }
     }
-    std::fs::create_dir_all(dir).map_err(|e| Fault::Invalid(e.to_string()))?;
-    // The program's text (the same draws as `generate_program` above), for triage.
-    let text = defined::program_text(&mut Rng::new(seed), BUDGET);
-    std::fs::write(dir.join(format!("{seed}.dxbc")), &dxbc)
-        .and_then(|()| std::fs::write(dir.join(format!("{seed}.asm")), text))
+    std::fs::create_dir_all(dir)
         .and_then(|()| std::fs::write(&path, toml))
         .map_err(|e| Fault::Invalid(e.to_string()))?;
     Ok(Generated::Case(path))
+}
+
+/// `f` run under every model of `deviations` at once.
+fn modelled<T>(deviations: &[&Deviation], f: &mut dyn FnMut() -> T) -> T {
+    match deviations.split_first() {
+        None => f(),
+        Some((d, rest)) => d.model(|| modelled(rest, f)),
+    }
 }
 
 /// The `[[texture]]` keys of a declaration's resource dimension (4 × 4 texels, 2 slices or

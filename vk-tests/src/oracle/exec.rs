@@ -73,6 +73,13 @@ pub struct Machine<'p, 'a> {
     /// Instructions one thread may execute in one dispatch before the run is abandoned as
     /// [`Fault::Unsupported`] (default [`STEP_LIMIT`]).
     pub step_limit: u64,
+    /// The word every temp, `x#` element and TGSM word holds before the program writes it
+    /// (D3D leaves them undefined; default 0). Two runs with different values tell whether a
+    /// program reads something it never wrote.
+    pub unwritten: u32,
+    /// Run the thread groups, and the threads of each group, in reverse order (default
+    /// forward). A program without races computes the same either way.
+    pub reverse: bool,
 }
 
 impl<'p, 'a> Machine<'p, 'a> {
@@ -82,12 +89,19 @@ impl<'p, 'a> Machine<'p, 'a> {
         if g.contains(&0) {
             return Err(Fault::Invalid("dcl_thread_group with a zero size".into()));
         }
+        let mut order = Vec::new();
         for gz in 0..groups[2] {
             for gy in 0..groups[1] {
                 for gx in 0..groups[0] {
-                    self.run_group([gx, gy, gz])?;
+                    order.push([gx, gy, gz]);
                 }
             }
+        }
+        if self.reverse {
+            order.reverse();
+        }
+        for gid in order {
+            self.run_group(gid)?;
         }
         Ok(())
     }
@@ -102,7 +116,13 @@ impl<'p, 'a> Machine<'p, 'a> {
                 (
                     k,
                     Tgsm {
-                        bytes: vec![0; size],
+                        bytes: self
+                            .unwritten
+                            .to_le_bytes()
+                            .into_iter()
+                            .cycle()
+                            .take(size)
+                            .collect(),
                     },
                 )
             })
@@ -119,12 +139,12 @@ impl<'p, 'a> Machine<'p, 'a> {
                         0,
                     ];
                     threads.push(Thread {
-                        r: vec![[0; 4]; self.prog.temps],
+                        r: vec![[self.unwritten; 4]; self.prog.temps],
                         x: self
                             .prog
                             .indexable
                             .iter()
-                            .map(|(&k, &n)| (k, vec![[0; 4]; n]))
+                            .map(|(&k, &n)| (k, vec![[self.unwritten; 4]; n]))
                             .collect(),
                         pc: 0,
                         calls: Vec::new(),
@@ -134,6 +154,9 @@ impl<'p, 'a> Machine<'p, 'a> {
                     });
                 }
             }
+        }
+        if self.reverse {
+            threads.reverse();
         }
         loop {
             let mut running = false;
@@ -361,8 +384,10 @@ impl<'p, 'a> Machine<'p, 'a> {
         let raw = self.fetch(t, op)?;
         let sw = swizzle(op.components);
         let v = sw.map(|c| raw[c]);
+        let lost = super::alu::negated_zero_lost();
         Ok(v.map(|x| match (op.modifier, float) {
             (Modifier::None, _) => x,
+            (Modifier::Neg | Modifier::AbsNeg, true) if lost && x & 0x7fff_ffff == 0 => 0,
             (Modifier::Neg, true) => x ^ 0x8000_0000,
             (Modifier::Abs, true) => x & 0x7fff_ffff,
             (Modifier::AbsNeg, true) => x | 0x8000_0000,

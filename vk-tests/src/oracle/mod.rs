@@ -22,12 +22,15 @@
 //! - [`differential`]: generated programs as cases whose expected values come from the oracle.
 
 pub mod alu;
+pub mod campaign;
+pub mod deviations;
 pub mod differential;
 pub mod doubles;
 pub mod exec;
 pub mod memory;
 pub mod ops;
 pub mod program;
+pub mod shrink;
 pub mod texture;
 
 use std::collections::HashMap;
@@ -241,6 +244,8 @@ pub fn machine<'p, 'a>(prog: &'p Program<'a>, case: &Case) -> Result<Machine<'p,
         tgsm: HashMap::new(),
         textures: Vec::new(),
         step_limit: exec::STEP_LIMIT,
+        unwritten: 0,
+        reverse: false,
     };
     for b in &case.buffers {
         let class = match b.register.class {

@@ -619,3 +619,27 @@ fn every_operation_of_the_alu_families_is_listed_and_emits() {
         .collect();
     check(insts);
 }
+
+#[test]
+fn float32_abs_clears_the_sign_bit_instead_of_fabs() {
+    // D3D's `_abs` forces the sign positive (|-0| = +0); GLSL.std.450 FAbs is "x if x >= 0,
+    // otherwise -x", which lets |-0| be -0 (llvmpipe folds a constant FAbs(-0.0) to -0.0;
+    // differential seed 313). Both `|x|` and `-|x|`, of registers and of immediates.
+    let neg_zero = 0x8000_0000;
+    let words = check(vec![
+        inst(Op::Mov, &[r(0, 0xf)], &[with(s(1, XYZW), Modifier::Abs)]),
+        inst(
+            Op::Add,
+            &[r(2, 0x3)],
+            &[with(s(1, XYZW), Modifier::AbsNeg), imm([neg_zero; 4])],
+        ),
+        inst(
+            Op::Mov,
+            &[r(3, 0x1)],
+            &[with(imm([neg_zero; 4]), Modifier::Abs)],
+        ),
+    ]);
+    assert_eq!(count_ext(&words, spirv::GlslStd450Op::FAbs), 0);
+    assert!(count(&words, spirv::Op::BitwiseAnd) >= 3);
+    assert_eq!(count(&words, spirv::Op::FNegate), 1);
+}
