@@ -21,6 +21,9 @@ use super::differential::{case_of_text, program_text, Generated};
 use super::shrink::shrink;
 use crate::conformance::{Case, Outcome, Runner};
 
+/// What the runner's message says when a submission's fence wait ran past its limit.
+const DEVICE_WAIT_FAILED: &str = "waiting for the device failed";
+
 /// Predicate calls one shrink may make (each runs the device: about 0.4 s on lavapipe).
 pub const SHRINK_TRIES: usize = 400;
 
@@ -240,7 +243,15 @@ impl<'t> Campaign<'t> {
             }
         };
         let outcome = match Case::load(&path) {
-            Ok(case) => self.runner.run_case(&case),
+            Ok(case) => match self.runner.run_case(&case) {
+                // A fence wait past the runner's limit says the device was starved (a loaded
+                // machine), not what the program computes: run it once more, and say so.
+                Outcome::Fail(why) if why.contains(DEVICE_WAIT_FAILED) => {
+                    println!("RETRY seed {seed}: {why}");
+                    self.runner.run_case(&case)
+                }
+                other => other,
+            },
             Err(e) => Outcome::Fail(format!("{e:#}")),
         };
         let why = match outcome {
