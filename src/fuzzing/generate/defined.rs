@@ -15,7 +15,9 @@
 //!   each access between two `sync_g_t`;
 //! - no value D3D leaves open reaches memory or an integer instruction: a float result that may
 //!   be a NaN (whose payload D3D does not fix) is canonicalised (`ne` + `movc` to `0x7fc00000`)
-//!   before an integer instruction reads its bits and before it is stored;
+//!   before an integer instruction reads its bits and before it is stored; a loop body
+//!   canonicalises, before `endloop` and before a `continuec`, what it made possibly-NaN, so
+//!   that a later iteration reads its registers as the first did;
 //! - no `_sat` (the sign of a saturated `-0` is open: `max(-0, +0)`), and each `min`/`max`
 //!   result is followed by `add x, x, r10.w` (`r10.w` is 0, read past the end of `t0`): the
 //!   sign of `min(-0, +0)` is open, and `x + 0` is `x` except that `-0` becomes `+0`;
@@ -120,6 +122,15 @@ impl Gen<'_> {
             })
             .collect();
         format!("l({})", v.join(", "))
+    }
+
+    /// Canonicalises every component that may be a NaN now but was not in `entry` (the state
+    /// at a loop's start), so that the loop's next iteration starts as the first did.
+    fn canonical_as_at_entry(&mut self, entry: &State) {
+        for reg in 0..VALUES {
+            let new = self.s.float[reg] & !entry.float[reg];
+            self.canonicalise(reg, new);
+        }
     }
 
     /// Rewrites the possibly-NaN components `mask` of `r{reg}` to the canonical NaN.
@@ -453,10 +464,16 @@ impl Gen<'_> {
             let kind = self
                 .rng
                 .pick(&["breakc_nz", "breakc_z", "continuec_nz", "continuec_z"]);
+            if kind.starts_with("continuec") {
+                self.canonical_as_at_entry(&before);
+            }
             self.line(&format!("{kind} {cond}"));
             let n = self.rng.range(1, 2);
             self.block(n);
         }
+        // The next iteration reads what this one wrote as the body was drawn for the first:
+        // no component may be a NaN there that was not one at the loop's entry.
+        self.canonical_as_at_entry(&before);
         self.depth -= 1;
         self.line("endloop");
         self.loops -= 1;
