@@ -204,7 +204,7 @@
 /*
  The output revision: changes whenever the output for the same input and options can change.
  */
-#define DXBC2SPV_REVISION 1
+#define DXBC2SPV_REVISION 2
 
 /*
  `stype` of [`dxbc2spv_stage_linking`].

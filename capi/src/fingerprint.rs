@@ -24,7 +24,7 @@ use crate::{
 };
 
 /// The output revision: changes whenever the output for the same input and options can change.
-pub const DXBC2SPV_REVISION: u32 = 1;
+pub const DXBC2SPV_REVISION: u32 = 2;
 
 /// [`DXBC2SPV_REVISION`] of the loaded library (a cache written by another library revision
 /// is stale).
@@ -188,8 +188,8 @@ mod tests {
         assert_eq!(
             (DXBC2SPV_REVISION, hex.as_str()),
             (
-                1,
-                "8684196e3dc3a07da935e1edfd9d1edf7fb8847b94e546003b8400fca00a4eca"
+                2,
+                "1605b9e1d944ca1e757de82691a021a218ae69ada11b8c3a67e287b8d185a687"
             ),
             "the output changed: bump DXBC2SPV_REVISION and pin the new hash with it"
         );
