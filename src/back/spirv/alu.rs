@@ -241,7 +241,7 @@ impl Emitter<'_> {
 
     /// The components source `i` reads for `mask` (in mask order) when it is an immediate
     /// without modifier: `(values, count)`.
-    fn imm_values(inst: &Inst, i: usize, mask: u8) -> Option<([u32; 4], u8)> {
+    pub(super) fn imm_values(inst: &Inst, i: usize, mask: u8) -> Option<([u32; 4], u8)> {
         let src = inst.src().get(i)?;
         let Reg::Imm32(v) = src.reg else { return None };
         if src.modifier != Modifier::None {

@@ -14,18 +14,8 @@
 use super::{Loc, Target};
 use crate::back::spirv::context::{Emitter, Scalar, Value};
 use crate::back::spirv::Error;
-use crate::ir::{Inst, Modifier, Op, Reg, ResourceShape};
+use crate::ir::{Inst, Op, Reg, ResourceShape};
 use crate::spv::Id;
-
-/// Source `i` of `inst` when it is an immediate without modifier: its first selected component.
-fn imm_scalar(inst: &Inst, i: usize) -> Option<u32> {
-    let src = inst.src().get(i)?;
-    let Reg::Imm32(v) = src.reg else { return None };
-    if src.modifier != Modifier::None {
-        return None;
-    }
-    v.get(usize::from(src.swizzle[0] & 3)).copied()
-}
 
 /// `got[words[i]]` for each `i` (the rest repeats `got[0]`).
 fn gather(words: &[u8], got: &[Id; 4]) -> [Id; 4] {
@@ -58,8 +48,10 @@ impl Emitter<'_> {
             None
         };
         let imm = [
-            imm_scalar(inst, 0),
-            imm_scalar(inst, 1).filter(|_| structured),
+            Self::imm_values(inst, 0, 1).map(|(v, _)| v[0]),
+            Self::imm_values(inst, 1, 1)
+                .map(|(v, _)| v[0])
+                .filter(|_| structured),
         ];
         let loc = self.locate(inst.span, &target, first, second, imm)?;
         let mut words = [0u8; 4];
@@ -180,8 +172,10 @@ impl Emitter<'_> {
         };
         let value = self.load_src(inst, if structured { 2 } else { 1 }, mask, Scalar::U32)?;
         let imm = [
-            imm_scalar(inst, 0),
-            imm_scalar(inst, 1).filter(|_| structured),
+            Self::imm_values(inst, 0, 1).map(|(v, _)| v[0]),
+            Self::imm_values(inst, 1, 1)
+                .map(|(v, _)| v[0])
+                .filter(|_| structured),
         ];
         let loc = self.locate(inst.span, &target, first, second, imm)?;
         if u32::from(value.n) <= loc.in_element {
